@@ -1,0 +1,233 @@
+package io.github.kubeevents.correlator;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Function;
+
+import io.kubernetes.client.openapi.models.CoreV1Event;
+
+/**
+ * Settings of an {@link EventCorrelator}, with client-go's defaults ({@code CorrelatorOptions}).
+ *
+ * <p>Unlike client-go, where 0 means "use the default" and nothing can be switched off, every value here is
+ * explicit: invalid values are rejected, and aggregation and the spam filter each have an on/off switch.
+ *
+ * <p>Immutable and thread-safe (given thread-safe functions and clock). Build with {@link #builder()}.
+ *
+ * @param lruCacheSize entries per cache (aggregator, observer, spam filter); default 4096
+ * @param spamFilterEnabled whether the per-object token bucket is applied; default {@code true}
+ * @param burst token bucket capacity, also its initial fill; default 25
+ * @param qps token refill rate per second; default 1/300 (one token every 5 minutes)
+ * @param spamKeyFunction the bucket key; default {@link EventKeys#spamKey(CoreV1Event)}
+ * @param aggregationEnabled whether similar events are folded into one; default {@code true}
+ * @param aggregateMaxEvents distinct messages within the window that trigger aggregation; default 10
+ * @param aggregateInterval the sliding aggregation window; default 600 s
+ * @param aggregateKeyFunction what makes events similar; default {@link EventKeys#aggregateByReason(CoreV1Event)}
+ * @param messagePrefix prefix of an aggregate event's message; default {@value #DEFAULT_MESSAGE_PREFIX}
+ * @param messageFunction the aggregate event's message; default {@code messagePrefix + latest message}
+ * @param clock the time source for the window and the token bucket; default {@link Clock#systemUTC()}
+ */
+public record CorrelatorOptions(int lruCacheSize, boolean spamFilterEnabled, int burst, double qps,
+		Function<CoreV1Event, String> spamKeyFunction, boolean aggregationEnabled, int aggregateMaxEvents,
+		Duration aggregateInterval, Function<CoreV1Event, AggregateKey> aggregateKeyFunction, String messagePrefix,
+		Function<CoreV1Event, String> messageFunction, Clock clock) {
+
+	/** client-go's {@code maxLruCacheEntries}. */
+	public static final int DEFAULT_LRU_CACHE_SIZE = 4096;
+
+	/** client-go's {@code defaultSpamBurst}. */
+	public static final int DEFAULT_BURST = 25;
+
+	/** client-go's {@code defaultSpamQPS}: one token every 300 s. */
+	public static final double DEFAULT_QPS = 1.0 / 300.0;
+
+	/** client-go's {@code defaultAggregateMaxEvents}. */
+	public static final int DEFAULT_AGGREGATE_MAX_EVENTS = 10;
+
+	/** client-go's {@code defaultAggregateIntervalInSeconds}. */
+	public static final Duration DEFAULT_AGGREGATE_INTERVAL = Duration.ofSeconds(600);
+
+	/** The prefix of {@code EventAggregatorByReasonMessageFunc}. */
+	public static final String DEFAULT_MESSAGE_PREFIX = "(combined from similar events): ";
+
+	/**
+	 * Validates the options.
+	 * @throws IllegalArgumentException naming the first invalid option
+	 */
+	public CorrelatorOptions {
+		require(lruCacheSize >= 1, "lruCacheSize must be at least 1, was " + lruCacheSize);
+		require(burst >= 1, "burst must be at least 1, was " + burst);
+		require(qps > 0 && Double.isFinite(qps), "qps must be a positive finite number, was " + qps);
+		require(aggregateMaxEvents >= 2, "aggregateMaxEvents must be at least 2, was " + aggregateMaxEvents);
+		require(aggregateInterval != null && !aggregateInterval.isNegative() && !aggregateInterval.isZero(),
+				"aggregateInterval must be positive, was " + aggregateInterval);
+		Objects.requireNonNull(spamKeyFunction, "spamKeyFunction");
+		Objects.requireNonNull(aggregateKeyFunction, "aggregateKeyFunction");
+		Objects.requireNonNull(messagePrefix, "messagePrefix");
+		Objects.requireNonNull(clock, "clock");
+		if (messageFunction == null) {
+			String prefix = messagePrefix;
+			messageFunction = (event) -> prefix + ((event.getMessage() != null) ? event.getMessage() : "");
+		}
+	}
+
+	/**
+	 * client-go's defaults.
+	 * @return the default options
+	 */
+	public static CorrelatorOptions defaults() {
+		return builder().build();
+	}
+
+	/**
+	 * A builder preset with client-go's defaults.
+	 * @return a new builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * A builder preset with these options.
+	 * @return a new builder
+	 */
+	public Builder toBuilder() {
+		Builder builder = new Builder();
+		builder.lruCacheSize = this.lruCacheSize;
+		builder.spamFilterEnabled = this.spamFilterEnabled;
+		builder.burst = this.burst;
+		builder.qps = this.qps;
+		builder.spamKeyFunction = this.spamKeyFunction;
+		builder.aggregationEnabled = this.aggregationEnabled;
+		builder.aggregateMaxEvents = this.aggregateMaxEvents;
+		builder.aggregateInterval = this.aggregateInterval;
+		builder.aggregateKeyFunction = this.aggregateKeyFunction;
+		builder.messagePrefix = this.messagePrefix;
+		builder.messageFunction = this.messageFunction;
+		builder.clock = this.clock;
+		return builder;
+	}
+
+	private static void require(boolean condition, String message) {
+		if (!condition) {
+			throw new IllegalArgumentException(message);
+		}
+	}
+
+	/** Builder of {@link CorrelatorOptions}; not thread-safe. */
+	public static final class Builder {
+
+		private int lruCacheSize = DEFAULT_LRU_CACHE_SIZE;
+
+		private boolean spamFilterEnabled = true;
+
+		private int burst = DEFAULT_BURST;
+
+		private double qps = DEFAULT_QPS;
+
+		private Function<CoreV1Event, String> spamKeyFunction = EventKeys::spamKey;
+
+		private boolean aggregationEnabled = true;
+
+		private int aggregateMaxEvents = DEFAULT_AGGREGATE_MAX_EVENTS;
+
+		private Duration aggregateInterval = DEFAULT_AGGREGATE_INTERVAL;
+
+		private Function<CoreV1Event, AggregateKey> aggregateKeyFunction = EventKeys::aggregateByReason;
+
+		private String messagePrefix = DEFAULT_MESSAGE_PREFIX;
+
+		private Function<CoreV1Event, String> messageFunction;
+
+		private Clock clock = Clock.systemUTC();
+
+		private Builder() {
+		}
+
+		/** @param size entries per cache (default 4096) @return this builder */
+		public Builder lruCacheSize(int size) {
+			this.lruCacheSize = size;
+			return this;
+		}
+
+		/** @param enabled whether the spam filter applies (default true) @return this builder */
+		public Builder spamFilterEnabled(boolean enabled) {
+			this.spamFilterEnabled = enabled;
+			return this;
+		}
+
+		/** @param burst token bucket capacity (default 25) @return this builder */
+		public Builder burst(int burst) {
+			this.burst = burst;
+			return this;
+		}
+
+		/** @param qps refill rate in tokens per second (default 1/300) @return this builder */
+		public Builder qps(double qps) {
+			this.qps = qps;
+			return this;
+		}
+
+		/** @param function the spam key (default {@link EventKeys#spamKey}) @return this builder */
+		public Builder spamKeyFunction(Function<CoreV1Event, String> function) {
+			this.spamKeyFunction = function;
+			return this;
+		}
+
+		/** @param enabled whether aggregation applies (default true) @return this builder */
+		public Builder aggregationEnabled(boolean enabled) {
+			this.aggregationEnabled = enabled;
+			return this;
+		}
+
+		/** @param maxEvents distinct messages that trigger aggregation (default 10) @return this builder */
+		public Builder aggregateMaxEvents(int maxEvents) {
+			this.aggregateMaxEvents = maxEvents;
+			return this;
+		}
+
+		/** @param interval the aggregation window (default 600 s) @return this builder */
+		public Builder aggregateInterval(Duration interval) {
+			this.aggregateInterval = interval;
+			return this;
+		}
+
+		/** @param function the aggregate key (default by reason) @return this builder */
+		public Builder aggregateKeyFunction(Function<CoreV1Event, AggregateKey> function) {
+			this.aggregateKeyFunction = function;
+			return this;
+		}
+
+		/** @param prefix the aggregate message prefix @return this builder */
+		public Builder messagePrefix(String prefix) {
+			this.messagePrefix = prefix;
+			return this;
+		}
+
+		/** @param function the aggregate message; {@code null} = prefix + latest message @return this builder */
+		public Builder messageFunction(Function<CoreV1Event, String> function) {
+			this.messageFunction = function;
+			return this;
+		}
+
+		/** @param clock the time source (default system UTC) @return this builder */
+		public Builder clock(Clock clock) {
+			this.clock = clock;
+			return this;
+		}
+
+		/**
+		 * Builds the options.
+		 * @return the options
+		 * @throws IllegalArgumentException naming the first invalid option
+		 */
+		public CorrelatorOptions build() {
+			return new CorrelatorOptions(this.lruCacheSize, this.spamFilterEnabled, this.burst, this.qps,
+					this.spamKeyFunction, this.aggregationEnabled, this.aggregateMaxEvents, this.aggregateInterval,
+					this.aggregateKeyFunction, this.messagePrefix, this.messageFunction, this.clock);
+		}
+
+	}
+
+}

@@ -1,0 +1,113 @@
+package io.github.kubeevents.sink;
+
+/**
+ * A failed sink call, classified the way client-go's recorder classifies errors, which decides between retry
+ * and drop.
+ *
+ * <p>Immutable.
+ */
+public final class EventSinkException extends Exception {
+
+	private static final long serialVersionUID = 1L;
+
+	/** The error classes of client-go's {@code recordEvent}. */
+	public enum Kind {
+
+		/** The request could not be built ({@code rest.RequestConstructionError}): dropped, never retried. */
+		REQUEST_CONSTRUCTION,
+
+		/** The server answered with an HTTP error status ({@code errors.StatusError}): dropped, never retried. */
+		HTTP_STATUS,
+
+		/** The server's answer could not be read as an Event ({@code UnexpectedObjectError}): retried. */
+		UNEXPECTED_RESPONSE,
+
+		/** The server could not be reached or the connection failed (I/O): retried. */
+		TRANSPORT
+
+	}
+
+	private final Kind kind;
+
+	private final int statusCode;
+
+	private final String statusReason;
+
+	private final boolean namespaceTerminating;
+
+	/**
+	 * A classified failure.
+	 * @param kind the error class
+	 * @param statusCode the HTTP status for {@link Kind#HTTP_STATUS}, else 0
+	 * @param statusReason the Status reason (e.g. {@code AlreadyExists}), or {@code ""}
+	 * @param namespaceTerminating whether a Status cause says the namespace is terminating
+	 * @param message the message
+	 * @param cause the underlying exception, may be {@code null}
+	 */
+	public EventSinkException(Kind kind, int statusCode, String statusReason, boolean namespaceTerminating,
+			String message, Throwable cause) {
+		super(message, cause);
+		this.kind = kind;
+		this.statusCode = statusCode;
+		this.statusReason = (statusReason != null) ? statusReason : "";
+		this.namespaceTerminating = namespaceTerminating;
+	}
+
+	/**
+	 * A failure without an HTTP status.
+	 * @param kind the error class
+	 * @param message the message
+	 * @param cause the cause, may be {@code null}
+	 * @return the exception
+	 */
+	public static EventSinkException of(Kind kind, String message, Throwable cause) {
+		return new EventSinkException(kind, 0, "", false, message, cause);
+	}
+
+	/**
+	 * An HTTP error status.
+	 * @param statusCode the status code
+	 * @param statusReason the Status reason, may be empty
+	 * @param message the message
+	 * @return the exception
+	 */
+	public static EventSinkException status(int statusCode, String statusReason, String message) {
+		return new EventSinkException(Kind.HTTP_STATUS, statusCode, statusReason, false, message, null);
+	}
+
+	/** @return the error class */
+	public Kind kind() {
+		return this.kind;
+	}
+
+	/** @return the HTTP status code, or 0 when there was none */
+	public int statusCode() {
+		return this.statusCode;
+	}
+
+	/** @return the Kubernetes Status reason, e.g. {@code NotFound}, {@code AlreadyExists}, or {@code ""} */
+	public String statusReason() {
+		return this.statusReason;
+	}
+
+	/** @return whether the server said the namespace is terminating */
+	public boolean namespaceTerminating() {
+		return this.namespaceTerminating;
+	}
+
+	/** @return whether the recorder retries this failure (transport and unexpected-response errors) */
+	public boolean isRetryable() {
+		return this.kind == Kind.TRANSPORT || this.kind == Kind.UNEXPECTED_RESPONSE;
+	}
+
+	/** @return whether this is HTTP 404 (the Event expired or was deleted) */
+	public boolean isNotFound() {
+		return this.kind == Kind.HTTP_STATUS && this.statusCode == 404;
+	}
+
+	/** @return whether this is HTTP 409 with reason AlreadyExists */
+	public boolean isAlreadyExists() {
+		return this.kind == Kind.HTTP_STATUS && this.statusCode == 409 && "AlreadyExists".equals(this.statusReason);
+	}
+
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Builds (once per machine) the envtest control-plane binaries kube-apiserver and etcd with the Go
+# toolchain from the Go module proxy, and prints the directory that holds them (KUBEBUILDER_ASSETS).
+#
+#   scripts/envtest-assets.sh            # build if missing, print the assets directory on stdout
+#   KUBEBUILDER_ASSETS=/dir scripts/...  # use that directory as is (must hold both binaries)
+#
+# Cache: ${XDG_CACHE_HOME:-~/.cache}/kube-events/envtest/<k8s>-etcd<etcd>/  (idempotent; a finished
+# build is marked by a .complete file, so an interrupted build is redone, never half-used).
+set -euo pipefail
+
+K8S_VERSION="${KUBE_EVENTS_K8S_VERSION:-v1.35.4}"
+ETCD_VERSION="${KUBE_EVENTS_ETCD_VERSION:-v3.6.16}"
+
+log() { echo "envtest-assets: $*" >&2; }
+
+if [ -n "${KUBEBUILDER_ASSETS:-}" ]; then
+  for b in kube-apiserver etcd; do
+    [ -x "$KUBEBUILDER_ASSETS/$b" ] || { log "KUBEBUILDER_ASSETS=$KUBEBUILDER_ASSETS has no executable $b"; exit 1; }
+  done
+  echo "$KUBEBUILDER_ASSETS"
+  exit 0
+fi
+
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/kube-events/envtest/${K8S_VERSION#v}-etcd${ETCD_VERSION#v}"
+if [ -f "$cache/.complete" ] && [ -x "$cache/kube-apiserver" ] && [ -x "$cache/etcd" ]; then
+  log "cached assets in $cache"
+  echo "$cache"
+  exit 0
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+  log "the Go toolchain ('go') is not on PATH. Install Go >= 1.25 (it builds kube-apiserver $K8S_VERSION and"
+  log "etcd $ETCD_VERSION from the Go module proxy), or set KUBEBUILDER_ASSETS to a directory holding both binaries."
+  exit 1
+fi
+
+start=$(date +%s)
+mkdir -p "$cache"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export GOFLAGS="${GOFLAGS:-} -mod=mod"
+export CGO_ENABLED=0
+
+# --- kube-apiserver -------------------------------------------------------------------------
+# k8s.io/kubernetes replaces its k8s.io/* staging modules with ./staging paths, which Go ignores
+# when the module is a dependency. The wrapper module requires k8s.io/kubernetes and replaces each
+# staging module with its published v0.x release of the same minor/patch.
+staging_version="v0.${K8S_VERSION#v1.}"
+log "building kube-apiserver $K8S_VERSION (staging modules at $staging_version)"
+mkdir -p "$work/apiserver"
+cd "$work/apiserver"
+gomod=$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')
+[ -f "$gomod" ] || { log "could not download k8s.io/kubernetes@$K8S_VERSION"; exit 1; }
+{
+  echo "module kubeevents.local/envtest-apiserver"
+  echo
+  echo "go $(sed -n 's/^go \([0-9.]*\).*/\1/p' "$gomod")"
+  echo
+  echo "require k8s.io/kubernetes $K8S_VERSION"
+  echo
+  grep -E '^[[:space:]]*k8s\.io/[a-z0-9-]+ => \./staging/' "$gomod" \
+    | awk -v v="$staging_version" '{print "replace " $1 " => " $1 " " v}'
+} > go.mod
+cat > tools.go <<'GO'
+//go:build tools
+
+package tools
+
+import _ "k8s.io/kubernetes/cmd/kube-apiserver"
+GO
+go mod tidy >&2
+go build -trimpath -ldflags "-s -w" -o "$cache/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver >&2
+
+# --- etcd -----------------------------------------------------------------------------------
+log "building etcd $ETCD_VERSION"
+mkdir -p "$work/etcd"
+cd "$work/etcd"
+cat > go.mod <<GOMOD
+module kubeevents.local/envtest-etcd
+
+go 1.24
+
+require go.etcd.io/etcd/server/v3 $ETCD_VERSION
+GOMOD
+cat > tools.go <<'GO'
+//go:build tools
+
+package tools
+
+import _ "go.etcd.io/etcd/server/v3"
+GO
+go mod tidy >&2
+go build -trimpath -ldflags "-s -w" -o "$cache/etcd" go.etcd.io/etcd/server/v3 >&2
+
+touch "$cache/.complete"
+log "built in $(( $(date +%s) - start )) s: $cache"
+echo "$cache"
