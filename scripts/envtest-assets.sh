@@ -3,6 +3,7 @@
 # toolchain from the Go module proxy, and prints the directory that holds them (KUBEBUILDER_ASSETS).
 #
 #   scripts/envtest-assets.sh            # build if missing, print the assets directory on stdout
+#   scripts/envtest-assets.sh --cached-only  # print the directory only if already built, else exit 3
 #   KUBEBUILDER_ASSETS=/dir scripts/...  # use that directory as is (must hold both binaries)
 #
 # Cache: ${XDG_CACHE_HOME:-~/.cache}/kube-events/envtest/<k8s>-etcd<etcd>/  (idempotent; a finished
@@ -11,8 +12,18 @@ set -euo pipefail
 
 K8S_VERSION="${KUBE_EVENTS_K8S_VERSION:-v1.35.4}"
 ETCD_VERSION="${KUBE_EVENTS_ETCD_VERSION:-v3.6.16}"
+# Bump when the build recipe changes: a cache marked with another recipe is rebuilt.
+RECIPE=2
 
 log() { echo "envtest-assets: $*" >&2; }
+
+cached_only=false
+case "${1:-}" in
+  "") ;;
+  --cached-only) cached_only=true ;;
+  -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) log "unknown argument '$1' (expected --cached-only or --help)"; exit 2 ;;
+esac
 
 if [ -n "${KUBEBUILDER_ASSETS:-}" ]; then
   for b in kube-apiserver etcd; do
@@ -23,10 +34,18 @@ if [ -n "${KUBEBUILDER_ASSETS:-}" ]; then
 fi
 
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/kube-events/envtest/${K8S_VERSION#v}-etcd${ETCD_VERSION#v}"
-if [ -f "$cache/.complete" ] && [ -x "$cache/kube-apiserver" ] && [ -x "$cache/etcd" ]; then
+is_cached() {
+  [ -f "$cache/.complete" ] && [ "$(cat "$cache/.complete")" = "recipe $RECIPE" ] \
+    && [ -x "$cache/kube-apiserver" ] && [ -x "$cache/etcd" ]
+}
+if is_cached; then
   log "cached assets in $cache"
   echo "$cache"
   exit 0
+fi
+if $cached_only; then
+  log "no cached assets in $cache (run scripts/envtest-assets.sh to build them)"
+  exit 3
 fi
 
 if ! command -v go >/dev/null 2>&1; then
@@ -35,8 +54,19 @@ if ! command -v go >/dev/null 2>&1; then
   exit 1
 fi
 
-start=$(date +%s)
 mkdir -p "$cache"
+# one build at a time (parallel Maven modules / test JVMs); a waiter then finds the finished cache
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$cache.lock"
+  flock 9
+  if is_cached; then
+    log "cached assets in $cache (built by a concurrent run)"
+    echo "$cache"
+    exit 0
+  fi
+fi
+start=$(date +%s)
+rm -f "$cache/.complete"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export GOFLAGS="${GOFLAGS:-} -mod=mod"
@@ -70,7 +100,14 @@ package tools
 import _ "k8s.io/kubernetes/cmd/kube-apiserver"
 GO
 go mod tidy >&2
-go build -trimpath -ldflags "-s -w" -o "$cache/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver >&2
+# stamp the version the way the Kubernetes release build does (else /version says v0.0.0-master)
+k8s_minor="${K8S_VERSION#v*.}"; k8s_minor="${k8s_minor%%.*}"
+k8s_major="${K8S_VERSION#v}"; k8s_major="${k8s_major%%.*}"
+vpkg=k8s.io/component-base/version
+go build -trimpath -ldflags "-s -w -X $vpkg.gitVersion=$K8S_VERSION -X $vpkg.gitMajor=$k8s_major \
+  -X $vpkg.gitMinor=$k8s_minor -X $vpkg.gitTreeState=clean -X $vpkg.buildDate=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+  -o "$cache/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver >&2
+mv -f "$cache/kube-apiserver.tmp" "$cache/kube-apiserver"
 
 # --- etcd -----------------------------------------------------------------------------------
 log "building etcd $ETCD_VERSION"
@@ -91,8 +128,9 @@ package tools
 import _ "go.etcd.io/etcd/server/v3"
 GO
 go mod tidy >&2
-go build -trimpath -ldflags "-s -w" -o "$cache/etcd" go.etcd.io/etcd/server/v3 >&2
+go build -trimpath -ldflags "-s -w" -o "$cache/etcd.tmp" go.etcd.io/etcd/server/v3 >&2
+mv -f "$cache/etcd.tmp" "$cache/etcd"
 
-touch "$cache/.complete"
+echo "recipe $RECIPE" > "$cache/.complete"
 log "built in $(( $(date +%s) - start )) s: $cache"
 echo "$cache"

@@ -12,6 +12,9 @@ import java.time.Instant;
  */
 public final class TokenBucket {
 
+	/** Tolerance for floating-point refill error, so a token due at exactly t is available at t. */
+	private static final double EPSILON = 1e-9;
+
 	private final int burst;
 
 	private final double qps;
@@ -40,8 +43,8 @@ public final class TokenBucket {
 	 */
 	public synchronized boolean tryAccept(Instant now) {
 		refill(now);
-		if (this.tokens >= 1.0) {
-			this.tokens -= 1.0;
+		if (this.tokens >= 1.0 - EPSILON) {
+			this.tokens = Math.max(0.0, this.tokens - 1.0);
 			return true;
 		}
 		return false;
@@ -63,7 +66,7 @@ public final class TokenBucket {
 	 */
 	public synchronized Duration timeToNextToken(Instant now) {
 		double available = tokensAt(now);
-		if (available >= 1.0) {
+		if (available >= 1.0 - EPSILON) {
 			return Duration.ZERO;
 		}
 		return Duration.ofNanos((long) Math.ceil((1.0 - available) / this.qps * 1_000_000_000L));

@@ -1,5 +1,6 @@
 package io.github.kubeevents.envtest;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,7 +9,9 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.Assumptions;
 
@@ -36,6 +39,7 @@ public final class EnvtestAssets {
     private static final long COLD_BUILD_TIMEOUT_MINUTES = 90;
 
     private static volatile Result cached;
+    private static volatile boolean skipAnnounced;
 
     private EnvtestAssets() {
     }
@@ -73,11 +77,18 @@ public final class EnvtestAssets {
 
     /** Fails (CI) or skips (elsewhere) with the given reason plus instructions. */
     static <T> T unavailable(String reason) {
-        String message = "No envtest control plane: " + reason + ". To run these tests, set KUBEBUILDER_ASSETS to a "
+        String why = reason.strip();
+        why = why.endsWith(".") ? why.substring(0, why.length() - 1) : why;
+        String message = "No envtest control plane: " + why + ". To run these tests, set KUBEBUILDER_ASSETS to a "
                 + "directory holding kube-apiserver and etcd, or build them once with '" + SCRIPT
                 + "' (needs Go; or set KUBEEVENTS_BUILD_ASSETS=true to build from the tests).";
         if (isCi()) {
             throw new IllegalStateException(message + " [CI=true, so this is a failure, not a skip]");
+        }
+        if (!skipAnnounced) {
+            // Surefire/Failsafe count a class aborted in beforeAll as "Tests run: 0": say it once on the console
+            skipAnnounced = true;
+            System.err.println("[envtest] SKIPPING tests that need a control plane. " + message);
         }
         return Assumptions.abort(message);
     }
@@ -123,21 +134,26 @@ public final class EnvtestAssets {
                     .directory(script.getParent().getParent().toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectOutput(stdout.toFile())
-                    .redirectError(build ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.to(stderr.toFile()));
+                    .redirectError(ProcessBuilder.Redirect.to(stderr.toFile()));
             pb.environment().remove("KUBEBUILDER_ASSETS");
             Process p = pb.start();
+            Thread echo = build ? echoWhileRunning(stderr, p) : null;
             if (!p.waitFor(build ? COLD_BUILD_TIMEOUT_MINUTES : 1, TimeUnit.MINUTES)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
                 return new Result(Optional.empty(), script + " timed out");
             }
             int rc = p.exitValue();
+            if (echo != null) {
+                echo.join(2000);
+            }
             if (rc == 3 && !build) {
                 return new Result(Optional.empty(), "the assets are not built yet (" + script
                         + " --cached-only exited 3) and neither KUBEEVENTS_BUILD_ASSETS=true nor CI=true is set");
             }
             if (rc != 0) {
-                String err = build ? "" : ": " + Files.readString(stderr).trim();
+                List<String> lines = Files.readAllLines(stderr);
+                String err = ": " + String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
                 return new Result(Optional.empty(), script + " exited with " + rc + err);
             }
             String last = Files.readString(stdout).trim().lines().reduce((a, b) -> b).orElse("");
@@ -154,6 +170,35 @@ public final class EnvtestAssets {
             deleteQuietly(stdout);
             deleteQuietly(stderr);
         }
+    }
+
+    /** Copies the growing stderr file of a (long) build to System.err, so its progress shows in the test log. */
+    private static Thread echoWhileRunning(Path file, Process p) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = Files.newBufferedReader(file)) {
+                while (true) {
+                    String line = r.readLine();
+                    if (line != null) {
+                        System.err.println(line);
+                    } else if (p.isAlive()) {
+                        try {
+                            p.onExit().get(500, TimeUnit.MILLISECONDS);
+                        } catch (TimeoutException | ExecutionException still) {
+                            // keep following the file
+                        }
+                    } else {
+                        return;
+                    }
+                }
+            } catch (IOException e) {
+                // only progress output
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "envtest-assets-build-log");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     private static void deleteQuietly(Path file) {

@@ -1,0 +1,247 @@
+package io.github.kubeevents.correlator;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.kubeevents.Events;
+import io.github.kubeevents.TestEvents;
+import io.github.kubeevents.TickingClock;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The nine scenarios of client-go's TestEventCorrelator (events_cache_test.go), with a clock that advances by
+ * the scenario's interval on every read, previous events replayed and UpdateState called for each one that was
+ * not skipped.
+ */
+class EventCorrelatorTest {
+
+	private static final Instant START = Instant.parse("2026-11-30T12:00:00Z");
+
+	private final CoreV1Event firstEvent = TestEvents.event("first", "i am first", TestEvents.ref("Pod", "my-pod", "my-ns"));
+
+	private final CoreV1Event duplicateEvent = TestEvents.event("duplicate", "me again", TestEvents.ref("Pod", "my-pod", "my-ns"));
+
+	private final CoreV1Event uniqueEvent = TestEvents.event("unique", "snowflake", TestEvents.ref("Pod", "my-pod", "my-ns"));
+
+	private CoreV1Event similarEvent() {
+		CoreV1Event event = TestEvents.event("similar", "similar message", TestEvents.ref("Pod", "my-pod", "my-ns"));
+		event.getInvolvedObject().setFieldPath("spec.containers{container1}");
+		return event;
+	}
+
+	private CoreV1Event similarButDifferentContainerEvent() {
+		CoreV1Event event = similarEvent();
+		event.getInvolvedObject().setFieldPath("spec.containers{container2}");
+		return event;
+	}
+
+	private static List<CoreV1Event> repeat(int n, CoreV1Event event) {
+		List<CoreV1Event> events = new ArrayList<>();
+		for (int i = 0; i < n; i++) {
+			events.add(Events.copy(event));
+		}
+		return events;
+	}
+
+	private static List<CoreV1Event> unique(int n) {
+		List<CoreV1Event> events = new ArrayList<>();
+		for (int i = 0; i < n; i++) {
+			events.add(TestEvents.event("reason-" + i, "message-" + i, TestEvents.ref("Pod", "my-pod", "my-ns")));
+		}
+		return events;
+	}
+
+	private static List<CoreV1Event> similar(int n, CoreV1Event template) {
+		List<CoreV1Event> events = new ArrayList<>();
+		for (int i = 0; i < n; i++) {
+			CoreV1Event event = Events.copy(template);
+			event.setMessage(template.getMessage() + i);
+			events.add(event);
+		}
+		return events;
+	}
+
+	private static CorrelationResult run(List<CoreV1Event> previous, CoreV1Event newEvent, int intervalSeconds) {
+		TickingClock clock = new TickingClock(START, Duration.ofSeconds(intervalSeconds));
+		EventCorrelator correlator = new EventCorrelator(CorrelatorOptions.builder().clock(clock).build());
+		for (CoreV1Event event : previous) {
+			CorrelationResult result = correlator.correlate(event);
+			if (!result.skip()) {
+				correlator.updateState(result.event());
+			}
+		}
+		return correlator.correlate(newEvent);
+	}
+
+	@Test
+	void createASingleEvent() {
+		CorrelationResult result = run(List.of(), this.firstEvent, 5);
+		assertThat(result.skip()).isFalse();
+		assertThat(result.event().getCount()).isEqualTo(1);
+		assertThat(result.event().getReason()).isEqualTo("first");
+		assertThat(result.event().getMessage()).isEqualTo("i am first");
+		assertThat(result.patch()).isNull();
+		assertThat(result.isUpdate()).isFalse();
+	}
+
+	@Test
+	void theSameEventShouldJustCount() {
+		CorrelationResult result = run(repeat(1, this.duplicateEvent), this.duplicateEvent, 5);
+		assertThat(result.skip()).isFalse();
+		assertThat(result.event().getCount()).isEqualTo(2);
+		assertThat(result.event().getMessage()).isEqualTo("me again");
+		assertThat(result.isUpdate()).isTrue();
+		assertThat(result.patch()).isEqualTo(new EventPatch(2, result.event().getLastTimestamp(), "me again"));
+	}
+
+	@Test
+	void theSameEventShouldJustCountEvenIfMoreThanAggregate() {
+		CorrelationResult result = run(repeat(10, this.duplicateEvent), this.duplicateEvent, 30);
+		assertThat(result.skip()).isFalse();
+		assertThat(result.event().getCount()).isEqualTo(11);
+		assertThat(result.event().getMessage()).isEqualTo("me again");
+	}
+
+	@Test
+	void theSameEventIsSpamIfItHappensTooFrequently() {
+		CorrelationResult result = run(repeat(26, this.duplicateEvent), this.duplicateEvent, 1);
+		assertThat(result.skip()).isTrue();
+	}
+
+	@Test
+	void createManyUniqueEvents() {
+		CorrelationResult result = run(unique(30), this.uniqueEvent, 5);
+		assertThat(result.skip()).isFalse();
+		assertThat(result.event().getCount()).isEqualTo(1);
+		assertThat(result.event().getReason()).isEqualTo("unique");
+	}
+
+	@Test
+	void similarEventsShouldAggregate() {
+		CoreV1Event similar = similarEvent();
+		CorrelationResult result = run(similar(9, similar), similar, 5);
+		assertThat(result.skip()).isFalse();
+		assertThat(result.event().getCount()).isEqualTo(1);
+		assertThat(result.event().getMessage()).isEqualTo("(combined from similar events): similar message");
+		assertThat(result.event().getReason()).isEqualTo("similar");
+		assertThat(result.event().getInvolvedObject()).isEqualTo(similar.getInvolvedObject());
+		assertThat(result.event().getMetadata().getName()).startsWith("my-pod.");
+		assertThat(result.event().getMetadata().getNamespace()).isEqualTo("my-ns");
+		assertThat(result.event().getFirstTimestamp()).isEqualTo(result.event().getLastTimestamp());
+	}
+
+	@Test
+	void similarEventsManyTimesShouldCountTheAggregate() {
+		CoreV1Event similar = similarEvent();
+		CorrelationResult result = run(similar(10, similar), similar, 5);
+		assertThat(result.skip()).isFalse();
+		assertThat(result.event().getCount()).isEqualTo(2);
+		assertThat(result.event().getMessage()).isEqualTo("(combined from similar events): similar message");
+		assertThat(result.patch()).isEqualTo(new EventPatch(2, result.event().getLastTimestamp(),
+				"(combined from similar events): similar message"));
+	}
+
+	@Test
+	void eventsFromDifferentContainersDoNotAggregate() {
+		CoreV1Event similar = similarEvent();
+		CorrelationResult result = run(List.of(similarButDifferentContainerEvent()), similar, 5);
+		assertThat(result.skip()).isFalse();
+		assertThat(result.event().getCount()).isEqualTo(1);
+		assertThat(result.event().getMessage()).isEqualTo("similar message");
+		assertThat(result.event().getInvolvedObject().getFieldPath()).isEqualTo("spec.containers{container1}");
+	}
+
+	@Test
+	void similarEventsWhoseIntervalIsGreaterThanTheAggregateIntervalDoNotAggregate() {
+		CoreV1Event similar = similarEvent();
+		CorrelationResult result = run(similar(9, similar), similar, 600);
+		assertThat(result.skip()).isFalse();
+		assertThat(result.event().getCount()).isEqualTo(1);
+		assertThat(result.event().getMessage()).isEqualTo("similar message");
+	}
+
+	@Test
+	void suppressedOccurrencesStillCountSoTheNextWriteCarriesThem() {
+		TickingClock clock = TickingClock.fixed(START);
+		EventCorrelator correlator = new EventCorrelator(CorrelatorOptions.builder().clock(clock).burst(2).build());
+		List<Integer> written = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			CorrelationResult result = correlator.correlate(Events.copy(this.duplicateEvent));
+			if (!result.skip()) {
+				written.add(result.event().getCount());
+				correlator.updateState(result.event());
+			}
+		}
+		assertThat(written).containsExactly(1, 2);
+		clock.advance(Duration.ofSeconds(300));
+		CorrelationResult next = correlator.correlate(Events.copy(this.duplicateEvent));
+		assertThat(next.skip()).isFalse();
+		assertThat(next.event().getCount()).isEqualTo(6);
+	}
+
+	@Test
+	void aggregationCanBeSwitchedOff() {
+		CoreV1Event similar = similarEvent();
+		TickingClock clock = new TickingClock(START, Duration.ofSeconds(5));
+		EventCorrelator correlator = new EventCorrelator(
+				CorrelatorOptions.builder().clock(clock).aggregationEnabled(false).build());
+		for (CoreV1Event event : similar(20, similar)) {
+			CorrelationResult result = correlator.correlate(event);
+			assertThat(result.event().getMessage()).startsWith("similar message");
+			correlator.updateState(result.event());
+		}
+		assertThat(correlator.snapshot(10).aggregatorSize()).isZero();
+	}
+
+	@Test
+	void spamFilterCanBeSwitchedOff() {
+		TickingClock clock = TickingClock.fixed(START);
+		EventCorrelator correlator = new EventCorrelator(
+				CorrelatorOptions.builder().clock(clock).spamFilterEnabled(false).build());
+		for (int i = 1; i <= 100; i++) {
+			CorrelationResult result = correlator.correlate(Events.copy(this.duplicateEvent));
+			assertThat(result.skip()).isFalse();
+			assertThat(result.event().getCount()).isEqualTo(i);
+			correlator.updateState(result.event());
+		}
+	}
+
+	@Test
+	void updateStateAdoptsTheServersNameCountAndResourceVersion() {
+		EventCorrelator correlator = new EventCorrelator(CorrelatorOptions.builder().clock(TickingClock.fixed(START)).build());
+		CorrelationResult first = correlator.correlate(Events.copy(this.duplicateEvent));
+		CoreV1Event stored = Events.copy(first.event());
+		stored.getMetadata().setName("server-name");
+		stored.getMetadata().setResourceVersion("77");
+		stored.setCount(7);
+		correlator.updateState(stored);
+		CorrelationResult second = correlator.correlate(Events.copy(this.duplicateEvent));
+		assertThat(second.event().getMetadata().getName()).isEqualTo("server-name");
+		assertThat(second.event().getMetadata().getResourceVersion()).isEqualTo("77");
+		assertThat(second.event().getCount()).isEqualTo(8);
+	}
+
+	@Test
+	void snapshotShowsEachCache() {
+		TickingClock clock = TickingClock.fixed(START);
+		EventCorrelator correlator = new EventCorrelator(CorrelatorOptions.builder().clock(clock).build());
+		correlator.correlate(Events.copy(this.duplicateEvent));
+		CorrelatorSnapshot snapshot = correlator.snapshot(10);
+		assertThat(snapshot.aggregatorSize()).isEqualTo(1);
+		assertThat(snapshot.aggregateRecords().get(0).distinctMessages()).isEqualTo(1);
+		assertThat(snapshot.aggregateRecords().get(0).lastSeen()).isEqualTo(START);
+		assertThat(snapshot.observedSize()).isEqualTo(1);
+		assertThat(snapshot.observedEvents().get(0).count()).isEqualTo(1);
+		assertThat(snapshot.observedEvents().get(0).key()).isEqualTo(EventKeys.eventKey(this.duplicateEvent));
+		assertThat(snapshot.spamBucketsSize()).isEqualTo(1);
+		assertThat(snapshot.spamBuckets().get(0).tokensLeft()).isEqualTo(24.0);
+		assertThat(snapshot.spamBuckets().get(0).timeToNextToken()).isEqualTo(Duration.ZERO);
+		assertThat(correlator.snapshot(0).observedEvents()).isEmpty();
+	}
+
+}

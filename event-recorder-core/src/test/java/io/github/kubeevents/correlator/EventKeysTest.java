@@ -1,0 +1,82 @@
+package io.github.kubeevents.correlator;
+
+import io.github.kubeevents.TestEvents;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EventKeysTest {
+
+	private final CoreV1Event event = TestEvents.event("Started", "started container", TestEvents.ref("Pod", "my-pod", "my-ns"))
+		.reportingComponent("rc")
+		.reportingInstance("ri");
+
+	@Test
+	void eventKeyConcatenatesSourceObjectTypeReasonAndMessageWithoutSeparator() {
+		assertThat(EventKeys.eventKey(this.event)).isEqualTo("kubelet" + "kublet.node1" + "Pod" + "my-ns" + "my-pod"
+				+ "spec.containers{mycontainer}" + "C934D34AFB20242" + "version" + "Normal" + "Started"
+				+ "started container");
+	}
+
+	@Test
+	void spamKeyHasSourceObjectAndTypeButNoReasonFieldPathOrMessage() {
+		assertThat(EventKeys.spamKey(this.event))
+			.isEqualTo("kubelet" + "kublet.node1" + "Pod" + "my-ns" + "my-pod" + "C934D34AFB20242" + "version" + "Normal");
+		assertThat(EventKeys.spamKeyWithReason(this.event)).isEqualTo(EventKeys.spamKey(this.event) + "Started");
+	}
+
+	@Test
+	void spamKeySeparatesNormalFromWarning() {
+		CoreV1Event warning = TestEvents.event("Started", "x", TestEvents.ref("Pod", "my-pod", "my-ns")).type("Warning");
+		assertThat(EventKeys.spamKey(warning)).isNotEqualTo(EventKeys.spamKey(this.event));
+	}
+
+	@Test
+	void aggregateByReasonKeysOnReasonAndReportingFieldsAndSeparatesByMessage() {
+		AggregateKey keys = EventKeys.aggregateByReason(this.event);
+		assertThat(keys.aggregateKey()).isEqualTo("kubelet" + "kublet.node1" + "Pod" + "my-ns" + "my-pod"
+				+ "C934D34AFB20242" + "version" + "Normal" + "Started" + "rc" + "ri");
+		assertThat(keys.localKey()).isEqualTo("started container");
+
+		CoreV1Event otherMessage = TestEvents.event("Started", "other", TestEvents.ref("Pod", "my-pod", "my-ns"))
+			.reportingComponent("rc")
+			.reportingInstance("ri");
+		assertThat(EventKeys.aggregateByReason(otherMessage).aggregateKey()).isEqualTo(keys.aggregateKey());
+		assertThat(EventKeys.aggregateByReason(otherMessage).localKey()).isNotEqualTo(keys.localKey());
+
+		CoreV1Event otherReason = TestEvents.event("Killed", "started container", TestEvents.ref("Pod", "my-pod", "my-ns"))
+			.reportingComponent("rc")
+			.reportingInstance("ri");
+		assertThat(EventKeys.aggregateByReason(otherReason).aggregateKey()).isNotEqualTo(keys.aggregateKey());
+	}
+
+	@Test
+	void fieldPathIsNotPartOfTheAggregateKey() {
+		CoreV1Event other = TestEvents.event("Started", "started container", TestEvents.ref("Pod", "my-pod", "my-ns"))
+			.reportingComponent("rc")
+			.reportingInstance("ri");
+		other.getInvolvedObject().setFieldPath("spec.containers{other}");
+		assertThat(EventKeys.aggregateByReason(other)).isEqualTo(EventKeys.aggregateByReason(this.event));
+		assertThat(EventKeys.eventKey(other)).isNotEqualTo(EventKeys.eventKey(this.event));
+	}
+
+	@Test
+	void resourceVersionIsPartOfNoKey() {
+		CoreV1Event other = TestEvents.event("Started", "started container", TestEvents.ref("Pod", "my-pod", "my-ns"))
+			.reportingComponent("rc")
+			.reportingInstance("ri");
+		other.getInvolvedObject().setResourceVersion("42");
+		assertThat(EventKeys.eventKey(other)).isEqualTo(EventKeys.eventKey(this.event));
+		assertThat(EventKeys.spamKey(other)).isEqualTo(EventKeys.spamKey(this.event));
+		assertThat(EventKeys.aggregateByReason(other)).isEqualTo(EventKeys.aggregateByReason(this.event));
+	}
+
+	@Test
+	void defaultMessageFunctionPrefixesTheLatestMessage() {
+		CorrelatorOptions options = CorrelatorOptions.defaults();
+		assertThat(options.messageFunction().apply(this.event))
+			.isEqualTo("(combined from similar events): started container");
+	}
+
+}

@@ -1,0 +1,34 @@
+package io.github.kubeevents.autoconfigure;
+
+import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.EventSource;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the
+ * {@link KubeEventsEndpoint}. Needs Spring Boot Actuator on the classpath, the endpoint to be available
+ * ({@code management.endpoints.web.exposure.include=kubeevents}, access not {@code none}), and the recorder
+ * beans of {@link KubeEventsAutoConfiguration}.
+ */
+@AutoConfiguration(after = KubeEventsAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnAvailableEndpoint(KubeEventsEndpoint.class)
+public final class KubeEventsEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnBean({ EventBroadcaster.class, KubeEventsStatus.class, EventSource.class,
+			KubeEventsProperties.class })
+	@ConditionalOnMissingBean
+	KubeEventsEndpoint kubeEventsEndpoint(EventBroadcaster broadcaster, KubeEventsStatus status, EventSource source,
+			KubeEventsProperties properties) {
+		return new KubeEventsEndpoint(broadcaster, status, source, properties.endpoint().defaultLimit());
+	}
+
+}

@@ -1,0 +1,31 @@
+package io.github.kubeevents.autoconfigure;
+
+import io.github.kubeevents.EventBroadcaster;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the
+ * {@link KubeEventsHealthIndicator}, shown as {@code kubeevents} in the health endpoint. Needs
+ * {@code spring-boot-health} on the classpath; switched off with {@code management.health.kubeevents.enabled=false}.
+ */
+@AutoConfiguration(after = KubeEventsAutoConfiguration.class,
+		beforeName = "org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration")
+@ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
+@ConditionalOnEnabledHealthIndicator("kubeevents")
+public final class KubeEventsHealthContributorAutoConfiguration {
+
+	@Bean
+	@ConditionalOnBean({ EventBroadcaster.class, KubeEventsStatus.class })
+	@ConditionalOnMissingBean(name = "kubeeventsHealthIndicator")
+	KubeEventsHealthIndicator kubeeventsHealthIndicator(EventBroadcaster broadcaster, KubeEventsStatus status) {
+		return new KubeEventsHealthIndicator(broadcaster, status);
+	}
+
+}

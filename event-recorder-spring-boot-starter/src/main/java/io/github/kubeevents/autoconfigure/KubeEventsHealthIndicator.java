@@ -1,0 +1,53 @@
+package io.github.kubeevents.autoconfigure;
+
+import java.util.Objects;
+
+import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.introspect.RecorderSnapshot;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+/**
+ * Health of the Kubernetes event recorder, from in-memory state only (it never calls the API server): UP while
+ * the broadcaster runs, DOWN before it starts and after it has shut down. Dropped events do not make it DOWN
+ * (a restart would not bring them back); they are reported in the details.
+ *
+ * <p>Details: {@code sink} (kubernetes, log or none), {@code queueDepth}, {@code queueCapacity} and
+ * {@code dropped} (total over every reason).
+ *
+ * <p>Thread-safe.
+ */
+public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
+
+	private final EventBroadcaster broadcaster;
+
+	private final KubeEventsStatus status;
+
+	/**
+	 * An indicator over {@code broadcaster}.
+	 * @param broadcaster the broadcaster
+	 * @param status the resolved sink
+	 */
+	public KubeEventsHealthIndicator(EventBroadcaster broadcaster, KubeEventsStatus status) {
+		super("Kubernetes event recorder health check failed");
+		this.broadcaster = Objects.requireNonNull(broadcaster, "broadcaster");
+		this.status = Objects.requireNonNull(status, "status");
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		RecorderSnapshot snapshot = this.broadcaster.snapshot(0);
+		if (snapshot.running()) {
+			builder.up();
+		}
+		else {
+			builder.down();
+		}
+		builder.withDetail("sink", this.status.sink().value())
+			.withDetail("queueDepth", snapshot.queue().depth())
+			.withDetail("queueCapacity", snapshot.queue().capacity())
+			.withDetail("dropped", snapshot.totalDropped());
+	}
+
+}

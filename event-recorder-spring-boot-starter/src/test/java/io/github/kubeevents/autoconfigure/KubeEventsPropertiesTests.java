@@ -1,0 +1,355 @@
+package io.github.kubeevents.autoconfigure;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+
+import io.github.kubeevents.DropReason;
+import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.EventRecorder;
+import io.github.kubeevents.EventType;
+import io.github.kubeevents.FullQueuePolicy;
+import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.correlator.CorrelatorOptions;
+import io.github.kubeevents.correlator.CorrelatorSnapshot;
+import io.github.kubeevents.correlator.EventKeys;
+import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.RetryPolicy;
+import io.github.kubeevents.sink.SinkStats;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.test.util.ReflectionTestUtils;
+import org.springframework.util.unit.DataSize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link KubeEventsProperties}: defaults, binding of every property into the built objects, and
+ * validation.
+ */
+class KubeEventsPropertiesTests {
+
+	private static final Instant NOW = Instant.parse("2026-01-02T03:04:05Z");
+
+	@TempDir
+	Path tmp;
+
+	private ApplicationContextRunner runner() {
+		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
+			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp))
+			.withBean(CorrelatorOptionsCustomizer.class,
+					() -> (builder) -> builder.clock(Clock.fixed(NOW, ZoneOffset.UTC)));
+	}
+
+	private ApplicationContextRunner runnerWithSink(InMemoryEventSink sink) {
+		return runner().withBean(EventSink.class, () -> sink).withPropertyValues("kubeevents.log-events=false");
+	}
+
+	private static KubeEventsProperties properties(AssertableApplicationContext context) {
+		return context.getBean(KubeEventsProperties.class);
+	}
+
+	private static RecorderSnapshot snapshot(AssertableApplicationContext context) {
+		return context.getBean(EventBroadcaster.class).snapshot(100);
+	}
+
+	private static CorrelatorSnapshot correlator(AssertableApplicationContext context) {
+		return snapshot(context).sinks().get(0).correlator();
+	}
+
+	private static EventRecorder recorder(AssertableApplicationContext context) {
+		return context.getBean(EventRecorder.class);
+	}
+
+	@Test
+	void defaultsAreClientGos() {
+		runner().run((context) -> {
+			KubeEventsProperties properties = properties(context);
+			assertThat(properties.enabled()).isTrue();
+			assertThat(properties.component()).isNull();
+			assertThat(properties.host()).isNull();
+			assertThat(properties.sink()).isEqualTo(SinkMode.AUTO);
+			assertThat(properties.logEvents()).isTrue();
+			assertThat(properties.shutdownTimeout()).isEqualTo(Duration.ofSeconds(10));
+			assertThat(properties.maxMessageSize()).isEqualTo(DataSize.ofMegabytes(1));
+			assertThat(properties.maxMessageBytes()).isEqualTo(1048576);
+			assertThat(properties.queue()).isEqualTo(new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP));
+			assertThat(properties.retry()).isEqualTo(new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)));
+			assertThat(properties.retry().toPolicy()).isEqualTo(RetryPolicy.defaults());
+			assertThat(properties.correlator()).isEqualTo(new KubeEventsProperties.Correlator(4096,
+					new KubeEventsProperties.SpamFilter(true, 25, 1.0 / 300, SpamKey.OBJECT),
+					new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
+							"(combined from similar events): ")));
+			assertThat(properties.endpoint()).isEqualTo(new KubeEventsProperties.Endpoint(100));
+
+			CorrelatorOptions options = properties.correlator().toOptionsBuilder().build();
+			CorrelatorOptions clientGo = CorrelatorOptions.defaults();
+			assertThat(options.lruCacheSize()).isEqualTo(clientGo.lruCacheSize()).isEqualTo(4096);
+			assertThat(options.spamFilterEnabled()).isTrue();
+			assertThat(options.burst()).isEqualTo(clientGo.burst()).isEqualTo(25);
+			assertThat(options.qps()).isEqualTo(clientGo.qps()).isEqualTo(1.0 / 300);
+			assertThat(options.aggregationEnabled()).isTrue();
+			assertThat(options.aggregateMaxEvents()).isEqualTo(clientGo.aggregateMaxEvents()).isEqualTo(10);
+			assertThat(options.aggregateInterval()).isEqualTo(clientGo.aggregateInterval());
+			assertThat(options.messagePrefix()).isEqualTo(CorrelatorOptions.DEFAULT_MESSAGE_PREFIX);
+
+			RecorderSnapshot snapshot = snapshot(context);
+			assertThat(snapshot.queue()).isEqualTo(new RecorderSnapshot.QueueSnapshot(0, 1000));
+			assertThat(snapshot.subscribers()).containsExactly(
+					new RecorderSnapshot.SubscriberSnapshot("logging", 0, 1000, FullQueuePolicy.DROP, 0));
+			assertThat(ReflectionTestUtils.getField(context.getBean(KubeEventsLifecycle.class), "shutdownTimeout"))
+				.isEqualTo(Duration.ofSeconds(10));
+		});
+	}
+
+	@Test
+	void queuePropertiesSizeTheQueues() {
+		runner().withPropertyValues("kubeevents.queue.capacity=5", "kubeevents.queue.subscriber-capacity=7",
+				"kubeevents.queue.full-policy=wait")
+			.run((context) -> {
+				assertThat(properties(context).queue())
+					.isEqualTo(new KubeEventsProperties.Queue(5, 7, FullQueuePolicy.WAIT));
+				RecorderSnapshot snapshot = snapshot(context);
+				assertThat(snapshot.queue()).isEqualTo(new RecorderSnapshot.QueueSnapshot(0, 5));
+				assertThat(snapshot.subscribers()).containsExactly(
+						new RecorderSnapshot.SubscriberSnapshot("logging", 0, 7, FullQueuePolicy.WAIT, 0));
+			});
+	}
+
+	@Test
+	void retryPropertiesBoundTheAttempts() {
+		InMemoryEventSink sink = new InMemoryEventSink(5);
+		runnerWithSink(sink).withPropertyValues("kubeevents.retry.max-attempts=2", "kubeevents.retry.sleep=0s")
+			.run((context) -> {
+				assertThat(properties(context).retry()).isEqualTo(new KubeEventsProperties.Retry(2, Duration.ZERO));
+				recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "started");
+				EventBroadcaster broadcaster = context.getBean(EventBroadcaster.class);
+				await().until(() -> broadcaster.counters().dropped(DropReason.RETRIES_EXHAUSTED) == 1);
+				assertThat(snapshot(context).sinks().get(0).stats()).isEqualTo(new SinkStats(0, 0, 1, 1));
+				assertThat(sink.created()).isEmpty();
+			});
+	}
+
+	@Test
+	void maxMessageSizeDropsLongerMessages() {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		runnerWithSink(sink).withPropertyValues("kubeevents.max-message-size=10B").run((context) -> {
+			assertThat(properties(context).maxMessageBytes()).isEqualTo(10);
+			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Long", "12345678901");
+			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Short", "1234567890");
+			await().until(() -> sink.created().size() == 1);
+			assertThat(sink.created().get(0).getReason()).isEqualTo("Short");
+			assertThat(context.getBean(EventBroadcaster.class).counters().dropped(DropReason.INVALID_INPUT))
+				.isEqualTo(1);
+		});
+	}
+
+	@Test
+	void shutdownTimeoutReachesTheLifecycle() {
+		runner().withPropertyValues("kubeevents.shutdown-timeout=3s")
+			.run((context) -> assertThat(
+					ReflectionTestUtils.getField(context.getBean(KubeEventsLifecycle.class), "shutdownTimeout"))
+				.isEqualTo(Duration.ofSeconds(3)));
+	}
+
+	@Test
+	void correlatorPropertiesBindIntoTheOptions() {
+		runner().withPropertyValues("kubeevents.correlator.cache-size=64",
+				"kubeevents.correlator.spam-filter.enabled=false", "kubeevents.correlator.spam-filter.burst=3",
+				"kubeevents.correlator.spam-filter.qps=0.5",
+				"kubeevents.correlator.spam-filter.key=object-and-reason",
+				"kubeevents.correlator.aggregation.enabled=false", "kubeevents.correlator.aggregation.max-events=4",
+				"kubeevents.correlator.aggregation.interval=2m",
+				"kubeevents.correlator.aggregation.message-prefix=[agg] ")
+			.run((context) -> {
+				CorrelatorOptions options = properties(context).correlator().toOptionsBuilder().build();
+				assertThat(options.lruCacheSize()).isEqualTo(64);
+				assertThat(options.spamFilterEnabled()).isFalse();
+				assertThat(options.burst()).isEqualTo(3);
+				assertThat(options.qps()).isEqualTo(0.5);
+				assertThat(properties(context).correlator().spamFilter().key()).isEqualTo(SpamKey.OBJECT_AND_REASON);
+				CoreV1Event event = new CoreV1Event().reason("Started").type("Normal");
+				assertThat(options.spamKeyFunction().apply(event)).isEqualTo(EventKeys.spamKeyWithReason(event));
+				assertThat(options.aggregationEnabled()).isFalse();
+				assertThat(options.aggregateMaxEvents()).isEqualTo(4);
+				assertThat(options.aggregateInterval()).isEqualTo(Duration.ofMinutes(2));
+				assertThat(options.messagePrefix()).isEqualTo("[agg] ");
+			});
+	}
+
+	@Test
+	void spamFilterBurstSizesTheBuckets() {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		runnerWithSink(sink).withPropertyValues("kubeevents.correlator.spam-filter.burst=3").run((context) -> {
+			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "started");
+			await().until(() -> sink.created().size() == 1);
+			assertThat(correlator(context).spamBuckets()).extracting(CorrelatorSnapshot.SpamBucket::tokensLeft)
+				.containsExactly(2.0);
+		});
+	}
+
+	@Test
+	void spamFilterBurstDropsTheRest() {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		runnerWithSink(sink).withPropertyValues("kubeevents.correlator.spam-filter.burst=1").run((context) -> {
+			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "one");
+			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "two");
+			EventBroadcaster broadcaster = context.getBean(EventBroadcaster.class);
+			await().until(() -> broadcaster.counters().dropped(DropReason.SPAM_FILTERED) == 1);
+			assertThat(sink.created()).extracting(CoreV1Event::getMessage).containsExactly("one");
+		});
+	}
+
+	@Test
+	void spamFilterCanBeDisabled() {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		runnerWithSink(sink)
+			.withPropertyValues("kubeevents.correlator.spam-filter.enabled=false",
+					"kubeevents.correlator.spam-filter.burst=1")
+			.run((context) -> {
+				recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "one");
+				recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "two");
+				await().until(() -> sink.created().size() == 2);
+				assertThat(correlator(context).spamBucketsSize()).isZero();
+				assertThat(context.getBean(EventBroadcaster.class).counters().dropped(DropReason.SPAM_FILTERED))
+					.isZero();
+			});
+	}
+
+	@Test
+	void spamKeyObjectAndReasonGivesEachReasonItsBucket() {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		runnerWithSink(sink).withPropertyValues("kubeevents.correlator.spam-filter.key=object-and-reason")
+			.run((context) -> {
+				recordTwoReasons(context);
+				await().until(() -> sink.created().size() == 2);
+				assertThat(correlator(context).spamBuckets()).extracting(CorrelatorSnapshot.SpamBucket::key)
+					.containsExactlyInAnyOrder("kube-eventsPoddefaultweb-1uid-web-1v1NormalStarted",
+							"kube-eventsPoddefaultweb-1uid-web-1v1NormalPulled");
+			});
+	}
+
+	@Test
+	void spamKeyObjectSharesOneBucketPerObject() {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		runnerWithSink(sink).withPropertyValues("kubeevents.host=").run((context) -> {
+			recordTwoReasons(context);
+			await().until(() -> sink.created().size() == 2);
+			assertThat(correlator(context).spamBuckets()).extracting(CorrelatorSnapshot.SpamBucket::key)
+				.containsExactly("kube-eventsPoddefaultweb-1uid-web-1v1Normal");
+			assertThat(correlator(context).spamBuckets()).extracting(CorrelatorSnapshot.SpamBucket::tokensLeft)
+				.containsExactly(23.0);
+		});
+	}
+
+	private static void recordTwoReasons(AssertableApplicationContext context) {
+		recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "started");
+		recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Pulled", "pulled");
+	}
+
+	@Test
+	void aggregationFoldsSimilarEventsWithThePrefix() {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		runnerWithSink(sink)
+			.withPropertyValues("kubeevents.correlator.aggregation.max-events=2",
+					"kubeevents.correlator.aggregation.message-prefix=[agg] ")
+			.run((context) -> {
+				recorder(context).event(TestClusters.pod("web-1"), EventType.WARNING, "Failed", "error 1");
+				recorder(context).event(TestClusters.pod("web-1"), EventType.WARNING, "Failed", "error 2");
+				await().until(() -> sink.created().size() == 2);
+				assertThat(sink.created()).extracting(CoreV1Event::getMessage)
+					.containsExactly("error 1", "[agg] error 2");
+			});
+	}
+
+	@Test
+	void aggregationCanBeDisabled() {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		runnerWithSink(sink)
+			.withPropertyValues("kubeevents.correlator.aggregation.enabled=false",
+					"kubeevents.correlator.aggregation.max-events=2")
+			.run((context) -> {
+				recorder(context).event(TestClusters.pod("web-1"), EventType.WARNING, "Failed", "error 1");
+				recorder(context).event(TestClusters.pod("web-1"), EventType.WARNING, "Failed", "error 2");
+				await().until(() -> sink.created().size() == 2);
+				assertThat(sink.created()).extracting(CoreV1Event::getMessage).containsExactly("error 1", "error 2");
+				assertThat(correlator(context).aggregatorSize()).isZero();
+			});
+	}
+
+	@Test
+	void cacheSizeBoundsTheCorrelatorCaches() {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		runnerWithSink(sink).withPropertyValues("kubeevents.correlator.cache-size=1").run((context) -> {
+			for (int i = 0; i < 5; i++) {
+				recorder(context).event(TestClusters.pod("web-" + i), EventType.NORMAL, "Started", "started");
+			}
+			await().until(() -> sink.created().size() == 5);
+			CorrelatorSnapshot correlator = correlator(context);
+			assertThat(List.of(correlator.aggregatorSize(), correlator.observedSize(), correlator.spamBucketsSize()))
+				.containsExactly(1L, 1L, 1L);
+		});
+	}
+
+	@Test
+	void customizersRunAfterTheProperties() {
+		runner().withPropertyValues("kubeevents.queue.capacity=5")
+			.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.incomingQueueCapacity(9))
+			.run((context) -> assertThat(snapshot(context).queue().capacity()).isEqualTo(9));
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			kubeevents.component=' '                                | kubeevents.component must not be blank, was ' '
+			kubeevents.shutdown-timeout=0s                          | kubeevents.shutdown-timeout must be positive, was PT0S
+			kubeevents.shutdown-timeout=-1s                         | kubeevents.shutdown-timeout must be positive, was PT-1S
+			kubeevents.max-message-size=0B                          | kubeevents.max-message-size must be between 1B and 2147483647B, was 0B
+			kubeevents.max-message-size=2GB                         | kubeevents.max-message-size must be between 1B and 2147483647B, was 2147483648B
+			kubeevents.queue.capacity=0                             | kubeevents.queue.capacity must be at least 1, was 0
+			kubeevents.queue.subscriber-capacity=0                  | kubeevents.queue.subscriber-capacity must be at least 1, was 0
+			kubeevents.retry.max-attempts=0                         | kubeevents.retry.max-attempts must be at least 1, was 0
+			kubeevents.retry.sleep=-1s                              | kubeevents.retry.sleep must be zero or positive, was PT-1S
+			kubeevents.correlator.cache-size=0                      | kubeevents.correlator.cache-size must be at least 1, was 0
+			kubeevents.correlator.spam-filter.burst=0               | kubeevents.correlator.spam-filter.burst must be at least 1, was 0
+			kubeevents.correlator.spam-filter.qps=0                 | kubeevents.correlator.spam-filter.qps must be a positive finite number, was 0.0
+			kubeevents.correlator.spam-filter.qps=-1                | kubeevents.correlator.spam-filter.qps must be a positive finite number, was -1.0
+			kubeevents.correlator.aggregation.max-events=1          | kubeevents.correlator.aggregation.max-events must be at least 2, was 1
+			kubeevents.correlator.aggregation.interval=0s           | kubeevents.correlator.aggregation.interval must be positive, was PT0S
+			kubeevents.endpoint.default-limit=-1                    | kubeevents.endpoint.default-limit must be zero or positive, was -1
+			""")
+	void invalidValueFailsStartupNamingTheProperty(String property, String message) {
+		runner().withPropertyValues(property).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessage(message);
+		});
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			kubeevents.sink=cluster                         | kubeevents.sink
+			kubeevents.queue.full-policy=block              | kubeevents.queue.full-policy
+			kubeevents.correlator.spam-filter.key=reason    | kubeevents.correlator.spam-filter.key
+			kubeevents.retry.max-attempts=many              | kubeevents.retry.max-attempts
+			kubeevents.retry.sleep=soon                     | kubeevents.retry.sleep
+			""")
+	void unconvertibleValueFailsStartupNamingTheProperty(String property, String name) {
+		runner().withPropertyValues(property).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining("Failed to bind properties under '" + name + "'");
+		});
+	}
+
+}
