@@ -85,6 +85,9 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	private final List<Subscriber> sinkSubscribers = new CopyOnWriteArrayList<>();
 
+	/** Every subscriber whose thread was started, including closed ones, so shutdown can wait for all of them. */
+	private final List<Subscriber> startedSubscribers = new CopyOnWriteArrayList<>();
+
 	private final Object lifecycleLock = new Object();
 
 	private final Thread distributor;
@@ -245,6 +248,8 @@ public final class EventBroadcaster implements AutoCloseable {
 		if (subscriber.sinkHandler != null) {
 			this.sinkSubscribers.add(subscriber);
 		}
+		this.startedSubscribers.removeIf((s) -> !s.thread.isAlive());
+		this.startedSubscribers.add(subscriber);
 		subscriber.thread.start();
 	}
 
@@ -344,18 +349,18 @@ public final class EventBroadcaster implements AutoCloseable {
 		this.sleeper.cancel();
 		long deadline = System.nanoTime() + timeout.toNanos();
 		boolean clean = join(this.distributor, deadline);
-		for (Subscriber subscriber : this.subscribers) {
+		for (Subscriber subscriber : this.startedSubscribers) {
 			clean &= join(subscriber.thread, deadline);
 		}
 		if (!clean) {
 			logger.warn("Event broadcaster did not drain within {}; interrupting", timeout);
 			this.distributor.interrupt();
-			for (Subscriber subscriber : this.subscribers) {
+			for (Subscriber subscriber : this.startedSubscribers) {
 				subscriber.abort();
 			}
 			long grace = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
 			join(this.distributor, grace);
-			for (Subscriber subscriber : this.subscribers) {
+			for (Subscriber subscriber : this.startedSubscribers) {
 				join(subscriber.thread, grace);
 			}
 		}

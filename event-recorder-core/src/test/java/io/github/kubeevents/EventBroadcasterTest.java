@@ -247,7 +247,7 @@ class EventBroadcasterTest {
 		assertThat(logged).hasSize(1000);
 		assertThat(sink.stored()).hasSize(1000);
 		assertThat(sink.calls()).hasSize(5000);
-		assertThat(broadcaster.snapshot(1).totalDropped()).isZero();
+		assertThat(broadcaster.snapshot(1).dropped()).allSatisfy((reason, n) -> assertThat(n).as(reason).isZero());
 		assertThat(broadcaster.snapshot(1).sinks()).singleElement()
 			.satisfies((s) -> assertThat(s.stats()).isEqualTo(new io.github.kubeevents.sink.SinkStats(1000, 0, 4000, 0)));
 	}

@@ -114,7 +114,7 @@ public record ClusterConfig(Source source, Path location, @Nullable String servi
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			throw new IOException(ex.toString(), ex);
+			throw new IOException((ex.getMessage() != null) ? ex.getMessage() : ex.toString(), ex);
 		}
 	}
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.test.util.ReflectionTestUtils;
@@ -53,7 +55,8 @@ class KubeEventsPropertiesTests {
 	}
 
 	private ApplicationContextRunner runnerWithSink(InMemoryEventSink sink) {
-		return runner().withBean(EventSink.class, () -> sink).withPropertyValues("kubeevents.log-events=false");
+		return runner().withBean(EventSink.class, () -> sink)
+			.withPropertyValues("kubeevents.log-events=false", "kubeevents.host=");
 	}
 
 	private static KubeEventsProperties properties(AssertableApplicationContext context) {
@@ -170,8 +173,8 @@ class KubeEventsPropertiesTests {
 				"kubeevents.correlator.spam-filter.qps=0.5",
 				"kubeevents.correlator.spam-filter.key=object-and-reason",
 				"kubeevents.correlator.aggregation.enabled=false", "kubeevents.correlator.aggregation.max-events=4",
-				"kubeevents.correlator.aggregation.interval=2m",
-				"kubeevents.correlator.aggregation.message-prefix=[agg] ")
+				"kubeevents.correlator.aggregation.interval=2m")
+			.withInitializer(TestClusters.rawProperties(Map.of("kubeevents.correlator.aggregation.message-prefix", "[agg] ")))
 			.run((context) -> {
 				CorrelatorOptions options = properties(context).correlator().toOptionsBuilder().build();
 				assertThat(options.lruCacheSize()).isEqualTo(64);
@@ -243,7 +246,7 @@ class KubeEventsPropertiesTests {
 	@Test
 	void spamKeyObjectSharesOneBucketPerObject() {
 		InMemoryEventSink sink = new InMemoryEventSink();
-		runnerWithSink(sink).withPropertyValues("kubeevents.host=").run((context) -> {
+		runnerWithSink(sink).run((context) -> {
 			recordTwoReasons(context);
 			await().until(() -> sink.created().size() == 2);
 			assertThat(correlator(context).spamBuckets()).extracting(CorrelatorSnapshot.SpamBucket::key)
@@ -262,8 +265,8 @@ class KubeEventsPropertiesTests {
 	void aggregationFoldsSimilarEventsWithThePrefix() {
 		InMemoryEventSink sink = new InMemoryEventSink();
 		runnerWithSink(sink)
-			.withPropertyValues("kubeevents.correlator.aggregation.max-events=2",
-					"kubeevents.correlator.aggregation.message-prefix=[agg] ")
+			.withPropertyValues("kubeevents.correlator.aggregation.max-events=2")
+			.withInitializer(TestClusters.rawProperties(Map.of("kubeevents.correlator.aggregation.message-prefix", "[agg] ")))
 			.run((context) -> {
 				recorder(context).event(TestClusters.pod("web-1"), EventType.WARNING, "Failed", "error 1");
 				recorder(context).event(TestClusters.pod("web-1"), EventType.WARNING, "Failed", "error 2");
@@ -311,7 +314,6 @@ class KubeEventsPropertiesTests {
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
-			kubeevents.component=' '                                | kubeevents.component must not be blank, was ' '
 			kubeevents.shutdown-timeout=0s                          | kubeevents.shutdown-timeout must be positive, was PT0S
 			kubeevents.shutdown-timeout=-1s                         | kubeevents.shutdown-timeout must be positive, was PT-1S
 			kubeevents.max-message-size=0B                          | kubeevents.max-message-size must be between 1B and 2147483647B, was 0B
@@ -337,18 +339,30 @@ class KubeEventsPropertiesTests {
 		});
 	}
 
+	@Test
+	void blankComponentFailsStartup() {
+		runner().withInitializer(TestClusters.rawProperties(Map.of("kubeevents.component", "   "))).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessage("kubeevents.component must not be blank, was '   '");
+		});
+	}
+
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
-			kubeevents.sink=cluster                         | kubeevents.sink
-			kubeevents.queue.full-policy=block              | kubeevents.queue.full-policy
-			kubeevents.correlator.spam-filter.key=reason    | kubeevents.correlator.spam-filter.key
-			kubeevents.retry.max-attempts=many              | kubeevents.retry.max-attempts
-			kubeevents.retry.sleep=soon                     | kubeevents.retry.sleep
+			kubeevents.sink=cluster                         | kubeevents.sink' to io.github.kubeevents.autoconfigure.SinkMode
+			kubeevents.queue.full-policy=block              | kubeevents.queue.full-policy' to io.github.kubeevents.FullQueuePolicy
+			kubeevents.correlator.spam-filter.key=reason    | kubeevents.correlator.spam-filter.key' to io.github.kubeevents.autoconfigure.SpamKey
+			kubeevents.retry.max-attempts=many              | kubeevents.retry.max-attempts' to int
+			kubeevents.retry.sleep=soon                     | kubeevents.retry.sleep' to java.time.Duration
+			kubeevents.max-message-size=large               | kubeevents.max-message-size' to org.springframework.util.unit.DataSize
 			""")
-	void unconvertibleValueFailsStartupNamingTheProperty(String property, String name) {
+	void unconvertibleValueFailsStartupNamingTheProperty(String property, String target) {
 		runner().withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).hasMessageContaining("Failed to bind properties under '" + name + "'");
+			assertThat(TestClusters.cause(context.getStartupFailure(), BindException.class))
+				.hasMessage("Failed to bind properties under '" + target);
 		});
 	}
 

@@ -8,6 +8,10 @@ import java.util.Map;
 
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.MapPropertySource;
+
 /**
  * Fake cluster configurations and objects for tests.
  */
@@ -53,6 +57,23 @@ final class TestClusters {
 			Files.write(dir.resolve("ca.crt"), ca.readAllBytes());
 		}
 		return dir;
+	}
+
+	/** The first exception of {@code type} in the cause chain of {@code failure}. */
+	static <T extends Throwable> T cause(Throwable failure, Class<T> type) {
+		for (Throwable ex = failure; ex != null; ex = ex.getCause()) {
+			if (type.isInstance(ex)) {
+				return type.cast(ex);
+			}
+		}
+		throw new AssertionError("no " + type.getName() + " in the cause chain of " + failure);
+	}
+
+	/** An initializer adding {@code properties} as the highest-priority property source, values untrimmed. */
+	static ApplicationContextInitializer<ConfigurableApplicationContext> rawProperties(Map<String, Object> properties) {
+		return (context) -> context.getEnvironment()
+			.getPropertySources()
+			.addFirst(new MapPropertySource("raw", properties));
 	}
 
 	static V1ObjectReference pod(String name) {
