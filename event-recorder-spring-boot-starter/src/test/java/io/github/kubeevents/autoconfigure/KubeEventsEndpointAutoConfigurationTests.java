@@ -66,7 +66,13 @@ class KubeEventsEndpointAutoConfigurationTests {
 
 	@Test
 	void endpointIsNotAutoConfiguredWhenAccessIsNone() {
-		exposed().withPropertyValues("management.endpoint.kubeevents.access=none")
+		exposed().withPropertyValues("management.endpoint.kubeevents.access=NONE")
+			.run((context) -> assertThat(context).doesNotHaveBean(KubeEventsEndpoint.class));
+	}
+
+	@Test
+	void endpointCanBeDisabledWithTheLegacyProperty() {
+		exposed().withPropertyValues("management.endpoint.kubeevents.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(KubeEventsEndpoint.class));
 	}
 
