@@ -27,7 +27,10 @@ import io.kubernetes.client.openapi.models.V1ObjectReference;
 import io.kubernetes.client.openapi.models.V1Status;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -166,6 +169,33 @@ class ControlPlaneIT {
         });
         assertThat(Files.exists(directory)).as("%s exists", directory).isFalse();
         assertThat(cp.processes()).isEmpty();
+    }
+
+    /** Constructor and non-static {@code @BeforeAll} injection get the one shared instance. */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class PerClassLifecycle {
+
+        private final ControlPlane fromConstructor;
+        private ControlPlane fromBeforeAll;
+
+        PerClassLifecycle(ControlPlane cp) {
+            this.fromConstructor = cp;
+        }
+
+        @BeforeAll
+        void beforeAll(ControlPlane cp) {
+            this.fromBeforeAll = cp;
+        }
+
+        @Test
+        void sameSharedInstanceEverywhere(ControlPlane cp) throws ApiException {
+            assertThat(fromConstructor).isSameAs(cp).isSameAs(fromBeforeAll)
+                    .isSameAs(ControlPlaneExtension.sharedControlPlane());
+            assertThat(cp.eventTtl()).isEqualTo(ControlPlane.DEFAULT_EVENT_TTL);
+            assertThat(new CoreV1Api(cp.adminClient()).readNamespace("default").execute().getMetadata().getName())
+                    .isEqualTo("default");
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
