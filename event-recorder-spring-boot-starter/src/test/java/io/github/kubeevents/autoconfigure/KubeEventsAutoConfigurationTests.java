@@ -54,6 +54,10 @@ class KubeEventsAutoConfigurationTests {
 			.withBean(KubernetesConfigDetector.class, () -> detector);
 	}
 
+	private KubernetesConfigDetector homeOnly(Path home) {
+		return new KubernetesConfigDetector(Map.of(), home, this.tmp.resolve("none"));
+	}
+
 	private static KubeEventsStatus status(AssertableApplicationContext context) {
 		return context.getBean(KubeEventsStatus.class);
 	}
@@ -192,7 +196,7 @@ class KubeEventsAutoConfigurationTests {
 	void userDetectorReplacesOurs() throws Exception {
 		Path home = this.tmp.resolve("home");
 		TestClusters.writeKubeconfig(home.resolve(".kube/config"), "http://127.0.0.1:1");
-		KubernetesConfigDetector mine = new KubernetesConfigDetector(Map.of(), home, this.tmp.resolve("none"));
+		KubernetesConfigDetector mine = homeOnly(home);
 		runner(mine).run((context) -> {
 			assertThat(context).hasSingleBean(KubernetesConfigDetector.class)
 				.doesNotHaveBean("kubeEventsConfigDetector")
@@ -225,7 +229,7 @@ class KubeEventsAutoConfigurationTests {
 	void autoWithHomeKubeconfigWritesToItsServer(CapturedOutput output) throws Exception {
 		Path home = this.tmp.resolve("home");
 		Path config = TestClusters.writeKubeconfig(home.resolve(".kube/config"), "http://127.0.0.1:1");
-		runner(new KubernetesConfigDetector(Map.of(), home, this.tmp.resolve("none")))
+		runner(homeOnly(home))
 			.run((context) -> {
 				KubeEventsStatus status = status(context);
 				assertThat(status.sink()).isEqualTo(EffectiveSink.KUBERNETES);
@@ -269,7 +273,8 @@ class KubeEventsAutoConfigurationTests {
 		Path home = this.tmp.resolve("home");
 		Files.createDirectories(home.resolve(".kube"));
 		Path config = Files.writeString(home.resolve(".kube/config"), "apiVersion: v1\nkind: Config\n");
-		runner(new KubernetesConfigDetector(Map.of(), home, this.tmp.resolve("none"))).withPropertyValues("kubeevents.log-events=false")
+		runner(homeOnly(home))
+			.withPropertyValues("kubeevents.log-events=false")
 			.run((context) -> {
 				assertThat(status(context).sink()).isEqualTo(EffectiveSink.LOG);
 				assertThat(status(context).reason())
@@ -330,7 +335,8 @@ class KubeEventsAutoConfigurationTests {
 		Path home = this.tmp.resolve("home");
 		Files.createDirectories(home.resolve(".kube"));
 		Path config = Files.writeString(home.resolve(".kube/config"), "apiVersion: v1\nkind: Config\n");
-		runner(new KubernetesConfigDetector(Map.of(), home, this.tmp.resolve("none"))).withPropertyValues("kubeevents.sink=kubernetes")
+		runner(homeOnly(home))
+			.withPropertyValues("kubeevents.sink=kubernetes")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(TestClusters.cause(context.getStartupFailure(), IllegalStateException.class))
@@ -343,7 +349,8 @@ class KubeEventsAutoConfigurationTests {
 	void kubernetesWithKubeconfigWritesToItsServer() throws Exception {
 		Path home = this.tmp.resolve("home");
 		TestClusters.writeKubeconfig(home.resolve(".kube/config"), "http://127.0.0.1:1");
-		runner(new KubernetesConfigDetector(Map.of(), home, this.tmp.resolve("none"))).withPropertyValues("kubeevents.sink=kubernetes", "kubeevents.log-events=false")
+		runner(homeOnly(home))
+			.withPropertyValues("kubeevents.sink=kubernetes", "kubeevents.log-events=false")
 			.run((context) -> {
 				assertThat(status(context).configured()).isEqualTo(SinkMode.KUBERNETES);
 				assertThat(status(context).sink()).isEqualTo(EffectiveSink.KUBERNETES);
@@ -367,7 +374,8 @@ class KubeEventsAutoConfigurationTests {
 	void logModeNeverWritesAndAlwaysLogs(CapturedOutput output) throws Exception {
 		Path home = this.tmp.resolve("home");
 		TestClusters.writeKubeconfig(home.resolve(".kube/config"), "http://127.0.0.1:1");
-		runner(new KubernetesConfigDetector(Map.of(), home, this.tmp.resolve("none"))).withPropertyValues("kubeevents.sink=log", "kubeevents.log-events=false")
+		runner(homeOnly(home))
+			.withPropertyValues("kubeevents.sink=log", "kubeevents.log-events=false")
 			.withBean(ApiClient.class, () -> new ClientBuilder().setBasePath("http://127.0.0.1:1").build())
 			.withBean(EventSink.class, InMemoryEventSink::new)
 			.run((context) -> {

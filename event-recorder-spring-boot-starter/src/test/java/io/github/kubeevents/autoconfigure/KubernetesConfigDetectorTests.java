@@ -139,7 +139,8 @@ class KubernetesConfigDetectorTests {
 	@Test
 	void inClusterClientWithBadPortFails() throws IOException {
 		Path serviceAccount = TestClusters.writeServiceAccount(this.tmp.resolve("sa"));
-		assertThatIOException().isThrownBy(() -> ClusterConfig.inCluster(serviceAccount, "10.0.0.1", "https").createApiClient())
+		assertThatIOException()
+			.isThrownBy(() -> ClusterConfig.inCluster(serviceAccount, "10.0.0.1", "https").createApiClient())
 			.withMessage("invalid $KUBERNETES_SERVICE_HOST/PORT 10.0.0.1:https");
 	}
 

@@ -1,0 +1,82 @@
+package io.github.kubeevents.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+/**
+ * Tests of the configuration metadata generated from {@link KubeEventsProperties} (the source of the README's
+ * property table).
+ */
+class ConfigurationMetadataTests {
+
+	private static JsonNode metadata() throws IOException {
+		for (URL url : Collections.list(ConfigurationMetadataTests.class.getClassLoader()
+			.getResources("META-INF/spring-configuration-metadata.json"))) {
+			try (InputStream in = url.openStream()) {
+				JsonNode node = JsonMapper.builder().build().readTree(in);
+				for (JsonNode group : node.get("groups")) {
+					if (group.get("name").asString().equals("kubeevents")) {
+						return node;
+					}
+				}
+			}
+		}
+		throw new AssertionError("no kubeevents metadata on the class path");
+	}
+
+	@Test
+	void everyPropertyHasADescriptionAndTheDefaultsAreClientGos() throws IOException {
+		Map<String, String> defaults = new LinkedHashMap<>();
+		for (JsonNode property : metadata().get("properties")) {
+			String name = property.get("name").asString();
+			if (!name.startsWith("kubeevents.")) {
+				continue;
+			}
+			assertThat(property.path("description").asString()).as(name).isNotBlank().doesNotStartWith("The ")
+				.doesNotStartWith("A ").endsWith(".");
+			defaults.put(name, property.has("defaultValue") ? property.get("defaultValue").asString() : null);
+		}
+		assertThat(defaults).containsOnly(entry("kubeevents.enabled", "true"), entry("kubeevents.component", null),
+				entry("kubeevents.host", null), entry("kubeevents.sink", "auto"), entry("kubeevents.log-events", "true"),
+				entry("kubeevents.shutdown-timeout", "10s"), entry("kubeevents.max-message-size", "1MB"),
+				entry("kubeevents.queue.capacity", "1000"), entry("kubeevents.queue.subscriber-capacity", "1000"),
+				entry("kubeevents.queue.full-policy", "drop"), entry("kubeevents.retry.max-attempts", "12"),
+				entry("kubeevents.retry.sleep", "10s"), entry("kubeevents.correlator.cache-size", "4096"),
+				entry("kubeevents.correlator.spam-filter.enabled", "true"),
+				entry("kubeevents.correlator.spam-filter.burst", "25"),
+				entry("kubeevents.correlator.spam-filter.qps", "0.0033333333333333335"),
+				entry("kubeevents.correlator.spam-filter.key", "object"),
+				entry("kubeevents.correlator.aggregation.enabled", "true"),
+				entry("kubeevents.correlator.aggregation.max-events", "10"),
+				entry("kubeevents.correlator.aggregation.interval", "600s"),
+				entry("kubeevents.correlator.aggregation.message-prefix", "(combined from similar events): "),
+				entry("kubeevents.endpoint.default-limit", "100"));
+	}
+
+	@Test
+	void enumPropertiesHaveValueHints() throws IOException {
+		Map<String, String> hints = new LinkedHashMap<>();
+		for (JsonNode hint : metadata().get("hints")) {
+			StringBuilder values = new StringBuilder();
+			for (JsonNode value : hint.get("values")) {
+				values.append((values.length() > 0) ? "," : "").append(value.get("value").asString());
+			}
+			hints.put(hint.get("name").asString(), values.toString());
+		}
+		assertThat(hints).containsOnly(entry("kubeevents.sink", "auto,kubernetes,log,none"),
+				entry("kubeevents.queue.full-policy", "drop,wait"),
+				entry("kubeevents.correlator.spam-filter.key", "object,object-and-reason"));
+	}
+
+}
