@@ -22,6 +22,7 @@ import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRecordingHandler;
+import io.github.kubeevents.sink.SinkStats;
 import io.github.kubeevents.sink.Sleeper;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.slf4j.Logger;
@@ -93,6 +94,11 @@ public final class EventBroadcaster implements AutoCloseable {
 	private final Thread distributor;
 
 	private final AtomicInteger sinkCount = new AtomicInteger();
+
+	/** Every sink ever started, closed ones included, so counters never go backwards. */
+	private final List<Subscriber> allSinks = new CopyOnWriteArrayList<>();
+
+	private final java.util.concurrent.atomic.LongAdder accepted = new java.util.concurrent.atomic.LongAdder();
 
 	private volatile boolean started;
 
@@ -177,6 +183,7 @@ public final class EventBroadcaster implements AutoCloseable {
 					+ describe(event));
 			return false;
 		}
+		this.accepted.increment();
 		return true;
 	}
 
@@ -247,6 +254,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		this.subscribers.add(subscriber);
 		if (subscriber.sinkHandler != null) {
 			this.sinkSubscribers.add(subscriber);
+			this.allSinks.add(subscriber);
 		}
 		this.startedSubscribers.removeIf((s) -> !s.thread.isAlive());
 		this.startedSubscribers.add(subscriber);
@@ -389,6 +397,57 @@ public final class EventBroadcaster implements AutoCloseable {
 			Thread.currentThread().interrupt();
 		}
 		return !thread.isAlive();
+	}
+
+	/**
+	 * Whether {@link #shutdown(Duration)} was called.
+	 * @return {@code true} once shutdown began
+	 */
+	public boolean isShutdown() {
+		return this.stopped;
+	}
+
+	/**
+	 * Events waiting in the incoming queue (cheap; for gauges).
+	 * @return the depth
+	 */
+	public int queueDepth() {
+		return Math.max(0, this.queuedEvents.get());
+	}
+
+	/**
+	 * The incoming queue's capacity.
+	 * @return the capacity
+	 */
+	public int queueCapacity() {
+		return this.incomingCapacity;
+	}
+
+	/**
+	 * Events accepted into the incoming queue so far (cheap; for counters).
+	 * @return the count
+	 */
+	public long acceptedCount() {
+		return this.accepted.sum();
+	}
+
+	/**
+	 * The counters of every sink started on this broadcaster, summed (cheap; for counters).
+	 * @return the totals
+	 */
+	public SinkStats sinkStats() {
+		long created = 0;
+		long patched = 0;
+		long retried = 0;
+		long failed = 0;
+		for (Subscriber subscriber : this.allSinks) {
+			SinkStats stats = subscriber.sinkHandler.stats();
+			created += stats.created();
+			patched += stats.patched();
+			retried += stats.retried();
+			failed += stats.failed();
+		}
+		return new SinkStats(created, patched, retried, failed);
 	}
 
 	/**

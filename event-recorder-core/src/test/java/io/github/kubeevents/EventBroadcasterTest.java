@@ -342,6 +342,13 @@ class EventBroadcasterTest {
 		});
 		assertThat(snapshot.dropped()).containsOnlyKeys("queue_full", "spam_filtered", "rejected_by_server",
 				"retries_exhausted", "shutdown", "invalid_input");
+		assertThat(broadcaster.acceptedCount()).isEqualTo(2);
+		assertThat(broadcaster.queueCapacity()).isEqualTo(1000);
+		assertThat(broadcaster.sinkStats()).isEqualTo(new io.github.kubeevents.sink.SinkStats(1, 1, 0, 0));
+		assertThat(broadcaster.isShutdown()).isFalse();
+		assertThat(broadcaster.shutdown(WAIT)).isTrue();
+		assertThat(broadcaster.isShutdown()).isTrue();
+		assertThat(broadcaster.sinkStats()).isEqualTo(new io.github.kubeevents.sink.SinkStats(1, 1, 0, 0));
 	}
 
 	@Test

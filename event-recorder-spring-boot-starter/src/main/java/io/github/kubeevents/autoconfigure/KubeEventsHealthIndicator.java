@@ -3,7 +3,6 @@ package io.github.kubeevents.autoconfigure;
 import java.util.Objects;
 
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.introspect.RecorderSnapshot;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -37,17 +36,24 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		RecorderSnapshot snapshot = this.broadcaster.snapshot(0);
-		if (snapshot.running()) {
+		if (this.broadcaster.isRunning()) {
 			builder.up();
 		}
+		else if (this.broadcaster.isShutdown()) {
+			builder.down().withDetail("state", "shut down");
+		}
 		else {
-			builder.down();
+			builder.unknown().withDetail("state", "not started");
+		}
+		long dropped = 0;
+		for (long n : this.broadcaster.counters().droppedByReason().values()) {
+			dropped += n;
 		}
 		builder.withDetail("sink", this.status.sink().value())
-			.withDetail("queueDepth", snapshot.queue().depth())
-			.withDetail("queueCapacity", snapshot.queue().capacity())
-			.withDetail("dropped", snapshot.totalDropped());
+			.withDetail("queueDepth", this.broadcaster.queueDepth())
+			.withDetail("queueCapacity", this.broadcaster.queueCapacity())
+			.withDetail("accepted", this.broadcaster.acceptedCount())
+			.withDetail("dropped", dropped);
 	}
 
 }

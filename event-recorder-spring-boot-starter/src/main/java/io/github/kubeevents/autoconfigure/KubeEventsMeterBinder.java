@@ -5,7 +5,6 @@ import java.util.function.ToLongFunction;
 
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.sink.SinkStats;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -71,26 +70,22 @@ public final class KubeEventsMeterBinder implements MeterBinder {
 			.description("Events the API server sink gave up on")
 			.baseUnit("events")
 			.register(registry);
-		Gauge.builder("kubeevents.queue.depth", this.broadcaster, (broadcaster) -> queue(broadcaster).depth())
+		FunctionCounter.builder("kubeevents.events.accepted", this.broadcaster, EventBroadcaster::acceptedCount)
+			.description("Events accepted into the incoming queue")
+			.baseUnit("events")
+			.register(registry);
+		Gauge.builder("kubeevents.queue.depth", this.broadcaster, EventBroadcaster::queueDepth)
 			.description("Events waiting in the incoming queue")
 			.baseUnit("events")
 			.register(registry);
-		Gauge.builder("kubeevents.queue.capacity", this.broadcaster, (broadcaster) -> queue(broadcaster).capacity())
+		Gauge.builder("kubeevents.queue.capacity", this.broadcaster, EventBroadcaster::queueCapacity)
 			.description("Capacity of the incoming queue")
 			.baseUnit("events")
 			.register(registry);
 	}
 
 	private double sinkTotal(ToLongFunction<SinkStats> counter) {
-		long total = 0;
-		for (RecorderSnapshot.SinkSnapshot sink : this.broadcaster.snapshot(0).sinks()) {
-			total += counter.applyAsLong(sink.stats());
-		}
-		return total;
-	}
-
-	private static RecorderSnapshot.QueueSnapshot queue(EventBroadcaster broadcaster) {
-		return broadcaster.snapshot(0).queue();
+		return counter.applyAsLong(this.broadcaster.sinkStats());
 	}
 
 }

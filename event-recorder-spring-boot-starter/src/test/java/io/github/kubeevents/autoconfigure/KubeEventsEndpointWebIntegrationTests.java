@@ -185,7 +185,8 @@ class KubeEventsEndpointWebIntegrationTests {
 			.expectBody()
 			.jsonPath("$.components.kubeevents")
 			.isEqualTo(java.util.Map.of("status", "UP", "details",
-					java.util.Map.of("sink", "kubernetes", "queueDepth", 0, "queueCapacity", 1000, "dropped", 0)));
+					java.util.Map.of("sink", "kubernetes", "queueDepth", 0, "queueCapacity", 1000, "accepted", 2,
+							"dropped", 0)));
 	}
 
 	@Test

@@ -40,7 +40,7 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 			Health health = context.getBean(KubeEventsHealthIndicator.class).health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails()).isEqualTo(
-					Map.of("sink", "log", "queueDepth", 0, "queueCapacity", 1000, "dropped", 0L));
+					Map.of("sink", "log", "queueDepth", 0, "queueCapacity", 1000, "accepted", 0L, "dropped", 0L));
 		});
 	}
 
@@ -51,7 +51,7 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 			Health health = context.getBean(KubeEventsHealthIndicator.class).health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails()).isEqualTo(
-					Map.of("sink", "none", "queueDepth", 0, "queueCapacity", 1000, "dropped", 1L));
+					Map.of("sink", "none", "queueDepth", 0, "queueCapacity", 1000, "accepted", 0L, "dropped", 1L));
 		});
 	}
 
@@ -59,7 +59,9 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 	void indicatorIsDownOnceShutDown() {
 		runner().run((context) -> {
 			context.getBean(EventBroadcaster.class).shutdown(java.time.Duration.ofSeconds(5));
-			assertThat(context.getBean(KubeEventsHealthIndicator.class).health().getStatus()).isEqualTo(Status.DOWN);
+			Health health = context.getBean(KubeEventsHealthIndicator.class).health();
+			assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(health.getDetails()).containsEntry("state", "shut down");
 		});
 	}
 
