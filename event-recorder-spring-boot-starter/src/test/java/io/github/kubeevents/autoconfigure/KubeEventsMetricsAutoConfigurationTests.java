@@ -92,6 +92,7 @@ class KubeEventsMetricsAutoConfigurationTests {
 				assertThat(counter(context, "kubeevents.sink.retries")).isEqualTo(2.0);
 				assertThat(counter(context, "kubeevents.sink.failures")).isEqualTo(1.0);
 				assertThat(counter(context, "kubeevents.events.dropped", "reason", "retries_exhausted")).isEqualTo(1.0);
+				assertThat(counter(context, "kubeevents.events.accepted")).isEqualTo(3.0);
 			});
 	}
 

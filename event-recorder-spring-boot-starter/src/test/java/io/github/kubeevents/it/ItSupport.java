@@ -1,0 +1,151 @@
+package io.github.kubeevents.it;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.github.kubeevents.DropReason;
+import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
+import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.sink.SinkStats;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.awaitility.core.ConditionFactory;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Helpers shared by the integration tests: the starter wired the way an application wires it, namespaces,
+ * Event listing, recorder snapshots and a controllable clock.
+ */
+final class ItSupport {
+
+	/** Generous bound for anything asynchronous (a 2-core CI machine running etcd + kube-apiserver + the JVM). */
+	static final Duration AWAIT = Duration.ofSeconds(60);
+
+	static final String COMPONENT = "it-recorder";
+
+	static final String HOST = "it-host-1";
+
+	/** Matches a random (version 4) UUID as {@link UUID#toString()} prints it. */
+	static final String UUID_REGEX = "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}";
+
+	private ItSupport() {
+	}
+
+	/**
+	 * The starter's auto-configuration with {@code client} as the application's {@link ApiClient} bean, a fixed
+	 * component and host, and the structured event log switched off (it is not under test here).
+	 * @param client the user client bean
+	 * @param properties extra {@code kubeevents.*} properties
+	 * @return the runner
+	 */
+	static ApplicationContextRunner starter(ApiClient client, String... properties) {
+		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
+			.withBean(ApiClient.class, () -> client)
+			.withPropertyValues("kubeevents.component=" + COMPONENT, "kubeevents.host=" + HOST,
+					"kubeevents.log-events=false")
+			.withPropertyValues(properties);
+	}
+
+	static ConditionFactory awaiting() {
+		return await().atMost(AWAIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100));
+	}
+
+	/** Creates {@code it-<random>} with the admin client. */
+	static String createNamespace(CoreV1Api admin) throws ApiException {
+		String name = "it-" + UUID.randomUUID().toString().substring(0, 8);
+		admin.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(name))).execute();
+		return name;
+	}
+
+	static List<CoreV1Event> events(CoreV1Api admin, String namespace) throws ApiException {
+		return admin.listNamespacedEvent(namespace).execute().getItems();
+	}
+
+	static List<CoreV1Event> events(CoreV1Api admin, String namespace, String fieldSelector) throws ApiException {
+		return admin.listNamespacedEvent(namespace).fieldSelector(fieldSelector).execute().getItems();
+	}
+
+	static RecorderSnapshot snapshot(ApplicationContext context) {
+		return context.getBean(EventBroadcaster.class).snapshot(100);
+	}
+
+	static SinkStats sinkStats(ApplicationContext context) {
+		List<RecorderSnapshot.SinkSnapshot> sinks = snapshot(context).sinks();
+		if (sinks.size() != 1) {
+			throw new AssertionError("expected exactly one sink, got " + sinks);
+		}
+		return sinks.get(0).stats();
+	}
+
+	static long dropped(ApplicationContext context, DropReason reason) {
+		return snapshot(context).dropped().get(reason.tag());
+	}
+
+	/**
+	 * Every drop reason with count 0, except those given.
+	 * @param nonZero alternating tag and count, e.g. {@code "spam_filtered", 7L}
+	 * @return the complete expected map
+	 */
+	static Map<String, Long> drops(Object... nonZero) {
+		Map<String, Long> expected = new LinkedHashMap<>();
+		Arrays.stream(DropReason.values()).forEach((reason) -> expected.put(reason.tag(), 0L));
+		for (int i = 0; i < nonZero.length; i += 2) {
+			String tag = (String) nonZero[i];
+			if (!expected.containsKey(tag)) {
+				throw new IllegalArgumentException("unknown drop reason " + tag);
+			}
+			expected.put(tag, ((Number) nonZero[i + 1]).longValue());
+		}
+		return expected;
+	}
+
+	/** A clock that stands still until the test moves it. */
+	static final class MutableClock extends Clock {
+
+		private final AtomicReference<Instant> now;
+
+		MutableClock(Instant start) {
+			this.now = new AtomicReference<>(start);
+		}
+
+		void advance(Duration duration) {
+			this.now.updateAndGet((instant) -> instant.plus(duration));
+		}
+
+		@Override
+		public ZoneId getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(ZoneId zone) {
+			throw new UnsupportedOperationException();
+		}
+
+		@Override
+		public Instant instant() {
+			return this.now.get();
+		}
+
+	}
+
+}
