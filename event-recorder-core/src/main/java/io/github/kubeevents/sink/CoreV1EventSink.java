@@ -1,5 +1,8 @@
 package io.github.kubeevents.sink;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 import com.google.gson.JsonArray;
@@ -20,6 +23,10 @@ import okhttp3.Call;
  * a strategic-merge PATCH through {@link PatchUtils} (the generated PATCH sends {@code application/json}, which
  * the API server refuses with 415).
  *
+ * <p>Like client-go's REST layer, a 429 or 5xx answer that carries a {@code Retry-After} header (in seconds) is
+ * retried here, up to {@value #MAX_RETRY_AFTER_RETRIES} times, waiting what the server asked for (capped at
+ * {@link #MAX_RETRY_AFTER}). Any other HTTP status, and these once the retries are used up, reach the caller.
+ *
  * <p>Failures are classified: {@code ApiException} with code 0 (I/O) → {@link EventSinkException.Kind#TRANSPORT};
  * with an HTTP status → {@link EventSinkException.Kind#HTTP_STATUS} (with the Status reason and whether a cause
  * says {@code NamespaceTerminating}); an answer that does not parse as an Event →
@@ -30,40 +37,50 @@ import okhttp3.Call;
  */
 public final class CoreV1EventSink implements EventSink {
 
+	/** client-go's {@code maxRetries} for responses with Retry-After. */
+	public static final int MAX_RETRY_AFTER_RETRIES = 10;
+
+	/** The longest Retry-After wait honoured. */
+	public static final Duration MAX_RETRY_AFTER = Duration.ofSeconds(60);
+
 	private final ApiClient apiClient;
 
 	private final CoreV1Api api;
 
+	private final Sleeper sleeper;
+
 	/**
-	 * A sink writing through {@code apiClient}.
+	 * A sink writing through {@code apiClient}, sleeping for real on Retry-After.
 	 * @param apiClient the client (its base path, authentication and timeouts are used as they are)
 	 */
 	public CoreV1EventSink(ApiClient apiClient) {
+		this(apiClient, (duration) -> Thread.sleep(duration.toMillis()));
+	}
+
+	/**
+	 * A sink writing through {@code apiClient}.
+	 * @param apiClient the client
+	 * @param sleeper waits for Retry-After (interrupting it abandons the request)
+	 */
+	public CoreV1EventSink(ApiClient apiClient, Sleeper sleeper) {
 		this.apiClient = Objects.requireNonNull(apiClient, "apiClient");
 		this.api = new CoreV1Api(apiClient);
+		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 	}
 
 	@Override
 	public CoreV1Event create(CoreV1Event event) throws EventSinkException {
 		String namespace = requireNamespace(event);
-		Call call;
-		try {
-			call = this.api.createNamespacedEvent(namespace, event).buildCall(null);
-		}
-		catch (ApiException | RuntimeException ex) {
-			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-					"Unable to construct create request: " + ex.getMessage(), ex);
-		}
-		try {
+		return withRetryAfter(() -> {
+			Call call;
+			try {
+				call = this.api.createNamespacedEvent(namespace, event).buildCall(null);
+			}
+			catch (ApiException | RuntimeException ex) {
+				throw new RequestConstructionFailure(ex);
+			}
 			return this.apiClient.<CoreV1Event>execute(call, CoreV1Event.class).getData();
-		}
-		catch (ApiException ex) {
-			throw classify(ex);
-		}
-		catch (RuntimeException ex) {
-			throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
-					"Unexpected response to create: " + ex, ex);
-		}
+		}, "create");
 	}
 
 	@Override
@@ -75,21 +92,72 @@ public final class CoreV1EventSink implements EventSink {
 					"Unable to construct patch request: event has no name", null);
 		}
 		V1Patch body = new V1Patch(this.apiClient.getJSON().serialize(patch.toMap()));
-		try {
-			return PatchUtils.patch(CoreV1Event.class, () -> buildPatchCall(name, namespace, body),
-					V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, this.apiClient);
+		return withRetryAfter(() -> PatchUtils.patch(CoreV1Event.class, () -> buildPatchCall(name, namespace, body),
+				V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, this.apiClient), "patch");
+	}
+
+	private CoreV1Event withRetryAfter(Request request, String verb) throws EventSinkException {
+		for (int retry = 0;; retry++) {
+			try {
+				return request.execute();
+			}
+			catch (RequestConstructionFailure ex) {
+				throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
+						"Unable to construct " + verb + " request: " + ex.getCause().getMessage(), ex.getCause());
+			}
+			catch (ApiException ex) {
+				Duration wait = retryAfter(ex);
+				if (wait == null || retry >= MAX_RETRY_AFTER_RETRIES) {
+					throw classify(ex);
+				}
+				try {
+					this.sleeper.sleep(wait);
+				}
+				catch (InterruptedException interrupted) {
+					Thread.currentThread().interrupt();
+					throw classify(ex);
+				}
+			}
+			catch (RuntimeException ex) {
+				throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
+						"Unexpected response to " + verb + ": " + ex, ex);
+			}
 		}
-		catch (RequestConstructionFailure ex) {
-			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-					"Unable to construct patch request: " + ex.getCause().getMessage(), ex.getCause());
+	}
+
+	/** The Retry-After wait of a 429/5xx answer, or {@code null} when it must not be retried here. */
+	static Duration retryAfter(ApiException ex) {
+		if (ex.getCode() != 429 && ex.getCode() < 500) {
+			return null;
 		}
-		catch (ApiException ex) {
-			throw classify(ex);
+		Map<String, List<String>> headers = ex.getResponseHeaders();
+		if (headers == null) {
+			return null;
 		}
-		catch (RuntimeException ex) {
-			throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
-					"Unexpected response to patch: " + ex, ex);
+		for (Map.Entry<String, List<String>> header : headers.entrySet()) {
+			if ("Retry-After".equalsIgnoreCase(header.getKey()) && header.getValue() != null
+					&& !header.getValue().isEmpty()) {
+				try {
+					long seconds = Long.parseLong(header.getValue().get(0).trim());
+					if (seconds < 0) {
+						return null;
+					}
+					Duration wait = Duration.ofSeconds(seconds);
+					return (wait.compareTo(MAX_RETRY_AFTER) > 0) ? MAX_RETRY_AFTER : wait;
+				}
+				catch (NumberFormatException notSeconds) {
+					return null;
+				}
+			}
 		}
+		return null;
+	}
+
+	@FunctionalInterface
+	private interface Request {
+
+		CoreV1Event execute() throws ApiException;
+
 	}
 
 	private Call buildPatchCall(String name, String namespace, V1Patch body) {

@@ -1,0 +1,555 @@
+package io.github.kubeevents.it;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.github.kubeevents.DropReason;
+import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.EventRecorder;
+import io.github.kubeevents.EventType;
+import io.github.kubeevents.Events;
+import io.github.kubeevents.autoconfigure.CorrelatorOptionsCustomizer;
+import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
+import io.github.kubeevents.autoconfigure.KubeEventsLifecycle;
+import io.github.kubeevents.envtest.ControlPlane;
+import io.github.kubeevents.envtest.ControlPlaneExtension;
+import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.it.HttpExchangeLog.Exchange;
+import io.github.kubeevents.it.ItSupport.MutableClock;
+import io.github.kubeevents.sink.SinkStats;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1EventSource;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1ObjectReference;
+import io.kubernetes.client.openapi.models.V1PolicyRule;
+import io.kubernetes.client.openapi.models.V1Role;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static io.github.kubeevents.it.ItSupport.COMPONENT;
+import static io.github.kubeevents.it.ItSupport.HOST;
+import static io.github.kubeevents.it.ItSupport.UUID_REGEX;
+import static io.github.kubeevents.it.ItSupport.awaiting;
+import static io.github.kubeevents.it.ItSupport.createNamespace;
+import static io.github.kubeevents.it.ItSupport.drops;
+import static io.github.kubeevents.it.ItSupport.dropped;
+import static io.github.kubeevents.it.ItSupport.events;
+import static io.github.kubeevents.it.ItSupport.sinkStats;
+import static io.github.kubeevents.it.ItSupport.snapshot;
+import static io.github.kubeevents.it.ItSupport.starter;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The starter against a real kube-apiserver (the shared envtest control plane): the application's
+ * {@link ApiClient} bean, instrumented with {@link HttpExchangeLog}, feeds the auto-configured sink; every
+ * assertion is on what the server stored and on the exact requests sent. Each test uses its own namespace.
+ */
+@ExtendWith(ControlPlaneExtension.class)
+class EventRecorderStarterIT {
+
+	private static final String JSON = "application/json; charset=utf-8";
+
+	private static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
+
+	private static final String AGGREGATE_PREFIX = "(combined from similar events): ";
+
+	private ControlPlane cp;
+
+	private CoreV1Api admin;
+
+	private String ns;
+
+	@BeforeEach
+	void setUp(ControlPlane cp) throws ApiException {
+		this.cp = cp;
+		this.admin = new CoreV1Api(cp.adminClient());
+		this.ns = createNamespace(this.admin);
+	}
+
+	/** Scenario 1: the first event about an object, every field as the server stored it. */
+	@Test
+	void firstEventIsStoredWithEveryFieldExact() throws ApiException {
+		V1ConfigMap configMap = this.admin
+			.createNamespacedConfigMap(this.ns,
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("web-config").namespace(this.ns))
+						.data(Map.of("mode", "strict")))
+			.execute();
+		// quotes, backslashes, a literal %s (event() does not format), unicode incl. a surrogate pair, newline, tab
+		String message = "Invalid key \"mode\" in 'web-config': C:\\conf\\app.yaml at 100% %s \u2014 "
+				+ "\u00fcml\u00e4ut \u65e5\u672c\u8a9e \u2713 \uD83D\uDE80\nsecond line\tafter tab\\";
+		ApiClient client = this.cp.adminClient();
+		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
+
+		starter(client).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(KubeEventsLifecycle.class).isRunning()).isTrue();
+			assertThat(context.getBean(EventBroadcaster.class).isRunning()).isTrue();
+			Instant before = Instant.now();
+			context.getBean(EventRecorder.class).event(configMap, EventType.WARNING, "ConfigInvalid", message);
+			Instant after = Instant.now();
+			awaiting().until(() -> sinkStats(context).created() == 1);
+
+			List<CoreV1Event> stored = events(this.admin, this.ns);
+			assertThat(stored).hasSize(1);
+			CoreV1Event event = stored.get(0);
+			Matcher name = Pattern.compile("web-config\\.([0-9a-f]+)").matcher(event.getMetadata().getName());
+			assertThat(name.matches()).as("name %s", event.getMetadata().getName()).isTrue();
+			long nanos = Long.parseUnsignedLong(name.group(1), 16);
+			assertThat(nanos).isBetween(Events.unixNanos(before), Events.unixNanos(after));
+			OffsetDateTime recordedAt = OffsetDateTime.ofInstant(Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L)),
+					ZoneOffset.UTC);
+			assertThat(event.getMetadata().getNamespace()).isEqualTo(this.ns);
+			assertThat(event.getInvolvedObject()).isEqualTo(new V1ObjectReference().kind("ConfigMap")
+				.apiVersion("v1")
+				.name("web-config")
+				.namespace(this.ns)
+				.uid(configMap.getMetadata().getUid())
+				.resourceVersion(configMap.getMetadata().getResourceVersion()));
+			assertThat(event.getSource()).isEqualTo(new V1EventSource().component(COMPONENT).host(HOST));
+			assertThat(event.getReportingComponent()).isEqualTo(COMPONENT);
+			assertThat(event.getReportingInstance()).isEqualTo(HOST);
+			assertThat(event.getCount()).isEqualTo(1);
+			assertThat(event.getFirstTimestamp()).isEqualTo(recordedAt);
+			assertThat(event.getLastTimestamp()).isEqualTo(recordedAt);
+			assertThat(event.getType()).isEqualTo("Warning");
+			assertThat(event.getReason()).isEqualTo("ConfigInvalid");
+			assertThat(event.getMessage()).isEqualTo(message);
+			assertThat(event.getEventTime()).isNull();
+			assertThat(event.getSeries()).isNull();
+			assertThat(event.getRelated()).isNull();
+			assertThat(event.getAction()).isNull();
+			assertThat(event.getMetadata().getAnnotations()).isEmpty();
+
+			assertThat(http.exchanges()).singleElement().satisfies((exchange) -> {
+				assertThat(exchange.method()).isEqualTo("POST");
+				assertThat(exchange.path()).isEqualTo("/api/v1/namespaces/" + this.ns + "/events");
+				assertThat(exchange.contentType()).isEqualTo(JSON);
+				assertThat(exchange.code()).isEqualTo(201);
+			});
+			RecorderSnapshot snapshot = snapshot(context);
+			assertThat(snapshot.sinks().get(0).stats()).isEqualTo(new SinkStats(1, 0, 0, 0));
+			assertThat(snapshot.dropped()).isEqualTo(drops());
+		});
+	}
+
+	/**
+	 * Scenario 2: the same event three times, one second apart (controlled clock), becomes one Event: POST, then
+	 * two strategic-merge PATCHes of count, lastTimestamp and message.
+	 */
+	@Test
+	void identicalEventIsCountedWithStrategicMergePatches() throws ApiException {
+		Instant t0 = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusMillis(250);
+		MutableClock clock = new MutableClock(t0);
+		V1ObjectReference pod = pod("api-7d9f", "4b7e0c1e-0000-4000-8000-000000000002");
+		ApiClient client = this.cp.adminClient();
+		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
+
+		starter(client).withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(clock))
+			.withBean(CorrelatorOptionsCustomizer.class, () -> (builder) -> builder.clock(clock))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				EventRecorder recorder = context.getBean(EventRecorder.class);
+				for (int i = 0; i < 3; i++) {
+					recorder.event(pod, EventType.NORMAL, "Pulled", "Successfully pulled image \"nginx:1.27\"");
+					clock.advance(Duration.ofSeconds(1));
+				}
+				awaiting().until(() -> sinkStats(context).patched() == 2);
+
+				List<CoreV1Event> stored = events(this.admin, this.ns);
+				assertThat(stored).hasSize(1);
+				CoreV1Event event = stored.get(0);
+				String expectedName = "api-7d9f." + Long.toHexString(Events.unixNanos(t0));
+				assertThat(event.getMetadata().getName()).isEqualTo(expectedName);
+				assertThat(event.getCount()).isEqualTo(3);
+				assertThat(event.getFirstTimestamp()).isEqualTo(utcSeconds(t0));
+				assertThat(event.getLastTimestamp()).isEqualTo(utcSeconds(t0.plusSeconds(2)));
+				assertThat(event.getMessage()).isEqualTo("Successfully pulled image \"nginx:1.27\"");
+				assertThat(event.getReason()).isEqualTo("Pulled");
+				assertThat(event.getType()).isEqualTo("Normal");
+				assertThat(event.getInvolvedObject()).isEqualTo(pod);
+
+				List<Exchange> exchanges = http.exchanges();
+				assertThat(http.summary()).containsExactly("POST 201", "PATCH 200", "PATCH 200");
+				assertThat(exchanges.get(0).path()).isEqualTo("/api/v1/namespaces/" + this.ns + "/events");
+				assertThat(exchanges.get(0).contentType()).isEqualTo(JSON);
+				for (int i = 1; i <= 2; i++) {
+					Exchange patch = exchanges.get(i);
+					assertThat(patch.path()).isEqualTo("/api/v1/namespaces/" + this.ns + "/events/" + expectedName);
+					assertThat(patch.contentType()).isEqualTo(STRATEGIC_MERGE_PATCH);
+					assertThat(JsonParser.parseString(patch.requestBody())).isEqualTo(JsonParser.parseString(
+							"{\"count\":" + (i + 1) + ",\"lastTimestamp\":\"" + utcSeconds(t0.plusSeconds(i)).toInstant()
+									+ "\",\"message\":\"Successfully pulled image \\\"nginx:1.27\\\"\"}"));
+				}
+				assertThat(sinkStats(context)).isEqualTo(new SinkStats(1, 2, 0, 0));
+				assertThat(snapshot(context).dropped()).isEqualTo(drops());
+			});
+	}
+
+	/**
+	 * Scenario 3: ten distinct messages with one reason about one object: nine Events, then the tenth becomes
+	 * the aggregate Event; an eleventh distinct message patches the aggregate (count 2, latest message).
+	 */
+	@Test
+	void similarEventsAreAggregated() throws ApiException {
+		V1ObjectReference pod = pod("worker-0", "4b7e0c1e-0000-4000-8000-000000000003");
+		List<String> messages = IntStream.rangeClosed(1, 11)
+			.mapToObj((i) -> "Back-off pulling image \"registry.example/app:v" + i + "\"")
+			.toList();
+		ApiClient client = this.cp.adminClient();
+		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
+
+		starter(client).run((context) -> {
+			assertThat(context).hasNotFailed();
+			EventRecorder recorder = context.getBean(EventRecorder.class);
+			messages.subList(0, 10).forEach((m) -> recorder.event(pod, EventType.WARNING, "BackOff", m));
+			awaiting().until(() -> sinkStats(context).created() == 10);
+
+			List<CoreV1Event> stored = events(this.admin, this.ns);
+			assertThat(stored).hasSize(10);
+			assertThat(stored).filteredOn((e) -> !e.getMessage().startsWith(AGGREGATE_PREFIX))
+				.allSatisfy((e) -> assertThat(e.getCount()).isEqualTo(1))
+				.extracting(CoreV1Event::getMessage)
+				.containsExactlyInAnyOrderElementsOf(messages.subList(0, 9));
+			CoreV1Event aggregate = single(stored, (e) -> e.getMessage().startsWith(AGGREGATE_PREFIX));
+			assertThat(aggregate.getMessage()).isEqualTo(AGGREGATE_PREFIX + messages.get(9));
+			assertThat(aggregate.getCount()).isEqualTo(1);
+			assertThat(aggregate.getMetadata().getName()).matches("worker-0\\.[0-9a-f]+");
+			assertThat(aggregate.getInvolvedObject()).isEqualTo(pod);
+			assertThat(aggregate.getReason()).isEqualTo("BackOff");
+			assertThat(aggregate.getType()).isEqualTo("Warning");
+			assertThat(aggregate.getSource()).isEqualTo(new V1EventSource().component(COMPONENT).host(HOST));
+			assertThat(aggregate.getReportingComponent()).isEqualTo(COMPONENT);
+			assertThat(aggregate.getReportingInstance()).isEqualTo(HOST);
+			assertThat(aggregate.getFirstTimestamp()).isEqualTo(aggregate.getLastTimestamp());
+
+			recorder.event(pod, EventType.WARNING, "BackOff", messages.get(10));
+			awaiting().until(() -> sinkStats(context).patched() == 1);
+
+			List<CoreV1Event> after = events(this.admin, this.ns);
+			assertThat(after).hasSize(10);
+			CoreV1Event patched = single(after, (e) -> e.getMessage().startsWith(AGGREGATE_PREFIX));
+			assertThat(patched.getMetadata().getName()).isEqualTo(aggregate.getMetadata().getName());
+			assertThat(patched.getMetadata().getUid()).isEqualTo(aggregate.getMetadata().getUid());
+			assertThat(patched.getCount()).isEqualTo(2);
+			assertThat(patched.getMessage()).isEqualTo(AGGREGATE_PREFIX + messages.get(10));
+			assertThat(patched.getFirstTimestamp()).isEqualTo(aggregate.getFirstTimestamp());
+			assertThat(http.summary()).containsExactlyElementsOf(concat(List.of("POST 201"), 10, List.of("PATCH 200")));
+			assertThat(http.exchanges().get(10).path())
+				.isEqualTo("/api/v1/namespaces/" + this.ns + "/events/" + aggregate.getMetadata().getName());
+			assertThat(sinkStats(context)).isEqualTo(new SinkStats(10, 1, 0, 0));
+			assertThat(snapshot(context).dropped()).isEqualTo(drops());
+		});
+	}
+
+	/**
+	 * Scenario 4: a burst beyond the spam budget. Interplay under test: identical events (aggregation on, as by
+	 * default), so the observer turns repeats into PATCHes, and the spam filter sits after the observer: with
+	 * burst 5, twelve occurrences give 1 POST + 4 PATCHes and 7 spam-filtered drops, while the observer still
+	 * counts the suppressed occurrences. When one token has refilled (qps 1/300, controlled correlator clock),
+	 * the 13th occurrence is written with count 13: the suppressed ones are included, as in client-go.
+	 */
+	@Test
+	void burstBeyondTheSpamBudgetIsFiltered() throws ApiException {
+		Instant t0 = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+		MutableClock clock = new MutableClock(t0);
+		V1ObjectReference pod = pod("flappy-0", "4b7e0c1e-0000-4000-8000-000000000004");
+		ApiClient client = this.cp.adminClient();
+		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
+
+		starter(client, "kubeevents.correlator.spam-filter.burst=5")
+			.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(clock))
+			.withBean(CorrelatorOptionsCustomizer.class, () -> (builder) -> builder.clock(clock))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				EventRecorder recorder = context.getBean(EventRecorder.class);
+				for (int i = 0; i < 12; i++) {
+					recorder.event(pod, EventType.WARNING, "Unhealthy", "Readiness probe failed: HTTP 503");
+				}
+				awaiting().until(() -> dropped(context, DropReason.SPAM_FILTERED) == 7);
+
+				assertThat(http.summary()).containsExactly("POST 201", "PATCH 200", "PATCH 200", "PATCH 200",
+						"PATCH 200");
+				CoreV1Event event = single(events(this.admin, this.ns), (e) -> true);
+				assertThat(event.getCount()).isEqualTo(5);
+				assertThat(sinkStats(context)).isEqualTo(new SinkStats(1, 4, 0, 0));
+				assertThat(snapshot(context).dropped()).isEqualTo(drops("spam_filtered", 7));
+
+				clock.advance(Duration.ofSeconds(301));
+				recorder.event(pod, EventType.WARNING, "Unhealthy", "Readiness probe failed: HTTP 503");
+				awaiting().until(() -> sinkStats(context).patched() == 5);
+
+				CoreV1Event after = single(events(this.admin, this.ns), (e) -> true);
+				assertThat(after.getMetadata().getName()).isEqualTo(event.getMetadata().getName());
+				assertThat(after.getCount()).isEqualTo(13);
+				assertThat(after.getFirstTimestamp()).isEqualTo(utcSeconds(t0));
+				assertThat(after.getLastTimestamp()).isEqualTo(utcSeconds(t0.plusSeconds(301)));
+				assertThat(http.size()).isEqualTo(6);
+				assertThat(JsonParser.parseString(http.exchanges().get(5).requestBody()).getAsJsonObject().get("count")
+					.getAsInt()).isEqualTo(13);
+				assertThat(snapshot(context).dropped()).isEqualTo(drops("spam_filtered", 7));
+			});
+	}
+
+	/**
+	 * Scenario 5: the Event is deleted on the server; the next occurrence PATCHes, gets 404 and re-creates it
+	 * under the same name with the count carried over.
+	 */
+	@Test
+	void deletedEventIsRecreatedWithItsCount() throws ApiException {
+		V1ObjectReference pod = pod("cache-1", "4b7e0c1e-0000-4000-8000-000000000005");
+		ApiClient client = this.cp.adminClient();
+		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
+
+		starter(client).run((context) -> {
+			assertThat(context).hasNotFailed();
+			EventRecorder recorder = context.getBean(EventRecorder.class);
+			recorder.event(pod, EventType.WARNING, "Evicted", "The node was low on resource: memory.");
+			awaiting().until(() -> sinkStats(context).created() == 1);
+			CoreV1Event first = single(events(this.admin, this.ns), (e) -> true);
+			String name = first.getMetadata().getName();
+
+			this.admin.deleteNamespacedEvent(name, this.ns).execute();
+			assertThat(events(this.admin, this.ns)).isEmpty();
+
+			recorder.event(pod, EventType.WARNING, "Evicted", "The node was low on resource: memory.");
+			awaiting().until(() -> sinkStats(context).created() == 2);
+
+			CoreV1Event recreated = single(events(this.admin, this.ns), (e) -> true);
+			assertThat(recreated.getMetadata().getName()).isEqualTo(name);
+			assertThat(recreated.getMetadata().getUid()).isNotEqualTo(first.getMetadata().getUid());
+			assertThat(recreated.getCount()).isEqualTo(2);
+			assertThat(recreated.getFirstTimestamp()).isEqualTo(first.getFirstTimestamp());
+			assertThat(recreated.getMessage()).isEqualTo("The node was low on resource: memory.");
+			assertThat(http.summary()).containsExactly("POST 201", "PATCH 404", "POST 201");
+			List<Exchange> exchanges = http.exchanges();
+			assertThat(exchanges.get(1).path()).isEqualTo("/api/v1/namespaces/" + this.ns + "/events/" + name);
+			assertThat(status(exchanges.get(1))).isEqualTo(
+					Map.of("reason", "NotFound", "message", "events \"" + name + "\" not found"));
+			assertThat(exchanges.get(2).path()).isEqualTo("/api/v1/namespaces/" + this.ns + "/events");
+			JsonObject body = JsonParser.parseString(exchanges.get(2).requestBody()).getAsJsonObject();
+			assertThat(body.getAsJsonObject("metadata").get("name").getAsString()).isEqualTo(name);
+			assertThat(body.getAsJsonObject("metadata").has("resourceVersion")).isFalse();
+			assertThat(body.get("count").getAsInt()).isEqualTo(2);
+			assertThat(sinkStats(context)).isEqualTo(new SinkStats(2, 0, 0, 0));
+			assertThat(snapshot(context).dropped()).isEqualTo(drops());
+		});
+	}
+
+	/**
+	 * Scenario 6: an identity that may not create Events gets 403 once (no retry), counted as rejected; the same
+	 * event through an admin client in another context is written.
+	 */
+	@Test
+	void forbiddenIdentityIsRejectedOnceAndAdminIsUnaffected() throws ApiException {
+		V1ObjectReference pod = pod("locked-0", "4b7e0c1e-0000-4000-8000-000000000006");
+		ApiClient restricted = this.cp.restrictedClient();
+		HttpExchangeLog restrictedHttp = HttpExchangeLog.attachTo(restricted);
+
+		starter(restricted).run((context) -> {
+			assertThat(context).hasNotFailed();
+			context.getBean(EventRecorder.class).event(pod, EventType.NORMAL, "Scheduled", "Assigned to node-1");
+			awaiting().until(() -> dropped(context, DropReason.REJECTED_BY_SERVER) == 1);
+
+			assertThat(restrictedHttp.summary()).containsExactly("POST 403");
+			assertThat(status(restrictedHttp.exchanges().get(0))).isEqualTo(Map.of("reason", "Forbidden", "message",
+					"events is forbidden: User \"restricted\" cannot create resource \"events\" in API group \"\" in"
+							+ " the namespace \"" + this.ns + "\""));
+			assertThat(sinkStats(context)).isEqualTo(new SinkStats(0, 0, 0, 1));
+			assertThat(snapshot(context).dropped()).isEqualTo(drops("rejected_by_server", 1));
+		});
+		assertThat(events(this.admin, this.ns)).isEmpty();
+
+		ApiClient adminClient = this.cp.adminClient();
+		HttpExchangeLog adminHttp = HttpExchangeLog.attachTo(adminClient);
+		starter(adminClient).run((context) -> {
+			assertThat(context).hasNotFailed();
+			context.getBean(EventRecorder.class).event(pod, EventType.NORMAL, "Scheduled", "Assigned to node-1");
+			awaiting().until(() -> sinkStats(context).created() == 1);
+
+			CoreV1Event event = single(events(this.admin, this.ns), (e) -> true);
+			assertThat(event.getReason()).isEqualTo("Scheduled");
+			assertThat(event.getMessage()).isEqualTo("Assigned to node-1");
+			assertThat(event.getCount()).isEqualTo(1);
+			assertThat(adminHttp.summary()).containsExactly("POST 201");
+			assertThat(snapshot(context).dropped()).isEqualTo(drops());
+		});
+		assertThat(restrictedHttp.size()).isEqualTo(1);
+	}
+
+	/**
+	 * Scenario 7: an object in a namespace that does not exist is rejected with 404 after one attempt; a
+	 * cluster-scoped object is recorded in namespace {@code default} with no involvedObject.namespace.
+	 */
+	@Test
+	void missingNamespaceIsRejectedAndClusterScopedObjectGoesToDefault() throws ApiException {
+		String missing = "missing-" + UUID.randomUUID().toString().substring(0, 8);
+		V1ObjectReference orphan = new V1ObjectReference().kind("ConfigMap")
+			.apiVersion("v1")
+			.namespace(missing)
+			.name("orphan")
+			.uid("4b7e0c1e-0000-4000-8000-000000000007");
+		V1Node node = createOrReadNode("node-a");
+		ApiClient client = this.cp.adminClient();
+		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
+
+		starter(client).run((context) -> {
+			assertThat(context).hasNotFailed();
+			EventRecorder recorder = context.getBean(EventRecorder.class);
+			recorder.event(orphan, EventType.WARNING, "Orphaned", "Nobody home");
+			awaiting().until(() -> dropped(context, DropReason.REJECTED_BY_SERVER) == 1);
+
+			assertThat(http.summary()).containsExactly("POST 404");
+			assertThat(http.exchanges().get(0).path()).isEqualTo("/api/v1/namespaces/" + missing + "/events");
+			assertThat(status(http.exchanges().get(0)))
+				.isEqualTo(Map.of("reason", "NotFound", "message", "namespaces \"" + missing + "\" not found"));
+			assertThat(sinkStats(context)).isEqualTo(new SinkStats(0, 0, 0, 1));
+
+			recorder.event(node, EventType.NORMAL, "NodeReady", "Node node-a status is now: NodeReady");
+			awaiting().until(() -> sinkStats(context).created() == 1);
+
+			List<CoreV1Event> stored = events(this.admin, "default",
+					"involvedObject.uid=" + node.getMetadata().getUid());
+			assertThat(stored).hasSize(1);
+			CoreV1Event event = stored.get(0);
+			assertThat(event.getMetadata().getNamespace()).isEqualTo("default");
+			assertThat(event.getMetadata().getName()).matches("node-a\\.[0-9a-f]+");
+			assertThat(event.getInvolvedObject()).isEqualTo(new V1ObjectReference().kind("Node")
+				.apiVersion("v1")
+				.name("node-a")
+				.uid(node.getMetadata().getUid())
+				.resourceVersion(node.getMetadata().getResourceVersion()));
+			assertThat(event.getInvolvedObject().getNamespace()).isNull();
+			assertThat(event.getReason()).isEqualTo("NodeReady");
+			assertThat(event.getMessage()).isEqualTo("Node node-a status is now: NodeReady");
+			assertThat(http.summary()).containsExactly("POST 404", "POST 201");
+			assertThat(http.exchanges().get(1).path()).isEqualTo("/api/v1/namespaces/default/events");
+			assertThat(sinkStats(context)).isEqualTo(new SinkStats(1, 0, 0, 1));
+			assertThat(snapshot(context).dropped()).isEqualTo(drops("rejected_by_server", 1));
+		});
+	}
+
+	/**
+	 * Scenario 8: object names that are not valid Event names (uppercase, {@code :}) get a UUID-shaped Event name;
+	 * the involved object keeps its name, and a repeat patches the same UUID-named Event.
+	 */
+	@Test
+	void invalidEventNamesFallBackToUuids() throws ApiException {
+		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.cp.adminClient());
+		List<V1Role> roles = List.of(role(rbac, "Web-Server"), role(rbac, "system:controller"));
+		ApiClient client = this.cp.adminClient();
+		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
+
+		starter(client).run((context) -> {
+			assertThat(context).hasNotFailed();
+			EventRecorder recorder = context.getBean(EventRecorder.class);
+			for (V1Role role : roles) {
+				recorder.eventf(role, EventType.NORMAL, "Reconciled", "Role %s reconciled", role.getMetadata().getName());
+			}
+			awaiting().until(() -> sinkStats(context).created() == 2);
+
+			for (V1Role role : roles) {
+				String roleName = role.getMetadata().getName();
+				CoreV1Event event = single(events(this.admin, this.ns, "involvedObject.uid=" + role.getMetadata().getUid()),
+						(e) -> true);
+				assertThat(event.getMetadata().getName()).as("event name for %s", roleName).matches(UUID_REGEX);
+				assertThat(event.getInvolvedObject()).isEqualTo(new V1ObjectReference().kind("Role")
+					.apiVersion("rbac.authorization.k8s.io/v1")
+					.name(roleName)
+					.namespace(this.ns)
+					.uid(role.getMetadata().getUid())
+					.resourceVersion(role.getMetadata().getResourceVersion()));
+				assertThat(event.getMessage()).isEqualTo("Role " + roleName + " reconciled");
+				assertThat(event.getCount()).isEqualTo(1);
+			}
+			List<String> names = events(this.admin, this.ns).stream().map((e) -> e.getMetadata().getName()).toList();
+			assertThat(names).hasSize(2).doesNotHaveDuplicates();
+
+			for (V1Role role : roles) {
+				recorder.eventf(role, EventType.NORMAL, "Reconciled", "Role %s reconciled", role.getMetadata().getName());
+			}
+			awaiting().until(() -> sinkStats(context).patched() == 2);
+
+			List<CoreV1Event> after = events(this.admin, this.ns);
+			assertThat(after).extracting((e) -> e.getMetadata().getName()).containsExactlyInAnyOrderElementsOf(names);
+			assertThat(after).extracting(CoreV1Event::getCount).containsExactly(2, 2);
+			assertThat(http.summary()).containsExactly("POST 201", "POST 201", "PATCH 200", "PATCH 200");
+			assertThat(http.exchanges().subList(2, 4)).extracting(Exchange::path)
+				.containsExactlyInAnyOrderElementsOf(
+						names.stream().map((n) -> "/api/v1/namespaces/" + this.ns + "/events/" + n).toList());
+			assertThat(snapshot(context).dropped()).isEqualTo(drops());
+		});
+	}
+
+	// ------------------------------------------------------------------------------------------------ helpers
+
+	private V1ObjectReference pod(String name, String uid) {
+		return new V1ObjectReference().kind("Pod").apiVersion("v1").namespace(this.ns).name(name).uid(uid);
+	}
+
+	private V1Role role(RbacAuthorizationV1Api rbac, String name) throws ApiException {
+		return rbac
+			.createNamespacedRole(this.ns,
+					new V1Role().metadata(new V1ObjectMeta().name(name).namespace(this.ns))
+						.rules(List.of(new V1PolicyRule().apiGroups(List.of(""))
+							.resources(List.of("configmaps"))
+							.verbs(List.of("get")))))
+			.execute();
+	}
+
+	private V1Node createOrReadNode(String name) throws ApiException {
+		try {
+			return this.admin.createNode(new V1Node().metadata(new V1ObjectMeta().name(name))).execute();
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() != 409) {
+				throw ex;
+			}
+			return this.admin.readNode(name).execute();
+		}
+	}
+
+	private static OffsetDateTime utcSeconds(Instant instant) {
+		return OffsetDateTime.ofInstant(instant.truncatedTo(ChronoUnit.SECONDS), ZoneOffset.UTC);
+	}
+
+	private static CoreV1Event single(List<CoreV1Event> events, java.util.function.Predicate<CoreV1Event> filter) {
+		List<CoreV1Event> matching = events.stream().filter(filter).toList();
+		assertThat(matching).as("matching events among %s", events).hasSize(1);
+		return matching.get(0);
+	}
+
+	private static Map<String, String> status(Exchange exchange) {
+		JsonObject status = JsonParser.parseString(exchange.errorBody()).getAsJsonObject();
+		assertThat(status.get("kind").getAsString()).isEqualTo("Status");
+		assertThat(status.get("code").getAsInt()).isEqualTo(exchange.code());
+		return Map.of("reason", status.get("reason").getAsString(), "message", status.get("message").getAsString());
+	}
+
+	private static List<String> concat(List<String> repeated, int times, List<String> tail) {
+		List<String> result = new java.util.ArrayList<>();
+		for (int i = 0; i < times; i++) {
+			result.addAll(repeated);
+		}
+		result.addAll(tail);
+		return result;
+	}
+
+}
