@@ -8,6 +8,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -31,8 +32,10 @@ import io.github.kubeevents.sink.SinkStats;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.EventsV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1Node;
@@ -56,6 +59,7 @@ import static io.github.kubeevents.it.ItSupport.sinkStats;
 import static io.github.kubeevents.it.ItSupport.snapshot;
 import static io.github.kubeevents.it.ItSupport.starter;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * The starter against a real kube-apiserver (the shared envtest control plane): the application's
@@ -98,10 +102,13 @@ class EventRecorderStarterIT {
 		ApiClient client = this.cp.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 
+		AtomicReference<EventBroadcaster> broadcaster = new AtomicReference<>();
 		starter(client).run((context) -> {
 			assertThat(context).hasNotFailed();
+			// ApplicationContextRunner refreshes the context, so the SmartLifecycle has subscribed and started
 			assertThat(context.getBean(KubeEventsLifecycle.class).isRunning()).isTrue();
-			assertThat(context.getBean(EventBroadcaster.class).isRunning()).isTrue();
+			broadcaster.set(context.getBean(EventBroadcaster.class));
+			assertThat(broadcaster.get().isRunning()).isTrue();
 			Instant before = Instant.now();
 			context.getBean(EventRecorder.class).event(configMap, EventType.WARNING, "ConfigInvalid", message);
 			Instant after = Instant.now();
@@ -148,6 +155,8 @@ class EventRecorderStarterIT {
 			assertThat(snapshot.sinks().get(0).stats()).isEqualTo(new SinkStats(1, 0, 0, 0));
 			assertThat(snapshot.dropped()).isEqualTo(drops());
 		});
+		// closing the context stopped the lifecycle, which shut the broadcaster down
+		assertThat(broadcaster.get().isRunning()).isFalse();
 	}
 
 	/**
@@ -447,13 +456,96 @@ class EventRecorderStarterIT {
 	}
 
 	/**
-	 * Scenario 8: object names that are not valid Event names (uppercase, {@code :}) get a UUID-shaped Event name;
-	 * the involved object keeps its name, and a repeat patches the same UUID-named Event.
+	 * Scenario 7b: a namespace being deleted (envtest runs no namespace controller, so it stays Terminating):
+	 * NamespaceLifecycle admission answers 403 with cause NamespaceTerminating; one attempt, counted as rejected.
+	 */
+	@Test
+	void terminatingNamespaceIsRejectedOnce() throws ApiException {
+		this.admin.deleteNamespace(this.ns).execute();
+		// wait until admission (which reads an informer cache) refuses new objects in the namespace
+		awaiting().until(() -> {
+			try {
+				this.admin.createNamespacedConfigMap(this.ns, new V1ConfigMap()
+					.metadata(new V1ObjectMeta().generateName("probe-").namespace(this.ns))).execute();
+				return false;
+			}
+			catch (ApiException ex) {
+				if (ex.getCode() == 403 && ex.getResponseBody().contains("NamespaceTerminating")) {
+					return true;
+				}
+				throw ex;
+			}
+		});
+		ApiClient client = this.cp.adminClient();
+		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
+
+		starter(client).run((context) -> {
+			assertThat(context).hasNotFailed();
+			context.getBean(EventRecorder.class)
+				.event(pod("drain-0", "4b7e0c1e-0000-4000-8000-00000000007b"), EventType.NORMAL, "Killing",
+						"Stopping container app");
+			awaiting().until(() -> dropped(context, DropReason.REJECTED_BY_SERVER) == 1);
+
+			assertThat(http.summary()).containsExactly("POST 403");
+			Exchange exchange = http.exchanges().get(0);
+			String eventName = JsonParser.parseString(exchange.requestBody()).getAsJsonObject()
+				.getAsJsonObject("metadata").get("name").getAsString();
+			assertThat(eventName).matches("drain-0\\.[0-9a-f]+");
+			assertThat(status(exchange)).isEqualTo(Map.of("reason", "Forbidden", "message", "events \"" + eventName
+					+ "\" is forbidden: unable to create new content in namespace " + this.ns
+					+ " because it is being terminated"));
+			JsonObject cause = JsonParser.parseString(exchange.errorBody()).getAsJsonObject()
+				.getAsJsonObject("details").getAsJsonArray("causes").get(0).getAsJsonObject();
+			assertThat(cause.get("reason").getAsString()).isEqualTo("NamespaceTerminating");
+			assertThat(sinkStats(context)).isEqualTo(new SinkStats(0, 0, 0, 1));
+			assertThat(snapshot(context).dropped()).isEqualTo(drops("rejected_by_server", 1));
+		});
+	}
+
+	/**
+	 * Scenario 8: object names that do not make DNS-1123 Event names (uppercase, {@code :}) get a UUID-shaped
+	 * Event name; the involved object keeps its name, and a repeat patches the same UUID-named Event. Also
+	 * pins down what the server itself does with such names on core/v1 (accepts) and events.k8s.io/v1 (422).
 	 */
 	@Test
 	void invalidEventNamesFallBackToUuids() throws ApiException {
 		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.cp.adminClient());
 		List<V1Role> roles = List.of(role(rbac, "Web-Server"), role(rbac, "system:controller"));
+		// What the real server says about <name>.<hex> for these names (in a scratch namespace): core/v1 accepts
+		// them (no name validation there, for backwards compatibility); events.k8s.io/v1 refuses them. The UUID
+		// fallback is client-go's choice (GenerateEventName), kept so a name is valid under both APIs.
+		String scratch = createNamespace(this.admin);
+		EventsV1Api eventsV1 = new EventsV1Api(this.cp.adminClient());
+		for (String invalid : List.of("Web-Server.18ecd2fe51bcac08", "system:controller.18ecd2fe51bcac08")) {
+			V1ObjectReference regarding = new V1ObjectReference().kind("Role").namespace(scratch).name("x");
+			CoreV1Event legacy = this.admin.createNamespacedEvent(scratch,
+					new CoreV1Event().metadata(new V1ObjectMeta().name(invalid).namespace(scratch))
+						.involvedObject(regarding)
+						.reason("Probe")
+						.type("Normal"))
+				.execute();
+			assertThat(legacy.getMetadata().getName()).isEqualTo(invalid);
+			ApiException refused = catchThrowableOfType(ApiException.class,
+					() -> eventsV1.createNamespacedEvent(scratch,
+							new EventsV1Event().metadata(new V1ObjectMeta().name(invalid).namespace(scratch))
+								.eventTime(OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS))
+								.reportingController("example.com/probe")
+								.reportingInstance("probe-1")
+								.action("Probe")
+								.reason("Probe")
+								.type("Normal")
+								.regarding(regarding))
+						.execute());
+			assertThat(refused).as("events.k8s.io/v1 create of %s", invalid).isNotNull();
+			assertThat(refused.getCode()).isEqualTo(422);
+			JsonObject status = JsonParser.parseString(refused.getResponseBody()).getAsJsonObject();
+			assertThat(status.get("reason").getAsString()).isEqualTo("Invalid");
+			assertThat(status.get("message").getAsString()).isEqualTo("Event \"" + invalid
+					+ "\" is invalid: metadata.name: Invalid value: \"" + invalid + "\": a lowercase RFC 1123 subdomain"
+					+ " must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an"
+					+ " alphanumeric character (e.g. 'example.com', regex used for validation is"
+					+ " '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+		}
 		ApiClient client = this.cp.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 

@@ -2,6 +2,7 @@ package io.github.kubeevents.it;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -51,16 +52,18 @@ final class HttpExchangeLog implements Interceptor {
 			body.writeTo(buffer);
 			requestBody = buffer.readString(StandardCharsets.UTF_8);
 		}
+		long start = System.nanoTime();
 		try {
 			Response response = chain.proceed(request);
 			String errorBody = response.isSuccessful() ? null : response.peekBody(64 * 1024).string();
 			this.exchanges.add(new Exchange(request.method(), request.url().encodedPath(), contentType, requestBody,
-					response.code(), errorBody, null));
+					response.code(), errorBody, null, Duration.ofNanos(System.nanoTime() - start)));
 			return response;
 		}
 		catch (IOException ex) {
 			this.exchanges.add(new Exchange(request.method(), request.url().encodedPath(), contentType, requestBody,
-					TRANSPORT_FAILURE, null, ex.getClass().getName() + ": " + ex.getMessage()));
+					TRANSPORT_FAILURE, null, ex.getClass().getName() + ": " + ex.getMessage(),
+					Duration.ofNanos(System.nanoTime() - start)));
 			throw ex;
 		}
 	}
@@ -89,9 +92,10 @@ final class HttpExchangeLog implements Interceptor {
 	 * @param code the HTTP status, or {@link #TRANSPORT_FAILURE}
 	 * @param errorBody the body of a non-2xx answer (a Kubernetes Status), else {@code null}
 	 * @param failure the transport exception, else {@code null}
+	 * @param elapsed how long the call took
 	 */
 	record Exchange(String method, String path, String contentType, String requestBody, int code, String errorBody,
-			String failure) {
+			String failure, Duration elapsed) {
 
 		String summary() {
 			return this.method + " " + ((this.code == TRANSPORT_FAILURE) ? "transport-failure" : this.code);
