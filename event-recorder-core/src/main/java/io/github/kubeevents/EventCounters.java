@@ -77,6 +77,17 @@ public final class EventCounters {
 	}
 
 	/**
+	 * Counts one drop and logs it at DEBUG only, for rejections that are expected in normal operation (client-go
+	 * logs 409 AlreadyExists and writes into a terminating namespace at V(5)).
+	 * @param reason why
+	 * @param detail what was dropped and why
+	 */
+	public void dropQuietly(DropReason reason, String detail) {
+		this.drops.get(reason).increment();
+		logger.debug("Dropped event ({}): {}", reason.tag(), detail);
+	}
+
+	/**
 	 * Drops counted so far for one reason.
 	 * @param reason the reason
 	 * @return the count

@@ -49,12 +49,14 @@ public final class CoreV1EventSink implements EventSink {
 
 	private final Sleeper sleeper;
 
+	private volatile boolean cancelled;
+
 	/**
-	 * A sink writing through {@code apiClient}, sleeping for real on Retry-After.
+	 * A sink writing through {@code apiClient}, waiting for real on Retry-After (woken by {@link #cancel()}).
 	 * @param apiClient the client (its base path, authentication and timeouts are used as they are)
 	 */
 	public CoreV1EventSink(ApiClient apiClient) {
-		this(apiClient, (duration) -> Thread.sleep(duration.toMillis()));
+		this(apiClient, Sleeper.cancellable());
 	}
 
 	/**
@@ -107,7 +109,7 @@ public final class CoreV1EventSink implements EventSink {
 			}
 			catch (ApiException ex) {
 				Duration wait = retryAfter(ex);
-				if (wait == null || retry >= MAX_RETRY_AFTER_RETRIES) {
+				if (wait == null || retry >= MAX_RETRY_AFTER_RETRIES || this.cancelled) {
 					throw classify(ex);
 				}
 				try {
@@ -115,6 +117,9 @@ public final class CoreV1EventSink implements EventSink {
 				}
 				catch (InterruptedException interrupted) {
 					Thread.currentThread().interrupt();
+					throw classify(ex);
+				}
+				if (this.cancelled) {
 					throw classify(ex);
 				}
 			}
@@ -158,6 +163,15 @@ public final class CoreV1EventSink implements EventSink {
 
 		CoreV1Event execute() throws ApiException;
 
+	}
+
+	/**
+	 * Stops honouring Retry-After: a wait in progress ends and the throttled call fails with its HTTP status.
+	 */
+	@Override
+	public void cancel() {
+		this.cancelled = true;
+		this.sleeper.cancel();
 	}
 
 	private Call buildPatchCall(String name, String namespace, V1Patch body) {

@@ -28,4 +28,11 @@ public interface EventSink {
 	 */
 	CoreV1Event patch(CoreV1Event event, EventPatch patch) throws EventSinkException;
 
+	/**
+	 * Called once when the broadcaster shuts down: a sink that waits inside a call (e.g. for a server's
+	 * Retry-After) should stop waiting and fail that call at once. The default does nothing.
+	 */
+	default void cancel() {
+	}
+
 }

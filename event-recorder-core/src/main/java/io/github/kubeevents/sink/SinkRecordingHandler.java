@@ -141,8 +141,8 @@ public final class SinkRecordingHandler implements EventHandler {
 						"Unable to construct event (will not retry!): " + describe(event) + ": " + ex.getMessage());
 			}
 			else if (ex.isAlreadyExists() || ex.namespaceTerminating()) {
-				logger.debug("Server rejected event (will not retry!): {}: {}", describe(event), ex.getMessage());
-				this.counters.drop(DropReason.REJECTED_BY_SERVER, describe(event) + ": " + ex.getMessage());
+				this.counters.dropQuietly(DropReason.REJECTED_BY_SERVER,
+						"Server rejected event (will not retry!): " + describe(event) + ": " + ex.getMessage());
 			}
 			else {
 				this.counters.drop(DropReason.REJECTED_BY_SERVER,
@@ -180,6 +180,7 @@ public final class SinkRecordingHandler implements EventHandler {
 	public void cancel() {
 		this.cancelled = true;
 		this.sleeper.cancel();
+		this.sink.cancel();
 	}
 
 	/**

@@ -135,4 +135,42 @@ class RetryAfterTest {
 		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(1));
 	}
 
+
+	@Test
+	void cancelEndsAWaitAndFailsTheCallWithItsStatus() {
+		CoreV1EventSink[] self = new CoreV1EventSink[1];
+		self[0] = new CoreV1EventSink(
+				new ClientBuilder().setBasePath("http://127.0.0.1:" + this.server.getAddress().getPort()).build(),
+				(duration) -> {
+					this.sleeps.add(duration);
+					self[0].cancel();
+				});
+		this.answers.add(new Answer(429, "5"));
+		EventSinkException ex = catchThrowableOfType(EventSinkException.class, () -> self[0].create(event()));
+		assertThat(ex.statusCode()).isEqualTo(429);
+		assertThat(this.requests).hasSize(1);
+		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void cancelWakesTheRealSleeper() throws Exception {
+		CoreV1EventSink real = new CoreV1EventSink(
+				new ClientBuilder().setBasePath("http://127.0.0.1:" + this.server.getAddress().getPort()).build());
+		this.answers.add(new Answer(429, "3600"));
+		java.util.concurrent.CompletableFuture<Throwable> call = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+			try {
+				real.create(event());
+				return null;
+			}
+			catch (EventSinkException ex) {
+				return ex;
+			}
+		});
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> this.requests.size() == 1);
+		real.cancel();
+		Throwable failure = call.get(10, java.util.concurrent.TimeUnit.SECONDS);
+		assertThat(failure).isInstanceOfSatisfying(EventSinkException.class, (ex) -> assertThat(ex.statusCode()).isEqualTo(429));
+		assertThat(this.requests).hasSize(1);
+	}
+
 }

@@ -90,6 +90,27 @@ class SinkRecordingHandlerTest {
 	}
 
 	@Test
+	void alreadyExistsAndNamespaceTerminatingAreDroppedWithoutRetryAndWithoutAWarning() {
+		ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(EventCounters.class);
+		ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
+		appender.start();
+		logger.addAppender(appender);
+		ch.qos.logback.classic.Level level = logger.getLevel();
+		logger.setLevel(ch.qos.logback.classic.Level.DEBUG);
+		try {
+			alreadyExistsAndNamespaceTerminatingAreDroppedWithoutRetry();
+			this.sink.failNext(EventSinkException.status(422, "Invalid", "bad"));
+			handler(new RetryPolicy(12, Duration.ZERO)).onEvent(TestEvents.event("Third", "x", TestEvents.ref("Pod", "foo", "baz")));
+		}
+		finally {
+			logger.detachAppender(appender);
+			logger.setLevel(level);
+		}
+		assertThat(appender.list).extracting((e) -> e.getLevel().toString())
+			.containsExactly("DEBUG", "DEBUG", "WARN");
+	}
+
+	@Test
 	void alreadyExistsAndNamespaceTerminatingAreDroppedWithoutRetry() {
 		this.sink.failNext(EventSinkException.status(409, "AlreadyExists", "exists"),
 				new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 403, "Forbidden", true, "terminating", null));

@@ -7,6 +7,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 import io.kubernetes.client.openapi.ApiClient;
@@ -28,6 +29,13 @@ import org.jspecify.annotations.Nullable;
  */
 public record ClusterConfig(Source source, Path location, @Nullable String serviceHost,
 		@Nullable String servicePort) {
+
+	/**
+	 * Read timeout of the clients built here. client-java's default is none, so a server that accepts a
+	 * connection and never answers would hold the sink thread forever; a timeout is a transport failure, which
+	 * the recorder retries.
+	 */
+	public static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
 
 	/** Where a cluster configuration comes from. */
 	public enum Source {
@@ -102,12 +110,13 @@ public record ClusterConfig(Source source, Path location, @Nullable String servi
 				return new ClientBuilder().setBasePath(inClusterBasePath())
 					.setCertificateAuthority(Files.readAllBytes(this.location.resolve("ca.crt")))
 					.setAuthentication(new TokenFileAuthentication(this.location.resolve("token").toString()))
+					.setReadTimeout(READ_TIMEOUT)
 					.build();
 			}
 			try (Reader reader = Files.newBufferedReader(this.location, StandardCharsets.UTF_8)) {
 				KubeConfig kubeConfig = KubeConfig.loadKubeConfig(reader);
 				kubeConfig.setFile(this.location.toFile());
-				return ClientBuilder.kubeconfig(kubeConfig).build();
+				return ClientBuilder.kubeconfig(kubeConfig).setReadTimeout(READ_TIMEOUT).build();
 			}
 		}
 		catch (IOException ex) {

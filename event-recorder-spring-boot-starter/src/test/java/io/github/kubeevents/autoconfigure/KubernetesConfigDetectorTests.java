@@ -118,6 +118,7 @@ class KubernetesConfigDetectorTests {
 		Path config = TestClusters.writeKubeconfig(this.tmp.resolve("config"), "https://10.1.2.3:6443");
 		ClusterConfig cluster = ClusterConfig.kubeconfig(ClusterConfig.Source.HOME_KUBECONFIG, config);
 		assertThat(cluster.createApiClient().getBasePath()).isEqualTo("https://10.1.2.3:6443");
+		assertThat(cluster.createApiClient().getReadTimeout()).isEqualTo(30_000);
 		assertThat(cluster.description()).isEqualTo("kubeconfig " + config);
 	}
 
@@ -126,6 +127,7 @@ class KubernetesConfigDetectorTests {
 		Path serviceAccount = TestClusters.writeServiceAccount(this.tmp.resolve("sa"));
 		ClusterConfig cluster = ClusterConfig.inCluster(serviceAccount, "10.0.0.1", "443");
 		assertThat(cluster.createApiClient().getBasePath()).isEqualTo("https://10.0.0.1:443");
+		assertThat(cluster.createApiClient().getReadTimeout()).isEqualTo(30_000);
 		assertThat(cluster.description()).isEqualTo("in-cluster service account " + serviceAccount);
 	}
 
