@@ -27,7 +27,7 @@ import io.github.kubeevents.envtest.ControlPlane;
 import io.github.kubeevents.envtest.ControlPlaneExtension;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.it.HttpExchangeLog.Exchange;
-import io.github.kubeevents.it.ItSupport.MutableClock;
+import io.github.kubeevents.TickingClock;
 import io.github.kubeevents.sink.SinkStats;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -166,7 +166,7 @@ class EventRecorderStarterIT {
 	@Test
 	void identicalEventIsCountedWithStrategicMergePatches() throws ApiException {
 		Instant t0 = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusMillis(250);
-		MutableClock clock = new MutableClock(t0);
+		TickingClock clock = TickingClock.fixed(t0);
 		V1ObjectReference pod = pod("api-7d9f", "4b7e0c1e-0000-4000-8000-000000000002");
 		ApiClient client = this.cp.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
@@ -278,7 +278,7 @@ class EventRecorderStarterIT {
 	@Test
 	void burstBeyondTheSpamBudgetIsFiltered() throws ApiException {
 		Instant t0 = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-		MutableClock clock = new MutableClock(t0);
+		TickingClock clock = TickingClock.fixed(t0);
 		V1ObjectReference pod = pod("flappy-0", "4b7e0c1e-0000-4000-8000-000000000004");
 		ApiClient client = this.cp.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);

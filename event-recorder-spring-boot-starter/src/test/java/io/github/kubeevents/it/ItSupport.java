@@ -1,16 +1,11 @@
 package io.github.kubeevents.it;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
@@ -116,36 +111,6 @@ final class ItSupport {
 			expected.put(tag, ((Number) nonZero[i + 1]).longValue());
 		}
 		return expected;
-	}
-
-	/** A clock that stands still until the test moves it. */
-	static final class MutableClock extends Clock {
-
-		private final AtomicReference<Instant> now;
-
-		MutableClock(Instant start) {
-			this.now = new AtomicReference<>(start);
-		}
-
-		void advance(Duration duration) {
-			this.now.updateAndGet((instant) -> instant.plus(duration));
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			throw new UnsupportedOperationException();
-		}
-
-		@Override
-		public Instant instant() {
-			return this.now.get();
-		}
-
 	}
 
 }
