@@ -25,10 +25,10 @@ public record RecorderSnapshot(Instant takenAt, boolean running, QueueSnapshot q
 		List<SubscriberSnapshot> subscribers, List<SinkSnapshot> sinks) {
 
 	/**
-	 * Copies the collections.
+	 * Copies the collections, keeping the order of {@code dropped}.
 	 */
 	public RecorderSnapshot {
-		dropped = Map.copyOf(dropped);
+		dropped = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(dropped));
 		subscribers = List.copyOf(subscribers);
 		sinks = List.copyOf(sinks);
 	}
