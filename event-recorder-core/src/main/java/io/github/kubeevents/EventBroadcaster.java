@@ -6,14 +6,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 
 import io.github.kubeevents.correlator.CorrelatorOptions;
@@ -98,7 +102,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	/** Every sink ever started, closed ones included, so counters never go backwards. */
 	private final List<Subscriber> allSinks = new CopyOnWriteArrayList<>();
 
-	private final java.util.concurrent.atomic.LongAdder accepted = new java.util.concurrent.atomic.LongAdder();
+	private final LongAdder accepted = new LongAdder();
 
 	private volatile boolean started;
 
@@ -287,7 +291,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		catch (ExecutionException | TimeoutException | java.util.concurrent.CancellationException ex) {
+		catch (ExecutionException | TimeoutException | CancellationException ex) {
 			logger.warn("Subscription change did not complete: {}", ex.toString());
 		}
 	}
@@ -502,11 +506,11 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
 
-		private final java.util.concurrent.Semaphore permits;
+		private final Semaphore permits;
 
 		private final AtomicInteger dropped = new AtomicInteger();
 
-		private final java.util.concurrent.atomic.AtomicBoolean inputClosed = new java.util.concurrent.atomic.AtomicBoolean();
+		private final AtomicBoolean inputClosed = new AtomicBoolean();
 
 		private final Thread thread;
 
@@ -519,7 +523,7 @@ public final class EventBroadcaster implements AutoCloseable {
 			this.handler = Objects.requireNonNull(handler, "handler");
 			this.options = Objects.requireNonNull(options, "options");
 			this.sinkHandler = sinkHandler;
-			this.permits = new java.util.concurrent.Semaphore(options.queueCapacity());
+			this.permits = new Semaphore(options.queueCapacity());
 			this.thread = new Thread(this::consume, "kubeevents-subscriber-" + name);
 			this.thread.setDaemon(true);
 		}

@@ -3,7 +3,9 @@ package io.github.kubeevents;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -101,11 +103,11 @@ public final class EventCounters {
 	 * @return an immutable map
 	 */
 	public Map<String, Long> droppedByReason() {
-		Map<String, Long> result = new java.util.LinkedHashMap<>();
+		Map<String, Long> result = new LinkedHashMap<>();
 		for (DropReason reason : DropReason.values()) {
 			result.put(reason.tag(), dropped(reason));
 		}
-		return java.util.Collections.unmodifiableMap(result);
+		return Collections.unmodifiableMap(result);
 	}
 
 }
