@@ -170,21 +170,21 @@ public final class EventBroadcaster implements AutoCloseable {
 	public boolean publish(CoreV1Event event) {
 		if (this.stopped) {
 			this.counters.drop(DropReason.SHUTDOWN,
-					"Unable to record event (broadcaster already stopped, will not retry!): " + describe(event));
+					"Unable to record event (broadcaster already stopped, will not retry!): " + Events.describe(event));
 			return false;
 		}
 		if (this.queuedEvents.incrementAndGet() > this.incomingCapacity) {
 			this.queuedEvents.decrementAndGet();
 			this.counters.drop(DropReason.QUEUE_FULL,
 					"Unable to record event: too many queued events (" + this.incomingCapacity + "): "
-							+ describe(event));
+							+ Events.describe(event));
 			return false;
 		}
 		this.incoming.add(event);
 		if (this.distributionDone && this.incoming.remove(event)) {
 			this.queuedEvents.decrementAndGet();
 			this.counters.drop(DropReason.SHUTDOWN, "Unable to record event (broadcaster already stopped): "
-					+ describe(event));
+					+ Events.describe(event));
 			return false;
 		}
 		this.accepted.increment();
@@ -327,7 +327,7 @@ public final class EventBroadcaster implements AutoCloseable {
 				else if (left != SHUTDOWN) {
 					this.queuedEvents.decrementAndGet();
 					this.counters.drop(DropReason.SHUTDOWN, "Still queued at the shutdown deadline: "
-							+ describe((CoreV1Event) left));
+							+ Events.describe((CoreV1Event) left));
 				}
 			}
 			for (Subscriber subscriber : this.subscribers) {
@@ -485,14 +485,6 @@ public final class EventBroadcaster implements AutoCloseable {
 				dropped, subscriberViews, sinkViews);
 	}
 
-	private static String describe(CoreV1Event event) {
-		if (event == null) {
-			return "null";
-		}
-		return "object=\"" + Events.objectKey(event) + "\" type=\"" + event.getType() + "\" reason=\""
-				+ event.getReason() + "\"";
-	}
-
 	/** One subscriber: a bounded queue and a thread. */
 	private final class Subscriber implements Subscription {
 
@@ -543,7 +535,7 @@ public final class EventBroadcaster implements AutoCloseable {
 				this.dropped.incrementAndGet();
 				EventBroadcaster.this.counters.drop(DropReason.QUEUE_FULL,
 						"subscriber '" + this.name + "' queue is full (" + this.options.queueCapacity() + "): "
-								+ describe(event));
+								+ Events.describe(event));
 				return;
 			}
 			this.queue.add(event);
@@ -576,14 +568,14 @@ public final class EventBroadcaster implements AutoCloseable {
 					if (this.aborted) {
 						EventBroadcaster.this.counters.drop(DropReason.SHUTDOWN,
 								"Still queued for subscriber '" + this.name + "' at the shutdown deadline: "
-										+ describe((CoreV1Event) item));
+										+ Events.describe((CoreV1Event) item));
 						continue;
 					}
 					try {
 						this.handler.onEvent((CoreV1Event) item);
 					}
 					catch (Throwable ex) {
-						logger.error("Event subscriber '{}' failed on {}", this.name, describe((CoreV1Event) item), ex);
+						logger.error("Event subscriber '{}' failed on {}", this.name, Events.describe((CoreV1Event) item), ex);
 					}
 				}
 			}
@@ -593,7 +585,7 @@ public final class EventBroadcaster implements AutoCloseable {
 					if (left != SHUTDOWN) {
 						EventBroadcaster.this.counters.drop(DropReason.SHUTDOWN,
 								"Still queued for subscriber '" + this.name + "' at the shutdown deadline: "
-										+ describe((CoreV1Event) left));
+										+ Events.describe((CoreV1Event) left));
 					}
 				}
 			}

@@ -145,4 +145,20 @@ public final class Events {
 		return (ns == null || ns.isEmpty()) ? String.valueOf(ref.getName()) : ns + "/" + ref.getName();
 	}
 
+	/**
+	 * A one-line description of an event for log lines: object, kind, type, reason, name and count.
+	 * @param event the event, may be {@code null}
+	 * @return e.g. {@code object="ns/web-0" kind="Pod" type="Warning" reason="BackOff" name="web-0.18ab" count=1}
+	 */
+	public static String describe(CoreV1Event event) {
+		if (event == null) {
+			return "null";
+		}
+		return "object=\"" + objectKey(event) + "\" kind=\""
+				+ ((event.getInvolvedObject() != null) ? event.getInvolvedObject().getKind() : null) + "\" type=\""
+				+ event.getType() + "\" reason=\"" + event.getReason() + "\" name=\""
+				+ ((event.getMetadata() != null) ? event.getMetadata().getName() : null) + "\" count="
+				+ event.getCount();
+	}
+
 }

@@ -79,9 +79,10 @@ public final class SinkRecordingHandler implements EventHandler {
 
 	@Override
 	public void onEvent(CoreV1Event event) {
-		CorrelationResult result = this.correlator.correlate(Events.copy(event));
+		// the correlator never modifies its input (the observer copies before it changes anything)
+		CorrelationResult result = this.correlator.correlate(event);
 		if (result.skip()) {
-			this.counters.drop(DropReason.SPAM_FILTERED, describe(result.event()));
+			this.counters.drop(DropReason.SPAM_FILTERED, Events.describe(result.event()));
 			return;
 		}
 		for (int attempt = 1;; attempt++) {
@@ -91,7 +92,7 @@ public final class SinkRecordingHandler implements EventHandler {
 			if (attempt >= this.retryPolicy.maxAttempts()) {
 				this.failed.increment();
 				this.counters.drop(DropReason.RETRIES_EXHAUSTED, "Unable to write event (retry limit of "
-						+ this.retryPolicy.maxAttempts() + " attempts exceeded!): " + describe(result.event()));
+						+ this.retryPolicy.maxAttempts() + " attempts exceeded!): " + Events.describe(result.event()));
 				return;
 			}
 			if (!sleepBeforeRetry(attempt, result)) {
@@ -115,7 +116,7 @@ public final class SinkRecordingHandler implements EventHandler {
 		if (this.cancelled) {
 			this.failed.increment();
 			this.counters.drop(DropReason.SHUTDOWN,
-					"Unable to write event (broadcaster is shut down): " + describe(result.event()));
+					"Unable to write event (broadcaster is shut down): " + Events.describe(result.event()));
 			return false;
 		}
 		return true;
@@ -132,21 +133,21 @@ public final class SinkRecordingHandler implements EventHandler {
 		catch (EventSinkException ex) {
 			if (ex.isRetryable()) {
 				logger.warn("Unable to write event (attempt {}/{}, may retry after sleeping): {}: {}", attempt,
-						this.retryPolicy.maxAttempts(), describe(event), ex.getMessage());
+						this.retryPolicy.maxAttempts(), Events.describe(event), ex.getMessage());
 				return false;
 			}
 			this.failed.increment();
 			if (ex.kind() == EventSinkException.Kind.REQUEST_CONSTRUCTION) {
 				this.counters.drop(DropReason.INVALID_INPUT,
-						"Unable to construct event (will not retry!): " + describe(event) + ": " + ex.getMessage());
+						"Unable to construct event (will not retry!): " + Events.describe(event) + ": " + ex.getMessage());
 			}
 			else if (ex.isAlreadyExists() || ex.namespaceTerminating()) {
 				this.counters.dropQuietly(DropReason.REJECTED_BY_SERVER,
-						"Server rejected event (will not retry!): " + describe(event) + ": " + ex.getMessage());
+						"Server rejected event (will not retry!): " + Events.describe(event) + ": " + ex.getMessage());
 			}
 			else {
 				this.counters.drop(DropReason.REJECTED_BY_SERVER,
-						"Server rejected event (will not retry!): " + describe(event) + ": " + ex.getMessage());
+						"Server rejected event (will not retry!): " + Events.describe(event) + ": " + ex.getMessage());
 			}
 			return true;
 		}
@@ -197,14 +198,6 @@ public final class SinkRecordingHandler implements EventHandler {
 	 */
 	public EventCorrelator correlator() {
 		return this.correlator;
-	}
-
-	static String describe(CoreV1Event event) {
-		return "object=\"" + Events.objectKey(event) + "\" kind=\""
-				+ ((event.getInvolvedObject() != null) ? event.getInvolvedObject().getKind() : null) + "\" type=\""
-				+ event.getType() + "\" reason=\"" + event.getReason() + "\" name=\""
-				+ ((event.getMetadata() != null) ? event.getMetadata().getName() : null) + "\" count="
-				+ event.getCount();
 	}
 
 }
