@@ -1,34 +1,37 @@
 package io.github.kubeevents;
 
 /**
- * Why an event was not written. Every drop is logged and counted under exactly one reason.
+ * Why an event was not written. Every drop is counted under exactly one reason and logged.
  *
  * <p>Immutable and thread-safe.
  */
 public enum DropReason {
 
 	/** The broadcaster's incoming queue, or a subscriber's queue, was full. */
-	QUEUE_FULL("queue_full"),
+	QUEUE_FULL("queue_full", true),
 
 	/** The per-object token bucket had no token left (client-go drops these silently). */
-	SPAM_FILTERED("spam_filtered"),
+	SPAM_FILTERED("spam_filtered", true),
 
 	/** The API server answered with an HTTP error status (4xx/5xx); never retried, like client-go. */
-	REJECTED_BY_SERVER("rejected_by_server"),
+	REJECTED_BY_SERVER("rejected_by_server", false),
 
 	/** Every attempt failed with a transport error (default 12 attempts). */
-	RETRIES_EXHAUSTED("retries_exhausted"),
+	RETRIES_EXHAUSTED("retries_exhausted", false),
 
 	/** Recorded after shutdown began, or still pending when shutdown cancelled its retries or hit its deadline. */
-	SHUTDOWN("shutdown"),
+	SHUTDOWN("shutdown", true),
 
 	/** The caller passed something that cannot become an event (null object, no name, bad type, ...). */
-	INVALID_INPUT("invalid_input");
+	INVALID_INPUT("invalid_input", false);
 
 	private final String tag;
 
-	DropReason(String tag) {
+	private final boolean floodProne;
+
+	DropReason(String tag, boolean floodProne) {
 		this.tag = tag;
+		this.floodProne = floodProne;
 	}
 
 	/**
@@ -37,6 +40,15 @@ public enum DropReason {
 	 */
 	public String tag() {
 		return this.tag;
+	}
+
+	/**
+	 * Whether drops of this reason come in floods, so they are logged at DEBUG one by one and summarised at WARN
+	 * (the others are logged one WARN line each).
+	 * @return {@code true} for {@code queue_full}, {@code spam_filtered} and {@code shutdown}
+	 */
+	public boolean isFloodProne() {
+		return this.floodProne;
 	}
 
 }

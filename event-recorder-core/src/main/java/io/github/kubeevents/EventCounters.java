@@ -3,111 +3,192 @@ package io.github.kubeevents;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Counts and logs every dropped event, by {@link DropReason}.
+ * Every counter of one broadcaster, and the logging of drops. Only the library changes them.
  *
- * <p>Logging: {@code invalid_input}, {@code rejected_by_server} and {@code retries_exhausted} drops are logged
- * one line each at WARN (they are individually meaningful and already bounded by the spam filter and retry
- * budget); {@code queue_full}, {@code spam_filtered} and {@code shutdown} drops come in floods, so each is
- * logged at DEBUG and summarised at WARN at most once per {@link #SUMMARY_INTERVAL} per reason.
+ * <p>Logging: {@code invalid_input}, {@code rejected_by_server} and {@code retries_exhausted} drops are logged one
+ * line each at WARN (they are individually meaningful and bounded by the spam filter and the retry budget).
+ * {@code queue_full}, {@code spam_filtered} and {@code shutdown} come in floods: each is logged at DEBUG only,
+ * and {@link #flush(boolean)}, called by the distribution thread at least once a second, writes one WARN summary
+ * per reason with the exact number dropped since the previous summary, at most once per summary interval. At
+ * shutdown a forced flush and {@link #finalSummary(String)} make the logs tell the true totals. The drop paths
+ * themselves build no strings and read no clock unless DEBUG is on.
  *
  * <p>Thread-safe.
  */
-public final class EventCounters {
+final class EventCounters {
 
-	/** The shortest time between two WARN summaries of one flood-prone drop reason. */
-	public static final Duration SUMMARY_INTERVAL = Duration.ofSeconds(10);
+	static final Duration DEFAULT_SUMMARY_INTERVAL = Duration.ofSeconds(10);
 
 	private static final Logger logger = LoggerFactory.getLogger(EventCounters.class);
 
-	private final Map<DropReason, LongAdder> drops = new EnumMap<>(DropReason.class);
+	private static final DropReason[] REASONS = DropReason.values();
 
-	private final Map<DropReason, AtomicReference<Instant>> lastSummary = new EnumMap<>(DropReason.class);
+	private final LongAdder[] drops = new LongAdder[REASONS.length];
 
-	private final Map<DropReason, LongAdder> sinceSummary = new EnumMap<>(DropReason.class);
+	private final LongAdder accepted = new LongAdder();
+
+	/** The latest dropped event (or problem text) per reason, described only when a summary is written. */
+	private final AtomicReferenceArray<Object> latest = new AtomicReferenceArray<>(REASONS.length);
+
+	/** Guarded by {@code this}: drops already covered by a summary line, and when that line was written. */
+	private final long[] summarised = new long[REASONS.length];
+
+	private final @Nullable Instant[] lastSummary = new Instant[REASONS.length];
 
 	private final Clock clock;
 
-	/**
-	 * Counters starting at zero.
-	 * @param clock the clock used to pace WARN summaries
-	 */
-	public EventCounters(Clock clock) {
+	private final Duration summaryInterval;
+
+	EventCounters(Clock clock, Duration summaryInterval) {
 		this.clock = clock;
-		for (DropReason reason : DropReason.values()) {
-			this.drops.put(reason, new LongAdder());
-			this.sinceSummary.put(reason, new LongAdder());
-			this.lastSummary.put(reason, new AtomicReference<>());
+		this.summaryInterval = summaryInterval;
+		for (int i = 0; i < REASONS.length; i++) {
+			this.drops[i] = new LongAdder();
+		}
+	}
+
+	void accepted() {
+		this.accepted.increment();
+	}
+
+	/** Takes back an acceptance when the event was removed from the queue again (lost race with shutdown). */
+	void unaccepted() {
+		this.accepted.decrement();
+	}
+
+	long acceptedCount() {
+		return this.accepted.sum();
+	}
+
+	/**
+	 * Counts a drop of a flood-prone reason ({@code queue_full}, {@code spam_filtered}, {@code shutdown}); logged
+	 * at DEBUG, summarised by {@link #flush(boolean)}.
+	 */
+	void drop(DropReason reason, RecordedEvent event) {
+		this.drops[reason.ordinal()].increment();
+		this.latest.lazySet(reason.ordinal(), event);
+		if (logger.isDebugEnabled()) {
+			logger.debug("Dropped event ({}): {}", reason.tag(), event.describe());
 		}
 	}
 
 	/**
-	 * Counts and logs one drop.
-	 * @param reason why
-	 * @param detail what was dropped and why, for the log line (e.g. the object and reason of the event)
+	 * Counts a drop and logs it at once: WARN, or DEBUG when {@code quietly} (expected rejections such as 409
+	 * AlreadyExists, which client-go logs at V(5)).
 	 */
-	public void drop(DropReason reason, String detail) {
-		this.drops.get(reason).increment();
-		switch (reason) {
-			case INVALID_INPUT, REJECTED_BY_SERVER, RETRIES_EXHAUSTED ->
-				logger.warn("Dropped event ({}): {}", reason.tag(), detail);
-			default -> logFlood(reason, detail);
+	void dropAndLog(DropReason reason, @Nullable RecordedEvent event, String why, boolean quietly) {
+		this.drops[reason.ordinal()].increment();
+		this.latest.lazySet(reason.ordinal(), (event != null) ? event : why);
+		if (quietly) {
+			if (logger.isDebugEnabled()) {
+				logger.debug("Dropped event ({}): {}", reason.tag(), describe(event, why));
+			}
+		}
+		else {
+			logger.atWarn()
+				.setMessage("Dropped event ({}): {}")
+				.addArgument(reason.tag())
+				.addArgument(() -> describe(event, why))
+				.addKeyValue("dropReason", reason.tag())
+				.log();
 		}
 	}
 
-	private void logFlood(DropReason reason, String detail) {
-		this.sinceSummary.get(reason).increment();
-		logger.debug("Dropped event ({}): {}", reason.tag(), detail);
-		Instant now = this.clock.instant();
-		AtomicReference<Instant> last = this.lastSummary.get(reason);
-		Instant previous = last.get();
-		boolean due = previous == null || !now.isBefore(previous.plus(SUMMARY_INTERVAL));
-		if (due && last.compareAndSet(previous, now)) {
-			long count = this.sinceSummary.get(reason).sumThenReset();
-			logger.warn("Dropped {} event(s) ({}) since the last report; latest: {}", count, reason.tag(), detail);
-		}
+	long dropped(DropReason reason) {
+		return this.drops[reason.ordinal()].sum();
 	}
 
 	/**
-	 * Counts one drop and logs it at DEBUG only, for rejections that are expected in normal operation (client-go
-	 * logs 409 AlreadyExists and writes into a terminating namespace at V(5)).
-	 * @param reason why
-	 * @param detail what was dropped and why
+	 * Every drop count, keyed by {@link DropReason#tag()} in declaration order, every reason present.
 	 */
-	public void dropQuietly(DropReason reason, String detail) {
-		this.drops.get(reason).increment();
-		logger.debug("Dropped event ({}): {}", reason.tag(), detail);
-	}
-
-	/**
-	 * Drops counted so far for one reason.
-	 * @param reason the reason
-	 * @return the count
-	 */
-	public long dropped(DropReason reason) {
-		return this.drops.get(reason).sum();
-	}
-
-	/**
-	 * All drop counts, keyed by {@link DropReason#tag()}, every reason present.
-	 * @return an immutable map
-	 */
-	public Map<String, Long> droppedByReason() {
+	Map<String, Long> droppedByReason() {
 		Map<String, Long> result = new LinkedHashMap<>();
-		for (DropReason reason : DropReason.values()) {
+		for (DropReason reason : REASONS) {
 			result.put(reason.tag(), dropped(reason));
 		}
-		return Collections.unmodifiableMap(result);
+		return result;
+	}
+
+	long totalDropped() {
+		long total = 0;
+		for (LongAdder adder : this.drops) {
+			total += adder.sum();
+		}
+		return total;
+	}
+
+	/**
+	 * Writes a WARN summary for each flood-prone reason with drops not yet summarised, unless one was written
+	 * for that reason less than the summary interval ago ({@code force} ignores the interval).
+	 * @param force whether to summarise regardless of the interval (at shutdown)
+	 */
+	synchronized void flush(boolean force) {
+		Instant now = null;
+		for (DropReason reason : REASONS) {
+			if (!reason.isFloodProne()) {
+				continue;
+			}
+			int i = reason.ordinal();
+			long total = this.drops[i].sum();
+			long unreported = total - this.summarised[i];
+			if (unreported <= 0) {
+				continue;
+			}
+			now = (now != null) ? now : this.clock.instant();
+			Instant last = this.lastSummary[i];
+			if (!force && last != null && now.isBefore(last.plus(this.summaryInterval))) {
+				continue;
+			}
+			this.summarised[i] = total;
+			this.lastSummary[i] = now;
+			Object latestDrop = this.latest.get(i);
+			logger.atWarn()
+				.setMessage("Dropped {} event(s) ({}) since the last report; latest: {}")
+				.addArgument(unreported)
+				.addArgument(reason.tag())
+				.addArgument(() -> describe(latestDrop))
+				.addKeyValue("dropReason", reason.tag())
+				.addKeyValue("dropped", unreported)
+				.log();
+		}
+	}
+
+	/**
+	 * Writes the last line of a broadcaster's life: every counter, at INFO, or WARN when anything was dropped.
+	 * @param sinkSummary what the sinks wrote, e.g. {@code "created 10, patched 4"}
+	 */
+	void finalSummary(String sinkSummary) {
+		flush(true);
+		long dropped = totalDropped();
+		String line = "Kubernetes event recorder stopped: accepted " + acceptedCount() + ", " + sinkSummary
+				+ ", dropped " + dropped + " " + droppedByReason();
+		if (dropped > 0) {
+			logger.warn(line);
+		}
+		else {
+			logger.info(line);
+		}
+	}
+
+	private static String describe(@Nullable Object latest) {
+		if (latest instanceof RecordedEvent event) {
+			return event.describe();
+		}
+		return String.valueOf(latest);
+	}
+
+	private static String describe(@Nullable RecordedEvent event, String why) {
+		return (event != null) ? event.describe() + ": " + why : why;
 	}
 
 }

@@ -1,15 +1,16 @@
 package io.github.kubeevents;
 
-import io.kubernetes.client.openapi.models.CoreV1Event;
-import io.kubernetes.client.openapi.models.V1ObjectReference;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs every event as one structured line, with the key/value fields of client-go's
- * {@code StartStructuredLogging}:
- * {@code Event occurred object="ns/name" fieldPath="" kind="Pod" apiVersion="v1" type="Normal" reason="Started" message="..."}.
- * Logged at INFO to the logger {@value #LOGGER_NAME}, so it can be tuned or silenced separately.
+ * Logs every event as one line with the fields of client-go's {@code StartStructuredLogging}:
+ * {@code Event occurred object="ns/name" fieldPath="" kind="Pod" apiVersion="v1" type="Normal" reason="Started" message="..."}
+ * ({@code action="..."} is added before the message when the event has one). The same fields are attached as
+ * SLF4J 2 key-value pairs, so Spring Boot's structured logging (ECS, Logstash, GELF) emits them as JSON fields
+ * while plain text stays readable. Logged at INFO to the logger {@value #LOGGER_NAME}, so it can be tuned or
+ * silenced separately.
  *
  * <p>Thread-safe.
  */
@@ -21,32 +22,49 @@ public final class EventLoggingHandler implements EventHandler {
 	private static final Logger logger = LoggerFactory.getLogger(LOGGER_NAME);
 
 	@Override
-	public void onEvent(CoreV1Event event) {
-		if (logger.isInfoEnabled()) {
-			logger.info(format(event));
+	public void onEvent(RecordedEvent event) {
+		if (!logger.isInfoEnabled()) {
+			return;
 		}
+		InvolvedObject ref = event.regarding();
+		var line = logger.atInfo()
+			.setMessage(format(event))
+			.addKeyValue("object", ref.displayName())
+			.addKeyValue("kind", ref.kind())
+			.addKeyValue("apiVersion", ref.apiVersion())
+			.addKeyValue("type", event.type().value())
+			.addKeyValue("reason", event.reason());
+		if (ref.fieldPath() != null) {
+			line = line.addKeyValue("fieldPath", ref.fieldPath());
+		}
+		if (event.action() != null) {
+			line = line.addKeyValue("action", event.action());
+		}
+		line.addKeyValue("message", event.message()).log();
 	}
 
 	/**
-	 * The line logged for {@code event}.
+	 * The text logged for {@code event}.
 	 * @param event the event
 	 * @return the line
 	 */
-	public static String format(CoreV1Event event) {
-		V1ObjectReference ref = (event.getInvolvedObject() != null) ? event.getInvolvedObject()
-				: new V1ObjectReference();
+	public static String format(RecordedEvent event) {
+		InvolvedObject ref = event.regarding();
 		StringBuilder line = new StringBuilder(160).append("Event occurred");
-		field(line, "object", Events.objectKey(event));
-		field(line, "fieldPath", ref.getFieldPath());
-		field(line, "kind", ref.getKind());
-		field(line, "apiVersion", ref.getApiVersion());
-		field(line, "type", event.getType());
-		field(line, "reason", event.getReason());
-		field(line, "message", event.getMessage());
+		field(line, "object", ref.displayName());
+		field(line, "fieldPath", ref.fieldPath());
+		field(line, "kind", ref.kind());
+		field(line, "apiVersion", ref.apiVersion());
+		field(line, "type", event.type().value());
+		field(line, "reason", event.reason());
+		if (event.action() != null) {
+			field(line, "action", event.action());
+		}
+		field(line, "message", event.message());
 		return line.toString();
 	}
 
-	private static void field(StringBuilder line, String key, String value) {
+	private static void field(StringBuilder line, String key, @Nullable String value) {
 		line.append(' ').append(key).append("=\"");
 		String text = (value != null) ? value : "";
 		for (int i = 0; i < text.length(); i++) {

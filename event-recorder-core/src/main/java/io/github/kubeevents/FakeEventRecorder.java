@@ -1,19 +1,19 @@
 package io.github.kubeevents;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.kubernetes.client.openapi.models.V1ObjectReference;
+import org.jspecify.annotations.Nullable;
 
 /**
- * An {@link EventRecorder} for users' tests, like client-go's {@code FakeRecorder}: it writes nothing and keeps
- * every recorded event, both structured ({@link #recordedEvents()}) and as client-go's strings
- * {@code "<type> <reason> <message>"} ({@link #events()}), optionally followed by
- * {@code " involvedObject{kind=<Kind>,apiVersion=<apiVersion>}"} and {@code " map[k:v]"} for annotations.
+ * An {@link EventRecorder} for tests, like client-go's {@code FakeRecorder}s: it writes nothing and keeps every
+ * recorded event, both structured ({@link #recordedEvents()}) and as client-go's strings ({@link #events()},
+ * {@link #events(Format)}).
  *
  * <p>It validates input like the real recorder: invalid calls are not captured but listed in
  * {@link #invalidInputs()}. Unlike client-go's, it never blocks (it keeps everything in memory) and formats with
@@ -23,39 +23,59 @@ import io.kubernetes.client.openapi.models.V1ObjectReference;
  */
 public final class FakeEventRecorder implements EventRecorder {
 
-	private final boolean includeObject;
+	/** The source of captured events unless another is given. */
+	public static final EventSource DEFAULT_SOURCE = new EventSource("fake-recorder", "");
+
+	/** The strings of client-go's two fake recorders. */
+	public enum Format {
+
+		/** {@code record.FakeRecorder}: {@code "<type> <reason> <message>"}, then {@code " map[k:v]"}. */
+		RECORD,
+
+		/**
+		 * {@code record.FakeRecorder} with {@code IncludeObject}: {@link #RECORD} with
+		 * {@code " involvedObject{kind=<kind>,apiVersion=<apiVersion>}"} before the annotations.
+		 */
+		RECORD_WITH_OBJECT,
+
+		/** {@code events.FakeRecorder}: {@code "<type> <reason> <note>"} (the action is not included). */
+		EVENTS,
+
+		/**
+		 * {@code events.FakeRecorder} with {@code Verbose}: {@code "<type> <reason> <action> <note>"}, then
+		 * {@code " {kind=K,apiVersion=G/V}"} for the regarding and the related object, then {@code " map[k:v]"}.
+		 */
+		EVENTS_VERBOSE
+
+	}
+
+	private final EventSource source;
+
+	private final Clock clock;
 
 	private final List<RecordedEvent> recorded = new CopyOnWriteArrayList<>();
 
 	private final List<String> invalid = new CopyOnWriteArrayList<>();
 
-	/** A recorder whose strings leave out the involved object. */
+	/** A recorder with {@link #DEFAULT_SOURCE} and the system clock. */
 	public FakeEventRecorder() {
-		this(false);
+		this(DEFAULT_SOURCE, Clock.systemUTC());
 	}
 
 	/**
 	 * A recorder.
-	 * @param includeObject whether {@link #events()} strings include {@code involvedObject{kind=..,apiVersion=..}}
+	 * @param source the source written into captured events
+	 * @param clock the clock of their timestamps
 	 */
-	public FakeEventRecorder(boolean includeObject) {
-		this.includeObject = includeObject;
+	public FakeEventRecorder(EventSource source, Clock clock) {
+		this.source = Objects.requireNonNull(source, "source");
+		this.clock = Objects.requireNonNull(clock, "clock");
 	}
 
 	@Override
-	public void record(Object involvedObject, Map<String, String> annotations, String type, String reason,
-			String message, Object[] args) {
+	public void record(EventSpec<?> spec) {
 		try {
-			if (EventType.fromValue(type).isEmpty()) {
-				throw new IllegalArgumentException("unsupported event type '" + type + "'");
-			}
-			if (reason == null) {
-				throw new IllegalArgumentException("reason is null");
-			}
-			V1ObjectReference ref = ObjectReferences.of(involvedObject);
-			String text = (message == null) ? "" : (args == null) ? message : String.format(Locale.ROOT, message, args);
-			this.recorded.add(new RecordedEvent(ref, EventType.fromValue(type).get(), reason, text,
-					(annotations != null) ? Map.copyOf(annotations) : Map.of()));
+			this.recorded.add(EventFactory.build(spec, this.source, this.clock.instant(), Integer.MAX_VALUE));
 		}
 		catch (RuntimeException ex) {
 			this.invalid.add(ex.getMessage());
@@ -71,13 +91,22 @@ public final class FakeEventRecorder implements EventRecorder {
 	}
 
 	/**
-	 * Every captured event in client-go's FakeRecorder format.
+	 * Every captured event in the format of client-go's {@code record.FakeRecorder}.
 	 * @return an immutable list of strings
 	 */
 	public List<String> events() {
+		return events(Format.RECORD);
+	}
+
+	/**
+	 * Every captured event in one of client-go's formats.
+	 * @param format the format
+	 * @return an immutable list of strings
+	 */
+	public List<String> events(Format format) {
 		List<String> result = new ArrayList<>();
 		for (RecordedEvent event : this.recorded) {
-			result.add(event.render(this.includeObject));
+			result.add(render(event, format));
 		}
 		return List.copyOf(result);
 	}
@@ -97,46 +126,50 @@ public final class FakeEventRecorder implements EventRecorder {
 	}
 
 	/**
-	 * One captured event.
-	 * @param involvedObject the reference built for the object
-	 * @param type the type
-	 * @param reason the reason
-	 * @param message the formatted message
-	 * @param annotations the annotations, empty when none
+	 * One event as a client-go fake recorder renders it.
+	 * @param event the event
+	 * @param format the format
+	 * @return e.g. {@code "Warning FailedCreate Error creating: boom"}
 	 */
-	public record RecordedEvent(V1ObjectReference involvedObject, EventType type, String reason, String message,
-			Map<String, String> annotations) {
-
-		/**
-		 * client-go's FakeRecorder string.
-		 * @param includeObject whether to append the involved object's kind and apiVersion
-		 * @return e.g. {@code "Warning FailedCreate Error creating: boom"}
-		 */
-		public String render(boolean includeObject) {
-			StringBuilder text = new StringBuilder().append(this.type.value())
-				.append(' ')
-				.append(this.reason)
-				.append(' ')
-				.append(this.message);
-			if (includeObject) {
-				text.append(" involvedObject{kind=")
-					.append(this.involvedObject.getKind())
-					.append(",apiVersion=")
-					.append(this.involvedObject.getApiVersion())
-					.append('}');
-			}
-			if (!this.annotations.isEmpty()) {
-				text.append(" map[");
-				boolean first = true;
-				for (Map.Entry<String, String> entry : new TreeMap<>(this.annotations).entrySet()) {
-					text.append(first ? "" : " ").append(entry.getKey()).append(':').append(entry.getValue());
-					first = false;
-				}
-				text.append(']');
-			}
-			return text.toString();
+	public static String render(RecordedEvent event, Format format) {
+		StringBuilder text = new StringBuilder().append(event.type().value()).append(' ').append(event.reason());
+		if (format == Format.EVENTS_VERBOSE) {
+			text.append(' ').append((event.action() != null) ? event.action() : "");
 		}
+		text.append(' ').append(event.message());
+		if (format == Format.RECORD_WITH_OBJECT) {
+			text.append(" involvedObject");
+			kindAndApiVersion(text, event.regarding());
+		}
+		if (format == Format.EVENTS_VERBOSE) {
+			objectString(text, event.regarding());
+			objectString(text, event.related());
+		}
+		if (!event.annotations().isEmpty()) {
+			text.append(" map[");
+			boolean first = true;
+			for (Map.Entry<String, String> entry : new TreeMap<>(event.annotations()).entrySet()) {
+				text.append(first ? "" : " ").append(entry.getKey()).append(':').append(entry.getValue());
+				first = false;
+			}
+			text.append(']');
+		}
+		return text.toString();
+	}
 
+	private static void objectString(StringBuilder text, @Nullable InvolvedObject object) {
+		if (object != null && (object.kind() != null || object.apiVersion() != null)) {
+			text.append(' ');
+			kindAndApiVersion(text, object);
+		}
+	}
+
+	private static void kindAndApiVersion(StringBuilder text, InvolvedObject object) {
+		text.append("{kind=")
+			.append((object.kind() != null) ? object.kind() : "")
+			.append(",apiVersion=")
+			.append((object.apiVersion() != null) ? object.apiVersion() : "")
+			.append('}');
 	}
 
 }

@@ -1,5 +1,7 @@
 package io.github.kubeevents;
 
+import java.util.Locale;
+
 /**
  * What the distribution thread does when a subscriber's queue is full.
  *
@@ -12,8 +14,16 @@ public enum FullQueuePolicy {
 
 	/**
 	 * Wait until the subscriber has room (or is closed). A slow subscriber then delays every other subscriber
-	 * and fills the incoming queue, which drops at publish time instead.
+	 * and fills the incoming queue, which drops at record time instead.
 	 */
-	WAIT
+	WAIT;
+
+	/**
+	 * The lower-case name used in snapshots and properties.
+	 * @return {@code "drop"} or {@code "wait"}
+	 */
+	public String tag() {
+		return name().toLowerCase(Locale.ROOT);
+	}
 
 }

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.function.Function;
 
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Settings of an {@link EventCorrelator}, with client-go's defaults ({@code CorrelatorOptions}).
@@ -15,7 +16,8 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
  *
  * <p>Immutable and thread-safe (given thread-safe functions and clock). Build with {@link #builder()}.
  *
- * @param lruCacheSize entries per cache (aggregator, observer, spam filter); default 4096
+ * @param cacheSize entries per cache (aggregator, observer, spam filter); default 4096. The caches are Caffeine's
+ * size-bounded caches (frequency-aware, near-LRU), not strict LRUs as in client-go
  * @param spamFilterEnabled whether the per-object token bucket is applied; default {@code true}
  * @param burst token bucket capacity, also its initial fill; default 25
  * @param qps token refill rate per second; default 1/300 (one token every 5 minutes)
@@ -26,15 +28,16 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
  * @param aggregateKeyFunction what makes events similar; default {@link EventKeys#aggregateByReason(CoreV1Event)}
  * @param messagePrefix prefix of an aggregate event's message; default {@value #DEFAULT_MESSAGE_PREFIX}
  * @param messageFunction the aggregate event's message; default {@code messagePrefix + latest message}
- * @param clock the time source for the window and the token bucket; default {@link Clock#systemUTC()}
+ * @param clock the time source for the window and the token bucket; {@code null} (the default) means the clock of
+ * the broadcaster the correlator runs in ({@link Clock#systemUTC()} for a correlator built on its own)
  */
-public record CorrelatorOptions(int lruCacheSize, boolean spamFilterEnabled, int burst, double qps,
+public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int burst, double qps,
 		Function<CoreV1Event, String> spamKeyFunction, boolean aggregationEnabled, int aggregateMaxEvents,
 		Duration aggregateInterval, Function<CoreV1Event, AggregateKey> aggregateKeyFunction, String messagePrefix,
-		Function<CoreV1Event, String> messageFunction, Clock clock) {
+		Function<CoreV1Event, String> messageFunction, @Nullable Clock clock) {
 
 	/** client-go's {@code maxLruCacheEntries}. */
-	public static final int DEFAULT_LRU_CACHE_SIZE = 4096;
+	public static final int DEFAULT_CACHE_SIZE = 4096;
 
 	/** client-go's {@code defaultSpamBurst}. */
 	public static final int DEFAULT_BURST = 25;
@@ -56,7 +59,7 @@ public record CorrelatorOptions(int lruCacheSize, boolean spamFilterEnabled, int
 	 * @throws IllegalArgumentException naming the first invalid option
 	 */
 	public CorrelatorOptions {
-		require(lruCacheSize >= 1, "lruCacheSize must be at least 1, was " + lruCacheSize);
+		require(cacheSize >= 1, "cacheSize must be at least 1, was " + cacheSize);
 		require(burst >= 1, "burst must be at least 1, was " + burst);
 		require(qps > 0 && Double.isFinite(qps), "qps must be a positive finite number, was " + qps);
 		require(aggregateMaxEvents >= 2, "aggregateMaxEvents must be at least 2, was " + aggregateMaxEvents);
@@ -65,7 +68,6 @@ public record CorrelatorOptions(int lruCacheSize, boolean spamFilterEnabled, int
 		Objects.requireNonNull(spamKeyFunction, "spamKeyFunction");
 		Objects.requireNonNull(aggregateKeyFunction, "aggregateKeyFunction");
 		Objects.requireNonNull(messagePrefix, "messagePrefix");
-		Objects.requireNonNull(clock, "clock");
 		if (messageFunction == null) {
 			String prefix = messagePrefix;
 			messageFunction = (event) -> prefix + ((event.getMessage() != null) ? event.getMessage() : "");
@@ -89,12 +91,21 @@ public record CorrelatorOptions(int lruCacheSize, boolean spamFilterEnabled, int
 	}
 
 	/**
+	 * These options with {@code clock} when none was set.
+	 * @param fallback the clock to use when {@link #clock()} is {@code null}
+	 * @return these options, or a copy with the clock
+	 */
+	public CorrelatorOptions withDefaultClock(Clock fallback) {
+		return (this.clock != null) ? this : toBuilder().clock(fallback).build();
+	}
+
+	/**
 	 * A builder preset with these options.
 	 * @return a new builder
 	 */
 	public Builder toBuilder() {
 		Builder builder = new Builder();
-		builder.lruCacheSize = this.lruCacheSize;
+		builder.cacheSize = this.cacheSize;
 		builder.spamFilterEnabled = this.spamFilterEnabled;
 		builder.burst = this.burst;
 		builder.qps = this.qps;
@@ -118,7 +129,7 @@ public record CorrelatorOptions(int lruCacheSize, boolean spamFilterEnabled, int
 	/** Builder of {@link CorrelatorOptions}; not thread-safe. */
 	public static final class Builder {
 
-		private int lruCacheSize = DEFAULT_LRU_CACHE_SIZE;
+		private int cacheSize = DEFAULT_CACHE_SIZE;
 
 		private boolean spamFilterEnabled = true;
 
@@ -140,79 +151,127 @@ public record CorrelatorOptions(int lruCacheSize, boolean spamFilterEnabled, int
 
 		private Function<CoreV1Event, String> messageFunction;
 
-		private Clock clock = Clock.systemUTC();
+		private @Nullable Clock clock;
 
 		private Builder() {
 		}
 
-		/** @param size entries per cache (default 4096) @return this builder */
-		public Builder lruCacheSize(int size) {
-			this.lruCacheSize = size;
+		/**
+		 * Sets the entries per cache (aggregator, observer, spam filter).
+		 * @param size the size (default 4096)
+		 * @return this builder
+		 */
+		public Builder cacheSize(int size) {
+			this.cacheSize = size;
 			return this;
 		}
 
-		/** @param enabled whether the spam filter applies (default true) @return this builder */
+		/**
+		 * Sets whether the spam filter applies.
+		 * @param enabled whether it applies (default true)
+		 * @return this builder
+		 */
 		public Builder spamFilterEnabled(boolean enabled) {
 			this.spamFilterEnabled = enabled;
 			return this;
 		}
 
-		/** @param burst token bucket capacity (default 25) @return this builder */
+		/**
+		 * Sets the token bucket capacity, also its initial fill.
+		 * @param burst the capacity (default 25)
+		 * @return this builder
+		 */
 		public Builder burst(int burst) {
 			this.burst = burst;
 			return this;
 		}
 
-		/** @param qps refill rate in tokens per second (default 1/300) @return this builder */
+		/**
+		 * Sets the token refill rate.
+		 * @param qps tokens per second (default 1/300)
+		 * @return this builder
+		 */
 		public Builder qps(double qps) {
 			this.qps = qps;
 			return this;
 		}
 
-		/** @param function the spam key (default {@link EventKeys#spamKey}) @return this builder */
+		/**
+		 * Sets what shares one token bucket.
+		 * @param function the spam key (default {@link EventKeys#spamKey})
+		 * @return this builder
+		 */
 		public Builder spamKeyFunction(Function<CoreV1Event, String> function) {
 			this.spamKeyFunction = function;
 			return this;
 		}
 
-		/** @param enabled whether aggregation applies (default true) @return this builder */
+		/**
+		 * Sets whether similar events are aggregated.
+		 * @param enabled whether they are (default true)
+		 * @return this builder
+		 */
 		public Builder aggregationEnabled(boolean enabled) {
 			this.aggregationEnabled = enabled;
 			return this;
 		}
 
-		/** @param maxEvents distinct messages that trigger aggregation (default 10) @return this builder */
+		/**
+		 * Sets the number of distinct messages within the window that triggers aggregation.
+		 * @param maxEvents the number (default 10)
+		 * @return this builder
+		 */
 		public Builder aggregateMaxEvents(int maxEvents) {
 			this.aggregateMaxEvents = maxEvents;
 			return this;
 		}
 
-		/** @param interval the aggregation window (default 600 s) @return this builder */
+		/**
+		 * Sets the sliding aggregation window.
+		 * @param interval the window (default 600 s)
+		 * @return this builder
+		 */
 		public Builder aggregateInterval(Duration interval) {
 			this.aggregateInterval = interval;
 			return this;
 		}
 
-		/** @param function the aggregate key (default by reason) @return this builder */
+		/**
+		 * Sets what makes events similar.
+		 * @param function the aggregate key (default {@link EventKeys#aggregateByReason})
+		 * @return this builder
+		 */
 		public Builder aggregateKeyFunction(Function<CoreV1Event, AggregateKey> function) {
 			this.aggregateKeyFunction = function;
 			return this;
 		}
 
-		/** @param prefix the aggregate message prefix @return this builder */
+		/**
+		 * Sets the prefix of an aggregate event's message.
+		 * @param prefix the prefix (default {@value CorrelatorOptions#DEFAULT_MESSAGE_PREFIX})
+		 * @return this builder
+		 */
 		public Builder messagePrefix(String prefix) {
 			this.messagePrefix = prefix;
 			return this;
 		}
 
-		/** @param function the aggregate message; {@code null} = prefix + latest message @return this builder */
+		/**
+		 * Sets the aggregate event's message.
+		 * @param function the message; {@code null} (default) for the prefix plus the latest message
+		 * @return this builder
+		 */
 		public Builder messageFunction(Function<CoreV1Event, String> function) {
 			this.messageFunction = function;
 			return this;
 		}
 
-		/** @param clock the time source (default system UTC) @return this builder */
-		public Builder clock(Clock clock) {
+		/**
+		 * Sets the time source of the window and the token buckets.
+		 * @param clock the clock; {@code null} (default) for the broadcaster's clock
+		 * @return this builder
+		 */
+		public Builder clock(@Nullable Clock clock) {
 			this.clock = clock;
 			return this;
 		}
@@ -223,7 +282,7 @@ public record CorrelatorOptions(int lruCacheSize, boolean spamFilterEnabled, int
 		 * @throws IllegalArgumentException naming the first invalid option
 		 */
 		public CorrelatorOptions build() {
-			return new CorrelatorOptions(this.lruCacheSize, this.spamFilterEnabled, this.burst, this.qps,
+			return new CorrelatorOptions(this.cacheSize, this.spamFilterEnabled, this.burst, this.qps,
 					this.spamKeyFunction, this.aggregationEnabled, this.aggregateMaxEvents, this.aggregateInterval,
 					this.aggregateKeyFunction, this.messagePrefix, this.messageFunction, this.clock);
 		}

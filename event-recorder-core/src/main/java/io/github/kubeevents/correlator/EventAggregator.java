@@ -1,17 +1,19 @@
 package io.github.kubeevents.correlator;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import io.github.kubeevents.Events;
+import io.github.kubeevents.EventNames;
+import io.github.kubeevents.introspect.CorrelatorSnapshot;
+import io.github.kubeevents.introspect.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -24,24 +26,23 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
  * similar event updates that one object until the window expires.
  *
  * <p>Deliberate differences from client-go: the aggregate event's name gets the same DNS-1123 check and UUID
- * fallback as any event name, and it keeps the original's reportingComponent/reportingInstance. The element
- * dropped when the set is full is the oldest one (client-go drops an arbitrary one).
+ * fallback as any event name, and it keeps the original's reportingComponent/reportingInstance, related object
+ * and action. The element dropped when the set is full is the oldest one (client-go drops an arbitrary one).
  *
  * <p>Thread-safe.
  */
-public final class EventAggregator {
+final class EventAggregator {
 
 	private final CorrelatorOptions options;
 
+	private final Clock clock;
+
 	private final Cache<String, AggregateRecord> records;
 
-	/**
-	 * An aggregator with empty state.
-	 * @param options window, threshold, key and message functions, cache size and clock
-	 */
-	public EventAggregator(CorrelatorOptions options) {
+	EventAggregator(CorrelatorOptions options, Clock clock) {
 		this.options = options;
-		this.records = Caffeine.newBuilder().maximumSize(options.lruCacheSize()).executor(Runnable::run).build();
+		this.clock = clock;
+		this.records = Caches.bounded(options.cacheSize());
 	}
 
 	/**
@@ -49,39 +50,43 @@ public final class EventAggregator {
 	 * @param event the incoming event (not modified)
 	 * @return the event to observe (the input or a new aggregate event) and its observation cache key
 	 */
-	public synchronized Aggregation aggregate(CoreV1Event event) {
+	synchronized Aggregation aggregate(CoreV1Event event) {
 		String eventKey = EventKeys.eventKey(event);
 		if (!this.options.aggregationEnabled()) {
 			return new Aggregation(event, eventKey);
 		}
-		Instant now = this.options.clock().instant();
+		Instant now = this.clock.instant();
 		AggregateKey keys = this.options.aggregateKeyFunction().apply(event);
 		AggregateRecord record = this.records.getIfPresent(keys.aggregateKey());
 		Set<String> localKeys = new LinkedHashSet<>();
-		if (record != null && Duration.between(record.lastTimestamp(), now).compareTo(this.options.aggregateInterval()) <= 0) {
+		if (record != null
+				&& Duration.between(record.lastTimestamp(), now).compareTo(this.options.aggregateInterval()) <= 0) {
 			localKeys.addAll(record.localKeys());
 		}
 		localKeys.add(keys.localKey());
-		if (localKeys.size() < this.options.aggregateMaxEvents()) {
-			this.records.put(keys.aggregateKey(), new AggregateRecord(Collections.unmodifiableSet(localKeys), now));
-			return new Aggregation(event, eventKey);
+		boolean aggregate = localKeys.size() >= this.options.aggregateMaxEvents();
+		if (aggregate) {
+			localKeys.remove(localKeys.iterator().next());
 		}
-		localKeys.remove(localKeys.iterator().next());
-		this.records.put(keys.aggregateKey(), new AggregateRecord(Collections.unmodifiableSet(localKeys), now));
-		return new Aggregation(aggregateEvent(event, now), keys.aggregateKey());
+		this.records.put(keys.aggregateKey(), new AggregateRecord(Collections.unmodifiableSet(localKeys), now,
+				CoreV1Events.objectRef(event), event.getType(), event.getReason()));
+		return aggregate ? new Aggregation(aggregateEvent(event, now), keys.aggregateKey())
+				: new Aggregation(event, eventKey);
 	}
 
 	private CoreV1Event aggregateEvent(CoreV1Event event, Instant now) {
 		CoreV1Event aggregate = new CoreV1Event();
 		String namespace = (event.getMetadata() != null) ? event.getMetadata().getNamespace() : null;
-		aggregate.setMetadata(new V1ObjectMeta().name(Events.generateName(event.getInvolvedObject().getName(), now))
+		aggregate.setMetadata(new V1ObjectMeta().name(EventNames.generate(event.getInvolvedObject().getName(), now))
 			.namespace(namespace));
 		aggregate.setCount(1);
-		aggregate.setFirstTimestamp(Events.timestamp(now));
-		aggregate.setLastTimestamp(Events.timestamp(now));
-		aggregate.setInvolvedObject(Events.copy(event.getInvolvedObject()));
+		aggregate.setFirstTimestamp(CoreV1Events.timestamp(now));
+		aggregate.setLastTimestamp(CoreV1Events.timestamp(now));
+		aggregate.setInvolvedObject(CoreV1Events.copy(event.getInvolvedObject()));
+		aggregate.setRelated(CoreV1Events.copy(event.getRelated()));
 		aggregate.setType(event.getType());
 		aggregate.setReason(event.getReason());
+		aggregate.setAction(event.getAction());
 		aggregate.setMessage(this.options.messageFunction().apply(event));
 		V1EventSource source = event.getSource();
 		if (source != null) {
@@ -92,28 +97,21 @@ public final class EventAggregator {
 		return aggregate;
 	}
 
-	/**
-	 * The records, at most {@code limit} of them.
-	 * @param limit the maximum number of entries to return
-	 * @return one view per aggregate key
-	 */
-	public List<CorrelatorSnapshot.AggregateRecordView> snapshot(int limit) {
-		List<CorrelatorSnapshot.AggregateRecordView> result = new ArrayList<>();
-		for (Map.Entry<String, AggregateRecord> entry : this.records.asMap().entrySet()) {
+	List<CorrelatorSnapshot.AggregateRecord> snapshot(int limit, Predicate<ObjectRef> filter) {
+		List<CorrelatorSnapshot.AggregateRecord> result = new ArrayList<>();
+		for (AggregateRecord record : this.records.asMap().values()) {
 			if (result.size() >= limit) {
 				break;
 			}
-			result.add(new CorrelatorSnapshot.AggregateRecordView(entry.getKey(), entry.getValue().localKeys().size(),
-					entry.getValue().lastTimestamp()));
+			if (filter.test(record.object())) {
+				result.add(new CorrelatorSnapshot.AggregateRecord(record.object(), record.type(), record.reason(),
+						record.localKeys().size(), record.lastTimestamp()));
+			}
 		}
 		return result;
 	}
 
-	/**
-	 * The number of records held.
-	 * @return the cache's size
-	 */
-	public long size() {
+	long size() {
 		this.records.cleanUp();
 		return this.records.estimatedSize();
 	}
@@ -123,10 +121,11 @@ public final class EventAggregator {
 	 * @param event the event to observe
 	 * @param cacheKey the observation key: the full event key, or the aggregate key for an aggregate event
 	 */
-	public record Aggregation(CoreV1Event event, String cacheKey) {
+	record Aggregation(CoreV1Event event, String cacheKey) {
 	}
 
-	private record AggregateRecord(Set<String> localKeys, Instant lastTimestamp) {
+	private record AggregateRecord(Set<String> localKeys, Instant lastTimestamp, ObjectRef object, String type,
+			String reason) {
 	}
 
 }

@@ -1,13 +1,18 @@
 package io.github.kubeevents.correlator;
 
+import java.time.Clock;
 import java.util.Objects;
+import java.util.function.Predicate;
 
+import io.github.kubeevents.introspect.CorrelatorSnapshot;
+import io.github.kubeevents.introspect.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**
- * client-go's {@code EventCorrelator}: {@link EventAggregator} → {@link EventObserver} → {@link SpamFilter}, in
- * that order. Aggregation and observation state change even for events the spam filter then drops, so the next
- * event that gets through is patched with a count that includes the suppressed ones.
+ * client-go's {@code EventCorrelator} for core/v1 Events: aggregation of similar events, observation of repeats
+ * (which become count PATCHes) and the per-object spam filter, run in that fixed order. Aggregation and
+ * observation state change even for events the spam filter then drops, so the next event that gets through is
+ * patched with a count that includes the suppressed ones.
  *
  * <p>One correlator per sink. Thread-safe, though the recorder drives it from one thread.
  */
@@ -23,19 +28,22 @@ public final class EventCorrelator {
 
 	/**
 	 * A correlator with empty caches.
-	 * @param options the options
+	 * @param options the options; a {@code null} clock means {@link Clock#systemUTC()}
 	 */
 	public EventCorrelator(CorrelatorOptions options) {
-		this.options = Objects.requireNonNull(options, "options");
-		this.aggregator = new EventAggregator(options);
-		this.observer = new EventObserver(options);
-		this.spamFilter = new SpamFilter(options);
+		this.options = Objects.requireNonNull(options, "options").withDefaultClock(Clock.systemUTC());
+		Clock clock = Objects.requireNonNull(this.options.clock());
+		this.aggregator = new EventAggregator(this.options, clock);
+		this.observer = new EventObserver(this.options);
+		this.spamFilter = new SpamFilter(this.options, clock);
 	}
 
 	/**
-	 * Correlates one event.
-	 * @param event the recorded event (not modified)
-	 * @return the event to write, its patch, or {@code skip}
+	 * Correlates one event: {@code EventCorrelate}.
+	 * @param event the new event (not modified)
+	 * @return the event to write (possibly an aggregate or an update of an earlier Event), its patch, and
+	 * whether the spam filter rejected it
+	 * @throws NullPointerException when the event is {@code null} ("event is nil")
 	 */
 	public CorrelationResult correlate(CoreV1Event event) {
 		Objects.requireNonNull(event, "event is nil");
@@ -54,7 +62,7 @@ public final class EventCorrelator {
 	}
 
 	/**
-	 * The options this correlator was built with.
+	 * The options this correlator was built with (the clock resolved).
 	 * @return the options
 	 */
 	public CorrelatorOptions options() {
@@ -64,11 +72,13 @@ public final class EventCorrelator {
 	/**
 	 * A view of the caches.
 	 * @param limit the maximum number of entries per list
-	 * @return the snapshot
+	 * @param filter which objects to include
+	 * @return the snapshot; sizes are always the caches' full sizes
 	 */
-	public CorrelatorSnapshot snapshot(int limit) {
-		return new CorrelatorSnapshot(this.aggregator.size(), this.aggregator.snapshot(limit), this.observer.size(),
-				this.observer.snapshot(limit), this.spamFilter.size(), this.spamFilter.snapshot(limit));
+	public CorrelatorSnapshot snapshot(int limit, Predicate<ObjectRef> filter) {
+		return new CorrelatorSnapshot(this.aggregator.size(), this.aggregator.snapshot(limit, filter),
+				this.observer.size(), this.observer.snapshot(limit, filter), this.spamFilter.size(),
+				this.spamFilter.snapshot(limit, filter));
 	}
 
 }

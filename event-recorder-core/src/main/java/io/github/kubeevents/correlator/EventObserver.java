@@ -3,11 +3,11 @@ package io.github.kubeevents.correlator;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import io.github.kubeevents.Events;
+import io.github.kubeevents.introspect.CorrelatorSnapshot;
+import io.github.kubeevents.introspect.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**
@@ -17,16 +17,12 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
  *
  * <p>Thread-safe.
  */
-public final class EventObserver {
+final class EventObserver {
 
 	private final Cache<String, ObservedRecord> records;
 
-	/**
-	 * An observer with empty state.
-	 * @param options the cache size
-	 */
-	public EventObserver(CorrelatorOptions options) {
-		this.records = Caffeine.newBuilder().maximumSize(options.lruCacheSize()).executor(Runnable::run).build();
+	EventObserver(CorrelatorOptions options) {
+		this.records = Caches.bounded(options.cacheSize());
 	}
 
 	/**
@@ -35,8 +31,8 @@ public final class EventObserver {
 	 * @param key its observation key
 	 * @return a copy of the event, turned into an update when the key was seen before, and the patch
 	 */
-	public synchronized Observation observe(CoreV1Event event, String key) {
-		CoreV1Event observed = Events.copy(event);
+	synchronized Observation observe(CoreV1Event event, String key) {
+		CoreV1Event observed = CoreV1Events.copy(event);
 		EventPatch patch = null;
 		ObservedRecord previous = this.records.getIfPresent(key);
 		if (previous != null && previous.count() > 0) {
@@ -56,34 +52,27 @@ public final class EventObserver {
 	 * {@code UpdateState}).
 	 * @param serverEvent the Event the API server returned
 	 */
-	public synchronized void updateState(CoreV1Event serverEvent) {
+	synchronized void updateState(CoreV1Event serverEvent) {
 		this.records.put(EventKeys.eventKey(serverEvent), ObservedRecord.of(serverEvent));
 	}
 
-	/**
-	 * The records, at most {@code limit} of them.
-	 * @param limit the maximum number of entries to return
-	 * @return one view per key
-	 */
-	public List<CorrelatorSnapshot.ObservedEvent> snapshot(int limit) {
+	List<CorrelatorSnapshot.ObservedEvent> snapshot(int limit, Predicate<ObjectRef> filter) {
 		List<CorrelatorSnapshot.ObservedEvent> result = new ArrayList<>();
-		for (Map.Entry<String, ObservedRecord> entry : this.records.asMap().entrySet()) {
+		for (ObservedRecord record : this.records.asMap().values()) {
 			if (result.size() >= limit) {
 				break;
 			}
-			ObservedRecord record = entry.getValue();
-			result.add(new CorrelatorSnapshot.ObservedEvent(entry.getKey(), record.name(), record.count(),
-					(record.firstTimestamp() != null) ? record.firstTimestamp().toInstant() : null,
-					(record.lastTimestamp() != null) ? record.lastTimestamp().toInstant() : null));
+			if (filter.test(record.object())) {
+				result.add(new CorrelatorSnapshot.ObservedEvent(record.object(), record.type(), record.reason(),
+						record.message(), record.name(), record.count(),
+						(record.firstTimestamp() != null) ? record.firstTimestamp().toInstant() : null,
+						(record.lastTimestamp() != null) ? record.lastTimestamp().toInstant() : null));
+			}
 		}
 		return result;
 	}
 
-	/**
-	 * The number of records held.
-	 * @return the cache's size
-	 */
-	public long size() {
+	long size() {
 		this.records.cleanUp();
 		return this.records.estimatedSize();
 	}
@@ -93,16 +82,17 @@ public final class EventObserver {
 	 * @param event the event to write
 	 * @param patch the patch when the event updates an earlier one, otherwise {@code null}
 	 */
-	public record Observation(CoreV1Event event, EventPatch patch) {
+	record Observation(CoreV1Event event, EventPatch patch) {
 	}
 
 	private record ObservedRecord(int count, OffsetDateTime firstTimestamp, OffsetDateTime lastTimestamp, String name,
-			String resourceVersion) {
+			String resourceVersion, ObjectRef object, String type, String reason, String message) {
 
 		static ObservedRecord of(CoreV1Event event) {
 			int count = (event.getCount() != null) ? event.getCount() : 0;
 			return new ObservedRecord(count, event.getFirstTimestamp(), event.getLastTimestamp(),
-					event.getMetadata().getName(), event.getMetadata().getResourceVersion());
+					event.getMetadata().getName(), event.getMetadata().getResourceVersion(),
+					CoreV1Events.objectRef(event), event.getType(), event.getReason(), event.getMessage());
 		}
 
 	}

@@ -1,12 +1,14 @@
 package io.github.kubeevents.correlator;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import io.github.kubeevents.introspect.CorrelatorSnapshot;
+import io.github.kubeevents.introspect.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**
@@ -15,23 +17,20 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
  * object and type, then one more every 300 s. When a key's entry is evicted its bucket is forgotten, and the
  * next event for that key starts with a full bucket.
  *
- * <p>Eviction is Caffeine's size-based policy (near-LRU, frequency-aware), not a strict LRU.
- *
  * <p>Thread-safe.
  */
-public final class SpamFilter {
+final class SpamFilter {
 
 	private final CorrelatorOptions options;
 
-	private final Cache<String, TokenBucket> buckets;
+	private final Clock clock;
 
-	/**
-	 * A filter with empty state.
-	 * @param options the burst, qps, key function, cache size, clock and on/off switch
-	 */
-	public SpamFilter(CorrelatorOptions options) {
+	private final Cache<String, Bucket> buckets;
+
+	SpamFilter(CorrelatorOptions options, Clock clock) {
 		this.options = options;
-		this.buckets = Caffeine.newBuilder().maximumSize(options.lruCacheSize()).executor(Runnable::run).build();
+		this.clock = clock;
+		this.buckets = Caches.bounded(options.cacheSize());
 	}
 
 	/**
@@ -39,42 +38,53 @@ public final class SpamFilter {
 	 * @param event the (observed) event
 	 * @return {@code true} to skip the event
 	 */
-	public boolean filter(CoreV1Event event) {
+	boolean filter(CoreV1Event event) {
 		if (!this.options.spamFilterEnabled()) {
 			return false;
 		}
-		Instant now = this.options.clock().instant();
+		Instant now = this.clock.instant();
 		String key = this.options.spamKeyFunction().apply(event);
-		TokenBucket bucket = this.buckets.get(key, (k) -> new TokenBucket(this.options.burst(), this.options.qps(), now));
-		return !bucket.tryAccept(now);
+		Bucket bucket = this.buckets.get(key,
+				(k) -> new Bucket(new TokenBucket(this.options.burst(), this.options.qps(), now)));
+		bucket.latest = new Latest(CoreV1Events.objectRef(event), event.getType(), event.getReason());
+		return !bucket.tokens.tryAccept(now);
 	}
 
-	/**
-	 * The buckets, at most {@code limit} of them.
-	 * @param limit the maximum number of entries to return
-	 * @return one view per bucket
-	 */
-	public List<CorrelatorSnapshot.SpamBucket> snapshot(int limit) {
-		Instant now = this.options.clock().instant();
+	List<CorrelatorSnapshot.SpamBucket> snapshot(int limit, Predicate<ObjectRef> filter) {
+		Instant now = this.clock.instant();
 		List<CorrelatorSnapshot.SpamBucket> result = new ArrayList<>();
-		for (Map.Entry<String, TokenBucket> entry : this.buckets.asMap().entrySet()) {
+		for (Bucket bucket : this.buckets.asMap().values()) {
 			if (result.size() >= limit) {
 				break;
 			}
-			TokenBucket bucket = entry.getValue();
-			result.add(new CorrelatorSnapshot.SpamBucket(entry.getKey(), bucket.tokensAt(now),
-					bucket.timeToNextToken(now)));
+			Latest latest = bucket.latest;
+			if (latest != null && filter.test(latest.object())) {
+				result.add(new CorrelatorSnapshot.SpamBucket(latest.object(), latest.type(), latest.reason(),
+						bucket.tokens.tokensAt(now), bucket.tokens.timeToNextToken(now)));
+			}
 		}
 		return result;
 	}
 
-	/**
-	 * The number of buckets held.
-	 * @return the cache's size
-	 */
-	public long size() {
+	long size() {
 		this.buckets.cleanUp();
 		return this.buckets.estimatedSize();
+	}
+
+	/** A token bucket and the event that used it last (for introspection only). */
+	private static final class Bucket {
+
+		final TokenBucket tokens;
+
+		volatile Latest latest;
+
+		Bucket(TokenBucket tokens) {
+			this.tokens = tokens;
+		}
+
+	}
+
+	private record Latest(ObjectRef object, String type, String reason) {
 	}
 
 }

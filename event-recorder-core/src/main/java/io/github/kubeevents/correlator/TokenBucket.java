@@ -10,7 +10,7 @@ import java.time.Instant;
  *
  * <p>Thread-safe.
  */
-public final class TokenBucket {
+final class TokenBucket {
 
 	/** Tolerance for floating-point refill error, so a token due at exactly t is available at t. */
 	private static final double EPSILON = 1e-9;
@@ -29,7 +29,7 @@ public final class TokenBucket {
 	 * @param qps refill rate in tokens per second
 	 * @param now the creation time
 	 */
-	public TokenBucket(int burst, double qps, Instant now) {
+	TokenBucket(int burst, double qps, Instant now) {
 		this.burst = burst;
 		this.qps = qps;
 		this.tokens = burst;
@@ -41,7 +41,7 @@ public final class TokenBucket {
 	 * @param now the current time (from the correlator's clock)
 	 * @return {@code true} when a token was taken
 	 */
-	public synchronized boolean tryAccept(Instant now) {
+	synchronized boolean tryAccept(Instant now) {
 		refill(now);
 		if (this.tokens >= 1.0 - EPSILON) {
 			this.tokens = Math.max(0.0, this.tokens - 1.0);
@@ -55,7 +55,7 @@ public final class TokenBucket {
 	 * @param now the time to look at
 	 * @return tokens left, between 0 and burst
 	 */
-	public synchronized double tokensAt(Instant now) {
+	synchronized double tokensAt(Instant now) {
 		return Math.min(this.burst, this.tokens + elapsedSeconds(now) * this.qps);
 	}
 
@@ -64,7 +64,7 @@ public final class TokenBucket {
 	 * @param now the time to look at
 	 * @return zero when a token is available now
 	 */
-	public synchronized Duration timeToNextToken(Instant now) {
+	synchronized Duration timeToNextToken(Instant now) {
 		double available = tokensAt(now);
 		if (available >= 1.0 - EPSILON) {
 			return Duration.ZERO;

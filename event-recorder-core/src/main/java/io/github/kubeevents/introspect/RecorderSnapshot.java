@@ -1,36 +1,46 @@
 package io.github.kubeevents.introspect;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.kubeevents.FullQueuePolicy;
-import io.github.kubeevents.correlator.CorrelatorSnapshot;
-import io.github.kubeevents.sink.SinkStats;
+import org.jspecify.annotations.Nullable;
 
 /**
- * A read-only view of an {@link io.github.kubeevents.EventBroadcaster} at one moment: queues, drops, sinks and
- * their correlators. Plain records (no client-java models), ready to serialise as JSON.
+ * A read-only view of an {@code EventBroadcaster} at one moment: lifecycle, queues, counters, subscribers and
+ * sinks with their correlation state. Plain records and lower-case string tags (no client-java models, no
+ * enums), ready to serialise as JSON.
  *
  * <p>Immutable and thread-safe.
  *
- * @param takenAt when the snapshot was taken
- * @param running whether the broadcaster distributes events (started and not shut down)
+ * @param takenAt when the snapshot was taken (the broadcaster's clock)
+ * @param state {@code new}, {@code running}, {@code draining} or {@code terminated}
  * @param queue the incoming queue
+ * @param accepted events accepted into the incoming queue so far
  * @param dropped drops so far by reason tag ({@code queue_full}, {@code spam_filtered}, ...), every reason present
  * @param subscribers every active subscriber
- * @param sinks every sink, with its counters and correlator state
+ * @param sinks every active sink, with its counters and correlation state
  */
-public record RecorderSnapshot(Instant takenAt, boolean running, QueueSnapshot queue, Map<String, Long> dropped,
-		List<SubscriberSnapshot> subscribers, List<SinkSnapshot> sinks) {
+public record RecorderSnapshot(Instant takenAt, String state, QueueSnapshot queue, long accepted,
+		Map<String, Long> dropped, List<SubscriberSnapshot> subscribers, List<SinkSnapshot> sinks) {
 
 	/**
 	 * Copies the collections, keeping the order of {@code dropped}.
 	 */
 	public RecorderSnapshot {
-		dropped = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(dropped));
+		dropped = Collections.unmodifiableMap(new LinkedHashMap<>(dropped));
 		subscribers = List.copyOf(subscribers);
 		sinks = List.copyOf(sinks);
+	}
+
+	/**
+	 * Whether the broadcaster distributes events.
+	 * @return {@code true} in state {@code running}
+	 */
+	public boolean running() {
+		return "running".equals(this.state);
 	}
 
 	/**
@@ -54,20 +64,22 @@ public record RecorderSnapshot(Instant takenAt, boolean running, QueueSnapshot q
 	 * @param name its name
 	 * @param depth events waiting in its queue
 	 * @param capacity its queue capacity
-	 * @param fullQueuePolicy what happens when its queue is full
+	 * @param fullQueuePolicy what happens when its queue is full: {@code drop} or {@code wait}
 	 * @param dropped events dropped because its queue was full
 	 */
-	public record SubscriberSnapshot(String name, int depth, int capacity, FullQueuePolicy fullQueuePolicy,
-			long dropped) {
+	public record SubscriberSnapshot(String name, int depth, int capacity, String fullQueuePolicy, long dropped) {
 	}
 
 	/**
 	 * One sink.
 	 * @param name the subscriber name of the sink
+	 * @param api the events API it writes: {@code core/v1} or {@code events.k8s.io/v1}
 	 * @param stats its counters
-	 * @param correlator its correlator's caches
+	 * @param correlator its core/v1 correlator's caches, or {@code null} when it has none
+	 * @param series its events.k8s.io/v1 series cache, or {@code null} when it has none
 	 */
-	public record SinkSnapshot(String name, SinkStats stats, CorrelatorSnapshot correlator) {
+	public record SinkSnapshot(String name, String api, SinkStats stats, @Nullable CorrelatorSnapshot correlator,
+			@Nullable SeriesSnapshot series) {
 	}
 
 }

@@ -1,9 +1,13 @@
 package io.github.kubeevents.sink;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -13,15 +17,19 @@ import io.github.kubeevents.correlator.EventPatch;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.util.PatchUtils;
+import io.kubernetes.client.openapi.models.CoreV1Event;
 import okhttp3.Call;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
 
 /**
- * Writes core/v1 Events through the official Kubernetes Java client: CREATE with the generated API, repeats as
- * a strategic-merge PATCH through {@link PatchUtils} (the generated PATCH sends {@code application/json}, which
- * the API server refuses with 415).
+ * Writes core/v1 Events through the official Kubernetes Java client ({@code client-java-api}): CREATE with the
+ * generated API, repeats as a strategic-merge PATCH: the generated PATCH request with its body and content type
+ * replaced by {@code application/strategic-merge-patch+json} (the generated one is refused with 415), which is
+ * what client-java's {@code PatchUtils} does, without depending on {@code client-java}.
  *
  * <p>Like client-go's REST layer, a 429 or 5xx answer that carries a {@code Retry-After} header (in seconds) is
  * retried here, up to {@value #MAX_RETRY_AFTER_RETRIES} times, waiting what the server asked for (capped at
@@ -33,12 +41,20 @@ import okhttp3.Call;
  * {@link EventSinkException.Kind#UNEXPECTED_RESPONSE}; a request that cannot be built →
  * {@link EventSinkException.Kind#REQUEST_CONSTRUCTION}.
  *
+ * <p>{@link #abort()} cancels the requests in flight (an interrupt does not end a TLS handshake or a read from a
+ * frozen server; cancelling the OkHttp call closes its socket) and makes later ones fail at once.
+ *
  * <p>Thread-safe (as thread-safe as the {@link ApiClient}).
  */
 public final class CoreV1EventSink implements EventSink {
 
 	/** client-go's {@code maxRetries} for responses with Retry-After. */
 	public static final int MAX_RETRY_AFTER_RETRIES = 10;
+
+	/** The content type of a strategic-merge patch. */
+	public static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
+
+	private static final MediaType STRATEGIC_MERGE_PATCH_TYPE = MediaType.get(STRATEGIC_MERGE_PATCH);
 
 	/** The longest Retry-After wait honoured. */
 	public static final Duration MAX_RETRY_AFTER = Duration.ofSeconds(60);
@@ -49,7 +65,11 @@ public final class CoreV1EventSink implements EventSink {
 
 	private final Sleeper sleeper;
 
+	private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+
 	private volatile boolean cancelled;
+
+	private volatile boolean aborted;
 
 	/**
 	 * A sink writing through {@code apiClient}, waiting for real on Retry-After (woken by {@link #cancel()}).
@@ -73,16 +93,8 @@ public final class CoreV1EventSink implements EventSink {
 	@Override
 	public CoreV1Event create(CoreV1Event event) throws EventSinkException {
 		String namespace = requireNamespace(event);
-		return withRetryAfter(() -> {
-			Call call;
-			try {
-				call = this.api.createNamespacedEvent(namespace, event).buildCall(null);
-			}
-			catch (ApiException | RuntimeException ex) {
-				throw new RequestConstructionFailure(ex);
-			}
-			return this.apiClient.<CoreV1Event>execute(call, CoreV1Event.class).getData();
-		}, "create");
+		return withRetryAfter(() -> execute(buildCall(() -> this.api.createNamespacedEvent(namespace, event)
+			.buildCall(null))), "create");
 	}
 
 	@Override
@@ -93,15 +105,55 @@ public final class CoreV1EventSink implements EventSink {
 			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
 					"Unable to construct patch request: event has no name", null);
 		}
-		V1Patch body = new V1Patch(this.apiClient.getJSON().serialize(patch.toMap()));
-		return withRetryAfter(() -> PatchUtils.patch(CoreV1Event.class, () -> buildPatchCall(name, namespace, body),
-				V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, this.apiClient), "patch");
+		byte[] body = JSON.serialize(patch.toMap()).getBytes(StandardCharsets.UTF_8);
+		return withRetryAfter(() -> {
+			Call generated = buildCall(
+					() -> this.api.patchNamespacedEvent(name, namespace, new V1Patch("{}")).buildCall(null));
+			Request request = generated.request()
+				.newBuilder()
+				.header("Content-Type", STRATEGIC_MERGE_PATCH)
+				.patch(RequestBody.create(body, STRATEGIC_MERGE_PATCH_TYPE))
+				.build();
+			return execute(this.apiClient.getHttpClient().newCall(request));
+		}, "patch");
 	}
 
-	private CoreV1Event withRetryAfter(Request request, String verb) throws EventSinkException {
+	private Call buildCall(CallBuilder builder) {
+		try {
+			return builder.build();
+		}
+		catch (ApiException | RuntimeException ex) {
+			throw new RequestConstructionFailure(ex);
+		}
+	}
+
+	private CoreV1Event execute(Call call) throws ApiException {
+		if (this.aborted) {
+			throw new ApiException(new IOException("sink aborted by the shutdown deadline"));
+		}
+		this.inFlight.add(call);
+		try {
+			if (this.aborted) {
+				call.cancel();
+			}
+			return this.apiClient.<CoreV1Event>execute(call, CoreV1Event.class).getData();
+		}
+		finally {
+			this.inFlight.remove(call);
+		}
+	}
+
+	@FunctionalInterface
+	private interface CallBuilder {
+
+		Call build() throws ApiException;
+
+	}
+
+	private CoreV1Event withRetryAfter(Attempt attempt, String verb) throws EventSinkException {
 		for (int retry = 0;; retry++) {
 			try {
-				return request.execute();
+				return attempt.execute();
 			}
 			catch (RequestConstructionFailure ex) {
 				throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
@@ -159,7 +211,7 @@ public final class CoreV1EventSink implements EventSink {
 	}
 
 	@FunctionalInterface
-	private interface Request {
+	private interface Attempt {
 
 		CoreV1Event execute() throws ApiException;
 
@@ -174,12 +226,15 @@ public final class CoreV1EventSink implements EventSink {
 		this.sleeper.cancel();
 	}
 
-	private Call buildPatchCall(String name, String namespace, V1Patch body) {
-		try {
-			return this.api.patchNamespacedEvent(name, namespace, body).buildCall(null);
-		}
-		catch (ApiException | RuntimeException ex) {
-			throw new RequestConstructionFailure(ex);
+	/**
+	 * Cancels every request in flight and fails later ones at once (the shutdown deadline passed).
+	 */
+	@Override
+	public void abort() {
+		this.aborted = true;
+		cancel();
+		for (Call call : this.inFlight) {
+			call.cancel();
 		}
 	}
 

@@ -4,10 +4,12 @@ import io.github.kubeevents.correlator.EventPatch;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**
- * Where correlated events are written: client-go's {@code EventSink} without {@code Update}, which the recorder
- * never calls. The sink must write into the namespace of the event.
+ * Where correlated core/v1 Events are written: client-go's {@code record.EventSink} without {@code Update},
+ * which the recorder never calls. The sink must write into the namespace of the event. {@link CoreV1EventSink}
+ * is the implementation over the official Java client; implement this to write through another client.
  *
- * <p>Implementations must be safe for use by one recording thread at a time.
+ * <p>Implementations must be thread-safe: {@link #cancel()} and {@link #abort()} come from the shutting-down
+ * thread while a write may be in progress.
  */
 public interface EventSink {
 
@@ -33,6 +35,13 @@ public interface EventSink {
 	 * Retry-After) should stop waiting and fail that call at once. The default does nothing.
 	 */
 	default void cancel() {
+	}
+
+	/**
+	 * Called when the shutdown deadline has passed: cancel the requests in flight (so a thread blocked on a frozen
+	 * server returns) and fail later calls at once. The default does nothing.
+	 */
+	default void abort() {
 	}
 
 }

@@ -1,22 +1,26 @@
-package io.github.kubeevents.sink;
+package io.github.kubeevents;
 
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 
-import io.github.kubeevents.DropReason;
-import io.github.kubeevents.EventCounters;
-import io.github.kubeevents.EventHandler;
-import io.github.kubeevents.Events;
+import io.github.kubeevents.correlator.CoreV1Events;
 import io.github.kubeevents.correlator.CorrelationResult;
 import io.github.kubeevents.correlator.EventCorrelator;
+import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.RetryPolicy;
+import io.github.kubeevents.sink.SinkRequestListener;
+import io.github.kubeevents.sink.Sleeper;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sink subscriber (client-go's {@code recordToSink}): correlates each event, then writes it with retries.
+ * The core/v1 sink subscriber (client-go's {@code recordToSink}): turns each recorded event into a core/v1
+ * Event, correlates it, then writes it with retries.
  *
  * <ul>
  * <li>Spam-filtered events are counted as {@code spam_filtered} (client-go drops them silently).</li>
@@ -30,11 +34,12 @@ import org.slf4j.LoggerFactory;
  * progress ends at once ({@code shutdown}).</li>
  * </ul>
  *
- * <p>Runs on one subscriber thread; {@link #cancel()} and {@link #stats()} may be called from any thread.
+ * <p>Runs on one subscriber thread; {@link #cancel()}, {@link #abort()} and {@link #stats()} may be called from
+ * any thread.
  */
-public final class SinkRecordingHandler implements EventHandler {
+final class CoreV1Recording implements SubscriberQueue.MaintainedHandler {
 
-	private static final Logger logger = LoggerFactory.getLogger(SinkRecordingHandler.class);
+	private static final Logger logger = LoggerFactory.getLogger(CoreV1Recording.class);
 
 	private final EventSink sink;
 
@@ -48,6 +53,8 @@ public final class SinkRecordingHandler implements EventHandler {
 
 	private final EventCounters counters;
 
+	private final SinkRequestListener listener;
+
 	private final LongAdder created = new LongAdder();
 
 	private final LongAdder patched = new LongAdder();
@@ -58,51 +65,43 @@ public final class SinkRecordingHandler implements EventHandler {
 
 	private volatile boolean cancelled;
 
-	/**
-	 * A handler writing to {@code sink}.
-	 * @param sink where to write
-	 * @param correlator this sink's own correlator
-	 * @param retryPolicy attempts and delays
-	 * @param sleeper waits between attempts
-	 * @param jitter uniform random numbers in [0, 1) for the first retry's delay
-	 * @param counters where drops are counted
-	 */
-	public SinkRecordingHandler(EventSink sink, EventCorrelator correlator, RetryPolicy retryPolicy, Sleeper sleeper,
-			DoubleSupplier jitter, EventCounters counters) {
+	CoreV1Recording(EventSink sink, EventCorrelator correlator, RetryPolicy retryPolicy, Sleeper sleeper,
+			DoubleSupplier jitter, EventCounters counters, SinkRequestListener listener) {
 		this.sink = Objects.requireNonNull(sink, "sink");
 		this.correlator = Objects.requireNonNull(correlator, "correlator");
 		this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 		this.jitter = Objects.requireNonNull(jitter, "jitter");
 		this.counters = Objects.requireNonNull(counters, "counters");
+		this.listener = Objects.requireNonNull(listener, "listener");
 	}
 
 	@Override
-	public void onEvent(CoreV1Event event) {
-		// the correlator never modifies its input (the observer copies before it changes anything)
-		CorrelationResult result = this.correlator.correlate(event);
+	public void onEvent(RecordedEvent recorded) {
+		CorrelationResult result = this.correlator.correlate(CoreV1Events.of(recorded));
 		if (result.skip()) {
-			this.counters.drop(DropReason.SPAM_FILTERED, Events.describe(result.event()));
+			this.counters.drop(DropReason.SPAM_FILTERED, recorded);
 			return;
 		}
 		for (int attempt = 1;; attempt++) {
-			if (tryWrite(result, attempt)) {
+			if (tryWrite(result, recorded, attempt)) {
 				return;
 			}
 			if (attempt >= this.retryPolicy.maxAttempts()) {
 				this.failed.increment();
-				this.counters.drop(DropReason.RETRIES_EXHAUSTED, "Unable to write event (retry limit of "
-						+ this.retryPolicy.maxAttempts() + " attempts exceeded!): " + Events.describe(result.event()));
+				this.counters.dropAndLog(DropReason.RETRIES_EXHAUSTED, recorded,
+						"Unable to write event (retry limit of " + this.retryPolicy.maxAttempts() + " attempts exceeded!)",
+						false);
 				return;
 			}
-			if (!sleepBeforeRetry(attempt, result)) {
+			if (!sleepBeforeRetry(attempt, recorded)) {
 				return;
 			}
 			this.retried.increment();
 		}
 	}
 
-	private boolean sleepBeforeRetry(int attempt, CorrelationResult result) {
+	private boolean sleepBeforeRetry(int attempt, RecordedEvent recorded) {
 		if (!this.cancelled) {
 			Duration delay = this.retryPolicy.delayBeforeRetry(attempt, this.jitter.getAsDouble());
 			try {
@@ -115,16 +114,14 @@ public final class SinkRecordingHandler implements EventHandler {
 		}
 		if (this.cancelled) {
 			this.failed.increment();
-			this.counters.drop(DropReason.SHUTDOWN,
-					"Unable to write event (broadcaster is shut down): " + Events.describe(result.event()));
+			this.counters.drop(DropReason.SHUTDOWN, recorded);
 			return false;
 		}
 		return true;
 	}
 
 	/** @return {@code true} when done with the event (written or dropped), {@code false} to retry */
-	private boolean tryWrite(CorrelationResult result, int attempt) {
-		CoreV1Event event = result.event();
+	private boolean tryWrite(CorrelationResult result, RecordedEvent recorded, int attempt) {
 		try {
 			CoreV1Event stored = write(result);
 			this.correlator.updateState(stored);
@@ -132,22 +129,25 @@ public final class SinkRecordingHandler implements EventHandler {
 		}
 		catch (EventSinkException ex) {
 			if (ex.isRetryable()) {
-				logger.warn("Unable to write event (attempt {}/{}, may retry after sleeping): {}: {}", attempt,
-						this.retryPolicy.maxAttempts(), Events.describe(event), ex.getMessage());
+				if (this.cancelled || attempt >= this.retryPolicy.maxAttempts()) {
+					logger.debug("Unable to write event (attempt {}/{}, will not retry): {}: {}", attempt,
+							this.retryPolicy.maxAttempts(), recorded.describe(), ex.getMessage());
+				}
+				else {
+					logger.warn("Unable to write event (attempt {}/{}, may retry after sleeping): {}: {}", attempt,
+							this.retryPolicy.maxAttempts(), recorded.describe(), ex.getMessage());
+				}
 				return false;
 			}
 			this.failed.increment();
 			if (ex.kind() == EventSinkException.Kind.REQUEST_CONSTRUCTION) {
-				this.counters.drop(DropReason.INVALID_INPUT,
-						"Unable to construct event (will not retry!): " + Events.describe(event) + ": " + ex.getMessage());
-			}
-			else if (ex.isAlreadyExists() || ex.namespaceTerminating()) {
-				this.counters.dropQuietly(DropReason.REJECTED_BY_SERVER,
-						"Server rejected event (will not retry!): " + Events.describe(event) + ": " + ex.getMessage());
+				this.counters.dropAndLog(DropReason.INVALID_INPUT, recorded,
+						"Unable to construct event (will not retry!): " + ex.getMessage(), false);
 			}
 			else {
-				this.counters.drop(DropReason.REJECTED_BY_SERVER,
-						"Server rejected event (will not retry!): " + Events.describe(event) + ": " + ex.getMessage());
+				this.counters.dropAndLog(DropReason.REJECTED_BY_SERVER, recorded,
+						"Server rejected event (will not retry!): " + ex.getMessage(),
+						ex.isAlreadyExists() || ex.namespaceTerminating());
 			}
 			return true;
 		}
@@ -156,12 +156,15 @@ public final class SinkRecordingHandler implements EventHandler {
 	private CoreV1Event write(CorrelationResult result) throws EventSinkException {
 		CoreV1Event event = result.event();
 		if (result.isUpdate() && result.patch() != null) {
+			long start = System.nanoTime();
 			try {
 				CoreV1Event stored = this.sink.patch(event, result.patch());
+				completed("patch", "success", start);
 				this.patched.increment();
 				return stored;
 			}
 			catch (EventSinkException ex) {
+				completed("patch", SinkRequestListener.resultOf(ex), start);
 				if (!ex.isNotFound()) {
 					throw ex;
 				}
@@ -170,33 +173,42 @@ public final class SinkRecordingHandler implements EventHandler {
 			}
 		}
 		event.getMetadata().setResourceVersion(null);
-		CoreV1Event stored = this.sink.create(event);
-		this.created.increment();
-		return stored;
+		long start = System.nanoTime();
+		try {
+			CoreV1Event stored = this.sink.create(event);
+			completed("create", "success", start);
+			this.created.increment();
+			return stored;
+		}
+		catch (EventSinkException ex) {
+			completed("create", SinkRequestListener.resultOf(ex), start);
+			throw ex;
+		}
 	}
 
-	/**
-	 * Stops retrying: a sleep in progress ends, and each later event gets one attempt only. Idempotent.
-	 */
+	private void completed(String verb, String result, long startNanos) {
+		this.listener.requestCompleted("core/v1", verb, result, Duration.ofNanos(System.nanoTime() - startNanos));
+	}
+
+	/** Stops retrying: a sleep in progress ends, and each later event gets one attempt only. Idempotent. */
+	@Override
 	public void cancel() {
 		this.cancelled = true;
 		this.sleeper.cancel();
 		this.sink.cancel();
 	}
 
-	/**
-	 * This sink's counters.
-	 * @return a snapshot of the counters
-	 */
-	public SinkStats stats() {
+	@Override
+	public void abort() {
+		cancel();
+		this.sink.abort();
+	}
+
+	SinkStats stats() {
 		return new SinkStats(this.created.sum(), this.patched.sum(), this.retried.sum(), this.failed.sum());
 	}
 
-	/**
-	 * This sink's correlator, for introspection.
-	 * @return the correlator
-	 */
-	public EventCorrelator correlator() {
+	EventCorrelator correlator() {
 		return this.correlator;
 	}
 

@@ -1,0 +1,183 @@
+package io.github.kubeevents;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.DoubleSupplier;
+
+import io.github.kubeevents.correlator.CorrelatorOptions;
+import io.github.kubeevents.sink.RetryPolicy;
+import io.github.kubeevents.sink.SinkRequestListener;
+import io.github.kubeevents.sink.Sleeper;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Builder of {@link EventBroadcaster}, preset with client-go's defaults. Get one with
+ * {@link EventBroadcaster#builder()}.
+ *
+ * <p>Not thread-safe.
+ */
+public final class EventBroadcasterBuilder {
+
+	int incomingQueueCapacity = 1000;
+
+	SubscriberOptions subscriberOptions = SubscriberOptions.defaults();
+
+	CorrelatorOptions correlatorOptions = CorrelatorOptions.defaults();
+
+	RetryPolicy retryPolicy = RetryPolicy.defaults();
+
+	Clock clock = Clock.systemUTC();
+
+	@Nullable Sleeper sleeper;
+
+	DoubleSupplier jitter = () -> ThreadLocalRandom.current().nextDouble();
+
+	int maxMessageBytes = 1024 * 1024;
+
+	Duration shutdownTimeout = Duration.ofSeconds(10);
+
+	Duration dropSummaryInterval = EventCounters.DEFAULT_SUMMARY_INTERVAL;
+
+	SinkRequestListener requestListener = SinkRequestListener.NONE;
+
+	EventBroadcasterBuilder() {
+	}
+
+	/**
+	 * Sets the incoming queue's capacity; when it is full, new events are dropped ({@code queue_full}).
+	 * @param capacity the capacity (default 1000, client-go's {@code maxQueuedEvents})
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder incomingQueueCapacity(int capacity) {
+		if (capacity < 1) {
+			throw new IllegalArgumentException("incoming queue capacity must be at least 1, was " + capacity);
+		}
+		this.incomingQueueCapacity = capacity;
+		return this;
+	}
+
+	/**
+	 * Sets the default queue options of subscribers and sinks.
+	 * @param options the options (default 1000 events, drop when full)
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder subscriberOptions(SubscriberOptions options) {
+		this.subscriberOptions = Objects.requireNonNull(options, "subscriberOptions");
+		return this;
+	}
+
+	/**
+	 * Sets the options of each core/v1 sink's correlator.
+	 * @param options the options (default client-go's; their clock, when unset, is this builder's)
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder correlatorOptions(CorrelatorOptions options) {
+		this.correlatorOptions = Objects.requireNonNull(options, "correlatorOptions");
+		return this;
+	}
+
+	/**
+	 * Sets how writes failing with transport errors are retried.
+	 * @param policy attempts and delay (default 12 attempts, 10 s)
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder retryPolicy(RetryPolicy policy) {
+		this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
+		return this;
+	}
+
+	/**
+	 * Sets the one clock of the recorder: event timestamps and names, the correlator's window and token buckets
+	 * (unless its options set another), the pacing of drop summaries.
+	 * @param clock the clock (default {@link Clock#systemUTC()})
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder clock(Clock clock) {
+		this.clock = Objects.requireNonNull(clock, "clock");
+		return this;
+	}
+
+	/**
+	 * Sets what waits between retries.
+	 * @param sleeper the sleeper (default a real sleeper that shutdown wakes up)
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder sleeper(Sleeper sleeper) {
+		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+		return this;
+	}
+
+	/**
+	 * Sets the source of uniform random numbers in [0, 1) for the retry jitter.
+	 * @param jitter the source (default {@link ThreadLocalRandom})
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder jitter(DoubleSupplier jitter) {
+		this.jitter = Objects.requireNonNull(jitter, "jitter");
+		return this;
+	}
+
+	/**
+	 * Sets the largest message accepted, in UTF-8 bytes; longer messages are dropped as invalid input
+	 * (client-go has no limit for core/v1; the API server and etcd refuse objects over about 1.5 MiB).
+	 * @param maxMessageBytes the limit (default 1 MiB)
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder maxMessageBytes(int maxMessageBytes) {
+		if (maxMessageBytes < 1) {
+			throw new IllegalArgumentException("maxMessageBytes must be at least 1, was " + maxMessageBytes);
+		}
+		this.maxMessageBytes = maxMessageBytes;
+		return this;
+	}
+
+	/**
+	 * Sets the deadline of {@link EventBroadcaster#shutdown()} and {@link EventBroadcaster#close()}.
+	 * @param timeout the deadline (default 10 s)
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder shutdownTimeout(Duration timeout) {
+		Objects.requireNonNull(timeout, "shutdownTimeout");
+		if (timeout.isNegative()) {
+			throw new IllegalArgumentException("shutdownTimeout must not be negative, was " + timeout);
+		}
+		this.shutdownTimeout = timeout;
+		return this;
+	}
+
+	/**
+	 * Sets the shortest time between two WARN summaries of one flood-prone drop reason.
+	 * @param interval the interval (default 10 s)
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder dropSummaryInterval(Duration interval) {
+		Objects.requireNonNull(interval, "dropSummaryInterval");
+		if (interval.isNegative()) {
+			throw new IllegalArgumentException("dropSummaryInterval must not be negative, was " + interval);
+		}
+		this.dropSummaryInterval = interval;
+		return this;
+	}
+
+	/**
+	 * Sets the listener told about every request of the sinks (for latency metrics).
+	 * @param listener the listener (default none)
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder requestListener(SinkRequestListener listener) {
+		this.requestListener = Objects.requireNonNull(listener, "requestListener");
+		return this;
+	}
+
+	/**
+	 * Builds the broadcaster. No thread runs until {@link EventBroadcaster#start()}.
+	 * @return the broadcaster
+	 */
+	public EventBroadcaster build() {
+		return new EventBroadcaster(this);
+	}
+
+
+}

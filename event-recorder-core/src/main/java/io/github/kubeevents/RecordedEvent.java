@@ -1,0 +1,74 @@
+package io.github.kubeevents;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An event as recorded, before it is written with either Kubernetes events API: what every
+ * {@link EventHandler} receives and what {@link FakeEventRecorder} captures. The Event's name, namespace and
+ * wire form are derived from it by the sink (core/v1 {@code Event} or events.k8s.io/v1 {@code Event}).
+ *
+ * <p>Immutable and thread-safe (the annotations are an unmodifiable copy).
+ *
+ * @param regarding the object the event is about (core/v1 {@code involvedObject})
+ * @param related an optional second object, or {@code null}
+ * @param type Normal or Warning
+ * @param reason the reason, never empty
+ * @param action what the reporter did or failed to do, or {@code null} when not given
+ * @param message the formatted message (events.k8s.io/v1 {@code note}); empty when none
+ * @param annotations annotations for the Event's metadata; empty when none
+ * @param source the reporting component and host (instance)
+ * @param timestamp when it was recorded, from the broadcaster's clock; also the source of the Event's name
+ */
+public record RecordedEvent(InvolvedObject regarding, @Nullable InvolvedObject related, EventType type,
+		String reason, @Nullable String action, String message, Map<String, String> annotations,
+		EventSource source, Instant timestamp) {
+
+	/**
+	 * Checks the required fields and copies the annotations.
+	 * @throws NullPointerException when a required field is {@code null}
+	 */
+	public RecordedEvent {
+		Objects.requireNonNull(regarding, "regarding");
+		Objects.requireNonNull(type, "type");
+		Objects.requireNonNull(reason, "reason");
+		Objects.requireNonNull(source, "source");
+		Objects.requireNonNull(timestamp, "timestamp");
+		message = (message != null) ? message : "";
+		annotations = (annotations == null || annotations.isEmpty()) ? Map.of() : Map.copyOf(annotations);
+	}
+
+	/**
+	 * The namespace the Event is written to: the regarding object's, or {@code default} for a cluster-scoped
+	 * object (client-go's rule for both APIs).
+	 * @return the Event's namespace
+	 */
+	public String eventNamespace() {
+		String namespace = this.regarding.namespace();
+		return (namespace != null) ? namespace : "default";
+	}
+
+	/**
+	 * The Event's name, client-go's {@code GenerateEventName}: {@code <regarding name>.<hex Unix nanos>}, or a
+	 * random UUID when that is not a valid DNS-1123 subdomain (see {@link EventNames#generate}). A UUID is random,
+	 * so call this once per Event.
+	 * @return a valid name
+	 */
+	public String generateEventName() {
+		return EventNames.generate(this.regarding.name(), this.timestamp);
+	}
+
+	/**
+	 * A one-line description for log lines, without the message (which may carry secrets):
+	 * {@code object="ns/web-0" kind="Pod" type="Warning" reason="BackOff"}.
+	 * @return the description
+	 */
+	public String describe() {
+		return "object=\"" + this.regarding.displayName() + "\" kind=\"" + this.regarding.kind() + "\" type=\""
+				+ this.type.value() + "\" reason=\"" + this.reason + "\"";
+	}
+
+}

@@ -1,0 +1,42 @@
+package io.github.kubeevents;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Predicate;
+
+import io.github.kubeevents.introspect.ObjectRef;
+import io.github.kubeevents.introspect.RecorderSnapshot;
+
+/** Assembles {@link RecorderSnapshot}s from a broadcaster's parts. Stateless. */
+final class Snapshots {
+
+	private Snapshots() {
+	}
+
+	static RecorderSnapshot recorder(Instant now, Fanout fanout, EventCounters counters, List<CoreV1Recording> sinks,
+			int limit, Predicate<ObjectRef> filter) {
+		List<RecorderSnapshot.SinkSnapshot> sinkViews = new ArrayList<>();
+		for (SubscriberQueue subscriber : fanout.subscribers()) {
+			if (subscriber.handler() instanceof CoreV1Recording sink && sinks.contains(sink)) {
+				sinkViews.add(new RecorderSnapshot.SinkSnapshot(subscriber.name(), "core/v1", sink.stats(),
+						sink.correlator().snapshot(limit, filter), null));
+			}
+		}
+		return new RecorderSnapshot(now, fanout.state().name().toLowerCase(Locale.ROOT),
+				new RecorderSnapshot.QueueSnapshot(fanout.depth(), fanout.capacity()), counters.acceptedCount(),
+				counters.droppedByReason(), subscribers(fanout), sinkViews);
+	}
+
+	static List<RecorderSnapshot.SubscriberSnapshot> subscribers(Fanout fanout) {
+		List<RecorderSnapshot.SubscriberSnapshot> result = new ArrayList<>();
+		for (SubscriberQueue subscriber : fanout.subscribers()) {
+			SubscriberOptions options = subscriber.options();
+			result.add(new RecorderSnapshot.SubscriberSnapshot(subscriber.name(), subscriber.depth(),
+					options.queueCapacity(), options.fullQueuePolicy().tag(), subscriber.droppedCount()));
+		}
+		return result;
+	}
+
+}

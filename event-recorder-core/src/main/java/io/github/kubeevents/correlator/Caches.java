@@ -1,0 +1,20 @@
+package io.github.kubeevents.correlator;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+/**
+ * The correlator's caches: Caffeine, bounded by size. Caffeine evicts by W-TinyLFU (frequency-aware, near-LRU),
+ * not as a strict LRU like client-go's {@code k8s.io/utils/lru}: which entry goes first can differ, the bound is
+ * the same. Maintenance runs on the calling thread, so no executor thread is involved.
+ */
+final class Caches {
+
+	private Caches() {
+	}
+
+	static <K, V> Cache<K, V> bounded(int maximumSize) {
+		return Caffeine.newBuilder().maximumSize(maximumSize).executor(Runnable::run).build();
+	}
+
+}
