@@ -12,6 +12,7 @@ import java.util.function.Predicate;
 
 import io.github.kubeevents.correlator.CorrelatorOptions;
 import io.github.kubeevents.correlator.EventCorrelator;
+import io.github.kubeevents.introspect.LastRejection;
 import io.github.kubeevents.introspect.ObjectRef;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.SinkStats;
@@ -19,6 +20,7 @@ import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
 import io.github.kubeevents.sink.Sleeper;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -281,6 +283,14 @@ public final class EventBroadcaster implements AutoCloseable {
 	 */
 	public Map<String, Long> droppedByReason() {
 		return java.util.Collections.unmodifiableMap(this.counters.droppedByReason());
+	}
+
+	/**
+	 * The latest event the API server refused, for health checks (cheap).
+	 * @return the rejection, or {@code null} when none so far
+	 */
+	public @Nullable LastRejection lastRejection() {
+		return this.counters.lastRejection();
 	}
 
 	/**

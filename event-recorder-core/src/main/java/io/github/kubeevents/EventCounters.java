@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.github.kubeevents.introspect.LastRejection;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +47,8 @@ final class EventCounters {
 	private final @Nullable Instant[] lastSummary = new Instant[REASONS.length];
 
 	private final Clock clock;
+
+	private volatile @Nullable LastRejection lastRejection;
 
 	private final Duration summaryInterval;
 
@@ -89,6 +92,10 @@ final class EventCounters {
 	void dropAndLog(DropReason reason, @Nullable RecordedEvent event, String why, boolean quietly) {
 		this.drops[reason.ordinal()].increment();
 		this.latest.lazySet(reason.ordinal(), (event != null) ? event : why);
+		if (reason == DropReason.REJECTED_BY_SERVER && !quietly) {
+			this.lastRejection = new LastRejection(this.clock.instant(), (event != null) ? event.describe() : "",
+					why);
+		}
 		if (quietly) {
 			if (logger.isDebugEnabled()) {
 				logger.debug("Dropped event ({}): {}", reason.tag(), describe(event, why));
@@ -102,6 +109,10 @@ final class EventCounters {
 				.addKeyValue("dropReason", reason.tag())
 				.log();
 		}
+	}
+
+	@Nullable LastRejection lastRejection() {
+		return this.lastRejection;
 	}
 
 	long dropped(DropReason reason) {

@@ -3,7 +3,8 @@ package io.github.kubeevents.benchmarks;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
-import io.github.kubeevents.Events;
+import io.github.kubeevents.EventNames;
+import io.github.kubeevents.correlator.CoreV1Events;
 import io.github.kubeevents.correlator.CorrelationResult;
 import io.github.kubeevents.correlator.CorrelatorOptions;
 import io.github.kubeevents.correlator.EventCorrelator;
@@ -51,14 +52,14 @@ public class CorrelatorBenchmark {
 		Instant now = Instant.now();
 		for (int i = 0; i < this.objects; i++) {
 			V1ObjectReference ref = new V1ObjectReference().kind("Pod").apiVersion("v1").namespace("ns").name("pod-" + i).uid("u" + i);
-			this.events[i] = new CoreV1Event().metadata(new V1ObjectMeta().name(Events.generateName("pod-" + i, now)).namespace("ns"))
+			this.events[i] = new CoreV1Event().metadata(new V1ObjectMeta().name(EventNames.generate("pod-" + i, now)).namespace("ns"))
 				.involvedObject(ref)
 				.reason("BackOff")
 				.message("Back-off restarting failed container")
 				.type("Warning")
 				.count(1)
-				.firstTimestamp(Events.timestamp(now))
-				.lastTimestamp(Events.timestamp(now))
+				.firstTimestamp(CoreV1Events.timestamp(now))
+				.lastTimestamp(CoreV1Events.timestamp(now))
 				.source(new V1EventSource().component("benchmark").host("host"));
 		}
 	}

@@ -1,6 +1,7 @@
 package io.github.kubeevents.autoconfigure;
 
 import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.EventBroadcasterBuilder;
 
 /**
  * Callback to customize the auto-configured {@link EventBroadcaster} beyond what {@code kubeevents.*} covers
@@ -16,6 +17,6 @@ public interface EventBroadcasterCustomizer {
 	 * Customizes the builder.
 	 * @param builder the builder, already configured from the properties
 	 */
-	void customize(EventBroadcaster.Builder builder);
+	void customize(EventBroadcasterBuilder builder);
 
 }

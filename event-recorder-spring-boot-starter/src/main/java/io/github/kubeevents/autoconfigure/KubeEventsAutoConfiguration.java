@@ -1,16 +1,24 @@
 package io.github.kubeevents.autoconfigure;
 
 import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.EventBroadcasterBuilder;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
+import io.github.kubeevents.autoconfigure.cluster.ClientVersionCheck;
+import io.github.kubeevents.autoconfigure.cluster.ClusterResolver;
+import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import io.github.kubeevents.correlator.CorrelatorOptions;
+import io.github.kubeevents.sink.CoreV1EventSink;
 import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.spring.KubeEventsLifecycle;
+import io.github.kubeevents.spring.KubeEventsStatus;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -20,13 +28,14 @@ import org.springframework.core.env.Environment;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the Kubernetes
  * event recorder: an {@link EventBroadcaster} built from {@link KubeEventsProperties}, an {@link EventRecorder}
  * for the application's {@link EventSource}, the sink chosen by {@code kubeevents.sink} (see
- * {@link KubeEventsStatus}) and the {@link KubeEventsLifecycle} that starts and stops them.
+ * {@link ClusterResolver}) and the {@link KubeEventsLifecycle} that starts and stops them.
  *
  * <p>Switched off with {@code kubeevents.enabled=false}. Every bean backs off when the application defines one of
- * the same type. An application {@link EventSink} bean, else an {@link ApiClient} bean, is used in preference to
- * the cluster configuration found by the {@link KubernetesConfigDetector}.
+ * the same type; {@link EventBroadcasterCustomizer} and {@link CorrelatorOptionsCustomizer} beans adjust the
+ * broadcaster beyond the properties.
  */
 @AutoConfiguration
+@ConditionalOnClass({ EventBroadcaster.class, ApiClient.class })
 @ConditionalOnBooleanProperty(name = "kubeevents.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(KubeEventsProperties.class)
 public final class KubeEventsAutoConfiguration {
@@ -58,11 +67,13 @@ public final class KubeEventsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	KubeEventsStatus kubeEventsStatus(KubeEventsProperties properties, KubernetesConfigDetector detector,
-			ObjectProvider<EventSink> eventSink, ObjectProvider<ApiClient> apiClient) {
-		EventSinkResolver resolver = new EventSinkResolver(detector);
+			ObjectProvider<EventSink> eventSink, ObjectProvider<KubeEventsConnectionDetails> connectionDetails,
+			ObjectProvider<ApiClient> apiClient) {
+		ClientVersionCheck.warnIfOlderThanBuiltWith();
 		boolean cluster = properties.sink() == SinkMode.AUTO || properties.sink() == SinkMode.KUBERNETES;
-		return resolver.resolve(properties.sink(), properties.logEvents(), cluster ? eventSink.getIfAvailable() : null,
-				cluster ? apiClient.getIfAvailable() : null);
+		return new ClusterResolver(detector, CoreV1EventSink::new).resolve(properties.sink().tag(),
+				properties.logEvents(), properties.kubeconfig().enabled(), cluster ? eventSink.getIfAvailable() : null,
+				cluster ? connectionDetails.getIfAvailable() : null, cluster ? apiClient.getIfAvailable() : null);
 	}
 
 	@Bean
@@ -72,11 +83,12 @@ public final class KubeEventsAutoConfiguration {
 			ObjectProvider<CorrelatorOptionsCustomizer> correlatorCustomizers) {
 		CorrelatorOptions.Builder correlator = properties.correlator().toOptionsBuilder();
 		correlatorCustomizers.orderedStream().forEach((customizer) -> customizer.customize(correlator));
-		EventBroadcaster.Builder builder = EventBroadcaster.builder()
+		EventBroadcasterBuilder builder = EventBroadcaster.builder()
 			.incomingQueueCapacity(properties.queue().capacity())
 			.subscriberOptions(properties.queue().toSubscriberOptions())
 			.retryPolicy(properties.retry().toPolicy())
 			.maxMessageBytes(properties.maxMessageBytes())
+			.shutdownTimeout(properties.shutdownTimeout())
 			.correlatorOptions(correlator.build());
 		broadcasterCustomizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();

@@ -12,11 +12,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import static io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyException.require;
+
 /**
  * Configuration of the kube-events recorder ({@code kubeevents.*}). Every default is client-go's.
  *
- * <p>Bound by constructor; nested groups are never {@code null}. Each compact constructor rejects invalid values
- * with an {@link IllegalArgumentException} naming the property, so a bad value fails startup.
+ * <p>Bound by constructor; nested groups are never {@code null}. Invalid values fail startup with an
+ * {@link InvalidKubeEventsPropertyException} naming the property.
  *
  * <p>Immutable and thread-safe.
  *
@@ -25,60 +27,65 @@ import org.springframework.util.unit.DataSize;
  * Defaults to spring.application.name, or "kube-events" when that is not set.
  * @param host Reporting host written into every Event (source.host and reportingInstance). Defaults to the
  * POD_NAME environment variable, then HOSTNAME, else empty.
- * @param sink Where recorded events go: "auto" writes to the API server when a cluster configuration exists and
- * otherwise only logs, "kubernetes" requires a cluster, "log" only logs, "none" neither writes nor logs.
+ * @param sink Where recorded events go: "auto" writes to the API server when running in Kubernetes (or when the
+ * application provides a cluster connection) and otherwise only logs, "kubernetes" requires a cluster, "log" only
+ * logs, "none" neither writes nor logs.
  * @param logEvents Whether to log every recorded event as one structured line (logger
- * "io.github.kubeevents.events"). Always on when the sink is "log", or "auto" without a cluster.
+ * "io.github.kubeevents.events"). Always on when events are not written to a cluster.
  * @param shutdownTimeout Maximum time to wait, on shutdown, for queued events to be written. Keep it below
  * spring.lifecycle.timeout-per-shutdown-phase.
  * @param maxMessageSize Maximum size of an event message in UTF-8 bytes; longer messages are dropped as invalid
  * input.
+ * @param kubeconfig Use of a developer kubeconfig.
  * @param queue Queue settings.
  * @param retry Retry settings of API server writes.
  * @param correlator Correlator settings (aggregation and spam filter) of the API server sink.
- * @param endpoint Settings of the "kubeevents" Actuator endpoint.
  */
 @ConfigurationProperties(KubeEventsProperties.PREFIX)
 public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nullable String component,
 		@Nullable String host, @DefaultValue("auto") SinkMode sink, @DefaultValue("true") boolean logEvents,
 		@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue("1MB") DataSize maxMessageSize,
-		@DefaultValue Queue queue, @DefaultValue Retry retry, @DefaultValue Correlator correlator,
-		@DefaultValue Endpoint endpoint) {
+		@DefaultValue Kubeconfig kubeconfig, @DefaultValue Queue queue, @DefaultValue Retry retry,
+		@DefaultValue Correlator correlator) {
 
 	/** The prefix of every property. */
 	public static final String PREFIX = "kubeevents";
 
 	/**
 	 * Validates the properties.
-	 * @throws IllegalArgumentException naming the first invalid property
+	 * @throws InvalidKubeEventsPropertyException naming the first invalid property
 	 */
 	public KubeEventsProperties {
-		require(component == null || !component.isBlank(),
-				"kubeevents.component must not be blank, was '" + component + "'");
-		require(sink != null, "kubeevents.sink must be set");
-		require(shutdownTimeout != null && isPositive(shutdownTimeout),
-				"kubeevents.shutdown-timeout must be positive, was " + shutdownTimeout);
+		require(component == null || !component.isBlank(), "kubeevents.component", component, "must not be blank");
+		require(sink != null, "kubeevents.sink", sink, "must be one of auto, kubernetes, log, none");
+		require(shutdownTimeout != null && isPositive(shutdownTimeout), "kubeevents.shutdown-timeout",
+				shutdownTimeout, "must be positive");
 		require(maxMessageSize != null && maxMessageSize.toBytes() >= 1
-				&& maxMessageSize.toBytes() <= Integer.MAX_VALUE,
-				"kubeevents.max-message-size must be between 1B and " + Integer.MAX_VALUE + "B, was " + maxMessageSize);
+				&& maxMessageSize.toBytes() <= Integer.MAX_VALUE, "kubeevents.max-message-size", maxMessageSize,
+				"must be between 1B and " + Integer.MAX_VALUE + "B");
 	}
 
 	/**
-	 * {@link #maxMessageSize()} in bytes, for {@code EventBroadcaster.Builder#maxMessageBytes(int)}.
+	 * {@link #maxMessageSize()} in bytes, for {@code EventBroadcasterBuilder#maxMessageBytes(int)}.
 	 * @return the limit, between 1 and {@link Integer#MAX_VALUE}
 	 */
 	public int maxMessageBytes() {
 		return Math.toIntExact(this.maxMessageSize.toBytes());
 	}
 
-	static void require(boolean condition, String message) {
-		if (!condition) {
-			throw new IllegalArgumentException(message);
-		}
-	}
-
 	static boolean isPositive(Duration duration) {
 		return !duration.isNegative() && !duration.isZero();
+	}
+
+	/**
+	 * Use of a developer kubeconfig ({@code kubeevents.kubeconfig.*}). With {@code sink=auto} a kubeconfig
+	 * ($KUBECONFIG, ~/.kube/config) is not used unless enabled here, so tests and local runs do not write Events
+	 * into whatever cluster kubectl points at; {@code sink=kubernetes} always uses one when it finds one.
+	 *
+	 * @param enabled Whether sink "auto" writes to the cluster of a kubeconfig ($KUBECONFIG, then
+	 * ~/.kube/config) when not running in Kubernetes.
+	 */
+	public record Kubeconfig(@DefaultValue("false") boolean enabled) {
 	}
 
 	/**
@@ -96,13 +103,13 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 		/**
 		 * Validates the queue settings.
-		 * @throws IllegalArgumentException naming the first invalid property
+		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
 		 */
 		public Queue {
-			require(capacity >= 1, "kubeevents.queue.capacity must be at least 1, was " + capacity);
-			require(subscriberCapacity >= 1,
-					"kubeevents.queue.subscriber-capacity must be at least 1, was " + subscriberCapacity);
-			require(fullPolicy != null, "kubeevents.queue.full-policy must be set");
+			require(capacity >= 1, "kubeevents.queue.capacity", capacity, "must be at least 1");
+			require(subscriberCapacity >= 1, "kubeevents.queue.subscriber-capacity", subscriberCapacity,
+					"must be at least 1");
+			require(fullPolicy != null, "kubeevents.queue.full-policy", fullPolicy, "must be drop or wait");
 		}
 
 		/**
@@ -126,12 +133,12 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 		/**
 		 * Validates the retry settings.
-		 * @throws IllegalArgumentException naming the first invalid property
+		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
 		 */
 		public Retry {
-			require(maxAttempts >= 1, "kubeevents.retry.max-attempts must be at least 1, was " + maxAttempts);
-			require(sleep != null && !sleep.isNegative(),
-					"kubeevents.retry.sleep must be zero or positive, was " + sleep);
+			require(maxAttempts >= 1, "kubeevents.retry.max-attempts", maxAttempts, "must be at least 1");
+			require(sleep != null && !sleep.isNegative(), "kubeevents.retry.sleep", sleep,
+					"must be zero or positive");
 		}
 
 		/**
@@ -156,10 +163,10 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 		/**
 		 * Validates the correlator settings.
-		 * @throws IllegalArgumentException naming the first invalid property
+		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
 		 */
 		public Correlator {
-			require(cacheSize >= 1, "kubeevents.correlator.cache-size must be at least 1, was " + cacheSize);
+			require(cacheSize >= 1, "kubeevents.correlator.cache-size", cacheSize, "must be at least 1");
 		}
 
 		/**
@@ -168,7 +175,7 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 		 */
 		public CorrelatorOptions.Builder toOptionsBuilder() {
 			return CorrelatorOptions.builder()
-				.lruCacheSize(this.cacheSize)
+				.cacheSize(this.cacheSize)
 				.spamFilterEnabled(this.spamFilter.enabled())
 				.burst(this.spamFilter.burst())
 				.qps(this.spamFilter.qps())
@@ -187,22 +194,32 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 *
 	 * @param enabled Whether to apply the spam filter.
 	 * @param burst Capacity of each token bucket, which is also its initial fill.
-	 * @param qps Refill rate of each token bucket, in tokens per second.
+	 * @param refillInterval Time for one token to come back into a bucket (client-go's QPS of 1/300 as an
+	 * interval).
 	 * @param key What shares one token bucket: "object" (client-go's default: source, object and type) or
 	 * "object-and-reason" (one bucket per reason too).
 	 */
 	public record SpamFilter(@DefaultValue("true") boolean enabled, @DefaultValue("25") int burst,
-			@DefaultValue("0.0033333333333333335") double qps, @DefaultValue("object") SpamKey key) {
+			@DefaultValue("300s") Duration refillInterval, @DefaultValue("object") SpamKey key) {
 
 		/**
 		 * Validates the spam filter settings.
-		 * @throws IllegalArgumentException naming the first invalid property
+		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
 		 */
 		public SpamFilter {
-			require(burst >= 1, "kubeevents.correlator.spam-filter.burst must be at least 1, was " + burst);
-			require(qps > 0 && Double.isFinite(qps),
-					"kubeevents.correlator.spam-filter.qps must be a positive finite number, was " + qps);
-			require(key != null, "kubeevents.correlator.spam-filter.key must be set");
+			require(burst >= 1, "kubeevents.correlator.spam-filter.burst", burst, "must be at least 1");
+			require(refillInterval != null && isPositive(refillInterval),
+					"kubeevents.correlator.spam-filter.refill-interval", refillInterval, "must be positive");
+			require(key != null, "kubeevents.correlator.spam-filter.key", key, "must be object or object-and-reason");
+		}
+
+		/**
+		 * The refill rate in tokens per second. client-go keeps its QPS as a float32, so its default refill is
+		 * every 299.9999927 s rather than 300 s; here it is exactly the configured interval.
+		 * @return {@code 1 / refillInterval} in seconds
+		 */
+		public double qps() {
+			return 1_000_000_000.0 / this.refillInterval.toNanos();
 		}
 
 	}
@@ -223,33 +240,14 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 		/**
 		 * Validates the aggregation settings.
-		 * @throws IllegalArgumentException naming the first invalid property
+		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
 		 */
 		public Aggregation {
-			require(maxEvents >= 2,
-					"kubeevents.correlator.aggregation.max-events must be at least 2, was " + maxEvents);
-			require(interval != null && isPositive(interval),
-					"kubeevents.correlator.aggregation.interval must be positive, was " + interval);
-			require(messagePrefix != null, "kubeevents.correlator.aggregation.message-prefix must be set");
-		}
-
-	}
-
-	/**
-	 * Settings of the {@code kubeevents} Actuator endpoint ({@code kubeevents.endpoint.*}).
-	 *
-	 * @param defaultLimit Maximum number of entries in each correlator list of the endpoint's answer when the
-	 * request has no "limit" parameter.
-	 */
-	public record Endpoint(@DefaultValue("100") int defaultLimit) {
-
-		/**
-		 * Validates the endpoint settings.
-		 * @throws IllegalArgumentException naming the property when the limit is negative
-		 */
-		public Endpoint {
-			require(defaultLimit >= 0,
-					"kubeevents.endpoint.default-limit must be zero or positive, was " + defaultLimit);
+			require(maxEvents >= 2, "kubeevents.correlator.aggregation.max-events", maxEvents, "must be at least 2");
+			require(interval != null && isPositive(interval), "kubeevents.correlator.aggregation.interval", interval,
+					"must be positive");
+			require(messagePrefix != null, "kubeevents.correlator.aggregation.message-prefix", messagePrefix,
+					"must be set");
 		}
 
 	}

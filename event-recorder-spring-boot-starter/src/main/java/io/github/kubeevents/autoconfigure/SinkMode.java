@@ -1,5 +1,7 @@
 package io.github.kubeevents.autoconfigure;
 
+import java.util.Locale;
+
 /**
  * Where recorded events go, as configured with {@code kubeevents.sink}.
  *
@@ -8,19 +10,27 @@ package io.github.kubeevents.autoconfigure;
 public enum SinkMode {
 
 	/**
-	 * Write Events to the API server when a cluster configuration exists (an {@code ApiClient} or
-	 * {@code EventSink} bean, {@code $KUBECONFIG}, {@code ~/.kube/config} or the in-cluster service account);
-	 * otherwise log them, with one WARN saying why.
+	 * Write Events to the API server when running in Kubernetes or when the application provides a cluster (an
+	 * {@code EventSink}, {@code KubeEventsConnectionDetails} or {@code ApiClient} bean, or a kubeconfig with
+	 * {@code kubeevents.kubeconfig.enabled=true}); otherwise log them.
 	 */
 	AUTO,
 
-	/** Write Events to the API server; startup fails when no cluster configuration exists. */
+	/** Write Events to the API server (a kubeconfig is used too); startup fails when no cluster is found. */
 	KUBERNETES,
 
 	/** Only log events, never call the API server. */
 	LOG,
 
 	/** Neither write nor log events; drops are still counted. */
-	NONE
+	NONE;
+
+	/**
+	 * The property value.
+	 * @return {@code "auto"}, {@code "kubernetes"}, {@code "log"} or {@code "none"}
+	 */
+	public String tag() {
+		return name().toLowerCase(Locale.ROOT);
+	}
 
 }

@@ -1,6 +1,6 @@
 /**
- * Spring Boot auto-configuration of the kube-events recorder: properties, the broadcaster and its lifecycle, the
- * sink chosen by {@code kubeevents.sink}, and the optional Actuator endpoint, health indicator and metrics.
+ * Spring Boot auto-configuration of the kube-events recorder: properties, the broadcaster and its lifecycle,
+ * customizers, the cluster connection, and the failure analyzers of startup problems.
  */
 @NullMarked
 package io.github.kubeevents.autoconfigure;

@@ -1,4 +1,4 @@
-package io.github.kubeevents.autoconfigure;
+package io.github.kubeevents.spring;
 
 import java.util.Locale;
 

@@ -1,7 +1,10 @@
-package io.github.kubeevents.autoconfigure;
+package io.github.kubeevents.autoconfigure.endpoint;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
+import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
+import io.github.kubeevents.endpoint.KubeEventsEndpoint;
+import io.github.kubeevents.spring.KubeEventsStatus;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -9,6 +12,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -20,15 +24,16 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = KubeEventsAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnAvailableEndpoint(KubeEventsEndpoint.class)
+@EnableConfigurationProperties(KubeEventsEndpointProperties.class)
 public final class KubeEventsEndpointAutoConfiguration {
 
 	@Bean
-	@ConditionalOnBean({ EventBroadcaster.class, KubeEventsStatus.class, EventSource.class,
-			KubeEventsProperties.class })
+	@ConditionalOnBean({ EventBroadcaster.class, KubeEventsStatus.class, EventSource.class })
 	@ConditionalOnMissingBean
 	KubeEventsEndpoint kubeEventsEndpoint(EventBroadcaster broadcaster, KubeEventsStatus status, EventSource source,
-			KubeEventsProperties properties) {
-		return new KubeEventsEndpoint(broadcaster, status, source, properties.endpoint().defaultLimit());
+			KubeEventsEndpointProperties properties) {
+		return new KubeEventsEndpoint(broadcaster, status, source, properties.getDefaultLimit(),
+				properties.getShowValues(), properties.getRoles());
 	}
 
 }

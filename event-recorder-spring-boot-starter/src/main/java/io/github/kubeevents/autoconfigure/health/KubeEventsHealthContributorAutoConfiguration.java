@@ -1,6 +1,9 @@
-package io.github.kubeevents.autoconfigure;
+package io.github.kubeevents.autoconfigure.health;
 
 import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
+import io.github.kubeevents.health.KubeEventsHealthIndicator;
+import io.github.kubeevents.spring.KubeEventsStatus;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

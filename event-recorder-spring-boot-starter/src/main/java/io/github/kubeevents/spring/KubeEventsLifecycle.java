@@ -1,4 +1,4 @@
-package io.github.kubeevents.autoconfigure;
+package io.github.kubeevents.spring;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -56,7 +56,8 @@ public final class KubeEventsLifecycle implements SmartLifecycle {
 	 * @param broadcaster the broadcaster to start and shut down
 	 * @param status the resolved sink and whether to log events
 	 * @param source the reporting component and host, for the startup log line
-	 * @param shutdownTimeout how long {@link #stop()} waits for queued events to be written
+	 * @param shutdownTimeout how long {@link #stop()} waits for queued events to be written (the broadcaster's own
+	 * {@code close()}, which Spring also calls, then returns at once)
 	 */
 	public KubeEventsLifecycle(EventBroadcaster broadcaster, KubeEventsStatus status, EventSource source,
 			Duration shutdownTimeout) {
@@ -89,9 +90,8 @@ public final class KubeEventsLifecycle implements SmartLifecycle {
 			this.broadcaster.start();
 			this.running = true;
 		}
-		logger.info("Recording Kubernetes events as component '{}' (host '{}'): sink={} ({}), logging={}",
-				this.source.component(), this.source.host(), this.status.sink().value(), this.status.reason(),
-				this.status.logEvents());
+		logger.info("Recording Kubernetes events as component '{}' (host '{}'): {}", this.source.component(),
+				this.source.host(), this.status.describe());
 	}
 
 	/**

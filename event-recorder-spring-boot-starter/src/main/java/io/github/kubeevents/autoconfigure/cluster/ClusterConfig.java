@@ -1,4 +1,4 @@
-package io.github.kubeevents.autoconfigure;
+package io.github.kubeevents.autoconfigure.cluster;
 
 import java.io.IOException;
 import java.io.Reader;

@@ -1,0 +1,8 @@
+/**
+ * Where the recorder writes: detection of the in-cluster service account and of kubeconfigs, and the
+ * resolution of {@code kubeevents.sink} into a sink.
+ */
+@NullMarked
+package io.github.kubeevents.autoconfigure.cluster;
+
+import org.jspecify.annotations.NullMarked;

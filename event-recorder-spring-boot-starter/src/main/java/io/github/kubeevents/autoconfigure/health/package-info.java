@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the {@code kubeevents} health indicator.
+ */
+@NullMarked
+package io.github.kubeevents.autoconfigure.health;
+
+import org.jspecify.annotations.NullMarked;

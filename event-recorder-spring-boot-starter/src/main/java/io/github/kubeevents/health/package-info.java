@@ -1,0 +1,7 @@
+/**
+ * The {@code kubeevents} health indicator.
+ */
+@NullMarked
+package io.github.kubeevents.health;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,115 @@
+package io.github.kubeevents.metrics;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.function.ToLongFunction;
+
+import io.github.kubeevents.DropReason;
+import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.SinkStats;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * Registers the recorder's meters. Every meter reads the broadcaster's in-memory counters when it is polled. Names
+ * and units are chosen so that Prometheus shows each once (Micrometer appends the base unit, then
+ * {@code _total} for counters):
+ * <ul>
+ * <li>{@code kubeevents.accepted} (counter, events): recorded events accepted into the queue →
+ * {@code kubeevents_accepted_events_total};</li>
+ * <li>{@code kubeevents.dropped} (counter, events), tag {@code reason} = {@code queue_full},
+ * {@code spam_filtered}, {@code rejected_by_server}, {@code retries_exhausted}, {@code shutdown},
+ * {@code invalid_input} → {@code kubeevents_dropped_events_total};</li>
+ * <li>{@code kubeevents.written} (counter, events), tag {@code result} = {@code created} or {@code patched}:
+ * successful API server writes → {@code kubeevents_written_events_total};</li>
+ * <li>{@code kubeevents.sink.retries} (counter): attempts that followed a failed attempt →
+ * {@code kubeevents_sink_retries_total};</li>
+ * <li>{@code kubeevents.queue.depth} and {@code kubeevents.queue.capacity} (gauges, events), tag {@code queue} =
+ * {@code incoming} or a subscriber's name ({@code sink}, {@code logging}, ...) →
+ * {@code kubeevents_queue_depth_events}, {@code kubeevents_queue_capacity_events}.</li>
+ * </ul>
+ * The request timer {@code kubeevents.sink.requests} is {@link KubeEventsRequestTimer}.
+ *
+ * <p>Thread-safe.
+ */
+public final class KubeEventsMeterBinder implements MeterBinder {
+
+	private final EventBroadcaster broadcaster;
+
+	private final List<String> subscriberNames;
+
+	/**
+	 * A binder for {@code broadcaster}.
+	 * @param broadcaster the broadcaster whose counters to expose
+	 * @param subscriberNames the subscribers whose queues get gauges (subscribers start after the meters are
+	 * bound, so their names are given here)
+	 */
+	public KubeEventsMeterBinder(EventBroadcaster broadcaster, List<String> subscriberNames) {
+		this.broadcaster = Objects.requireNonNull(broadcaster, "broadcaster");
+		this.subscriberNames = List.copyOf(subscriberNames);
+	}
+
+	/**
+	 * Registers the meters.
+	 * @param registry the registry
+	 */
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		FunctionCounter.builder("kubeevents.accepted", this.broadcaster, EventBroadcaster::acceptedCount)
+			.description("Recorded events accepted into the incoming queue")
+			.baseUnit("events")
+			.register(registry);
+		for (DropReason reason : DropReason.values()) {
+			FunctionCounter.builder("kubeevents.dropped", this.broadcaster, (b) -> b.droppedCount(reason))
+				.tag("reason", reason.tag())
+				.description("Events not written, by reason")
+				.baseUnit("events")
+				.register(registry);
+		}
+		written(registry, "created", SinkStats::created);
+		written(registry, "patched", SinkStats::patched);
+		FunctionCounter.builder("kubeevents.sink.retries", this.broadcaster, (b) -> b.sinkStats().retried())
+			.description("API server write attempts that followed a failed attempt")
+			.register(registry);
+		queue(registry, "incoming", (b) -> b.queueDepth(), (b) -> b.queueCapacity());
+		for (String name : this.subscriberNames) {
+			queue(registry, name, (b) -> subscriber(b, name).depth(), (b) -> subscriber(b, name).capacity());
+		}
+	}
+
+	private void written(MeterRegistry registry, String result, ToLongFunction<SinkStats> counter) {
+		FunctionCounter.builder("kubeevents.written", this.broadcaster,
+				(b) -> counter.applyAsLong(b.sinkStats()))
+			.tag("result", result)
+			.description("Events written to the API server, by result")
+			.baseUnit("events")
+			.register(registry);
+	}
+
+	private void queue(MeterRegistry registry, String queue, ToLongFunction<EventBroadcaster> depth,
+			ToLongFunction<EventBroadcaster> capacity) {
+		Gauge.builder("kubeevents.queue.depth", this.broadcaster, (b) -> depth.applyAsLong(b))
+			.tag("queue", queue)
+			.description("Events waiting in a queue (the incoming queue or a subscriber's)")
+			.baseUnit("events")
+			.register(registry);
+		Gauge.builder("kubeevents.queue.capacity", this.broadcaster, (b) -> capacity.applyAsLong(b))
+			.tag("queue", queue)
+			.description("Capacity of a queue")
+			.baseUnit("events")
+			.register(registry);
+	}
+
+	private static RecorderSnapshot.SubscriberSnapshot subscriber(EventBroadcaster broadcaster, String name) {
+		for (RecorderSnapshot.SubscriberSnapshot subscriber : broadcaster.subscriberSnapshots()) {
+			if (subscriber.name().equals(name)) {
+				return subscriber;
+			}
+		}
+		return new RecorderSnapshot.SubscriberSnapshot(name, 0, 0, "drop", 0);
+	}
+
+}
