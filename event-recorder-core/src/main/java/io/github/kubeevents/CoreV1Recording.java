@@ -3,41 +3,42 @@ package io.github.kubeevents;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.DoubleSupplier;
+import java.util.function.Predicate;
 
 import io.github.kubeevents.correlator.CoreV1Events;
 import io.github.kubeevents.correlator.CorrelationResult;
 import io.github.kubeevents.correlator.EventCorrelator;
+import io.github.kubeevents.introspect.ObjectRef;
+import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.sink.ApiChoice;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
-import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
-import io.github.kubeevents.sink.Sleeper;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The core/v1 sink subscriber (client-go's {@code recordToSink}): turns each recorded event into a core/v1
- * Event, correlates it, then writes it with retries.
+ * The core/v1 sink subscriber (client-go's {@code recordToSink}): on its subscriber thread it turns each recorded
+ * event into a core/v1 Event and correlates it; its {@link SinkWriters} write it, with retries.
  *
  * <ul>
  * <li>Spam-filtered events are counted as {@code spam_filtered} (client-go drops them silently).</li>
  * <li>An update (count &gt; 1) is a PATCH; a 404 on PATCH (the Event expired or was deleted) falls back to a
  * CREATE with resourceVersion cleared, in the same attempt.</li>
- * <li>Transport and unexpected-response failures are retried up to {@link RetryPolicy#maxAttempts()} attempts;
- * any HTTP status drops the event at once ({@code rejected_by_server}); 409 AlreadyExists and
- * NamespaceTerminating are logged at DEBUG only.</li>
+ * <li>Transport and unexpected-response failures are retried up to the retry policy's attempts; any HTTP status
+ * drops the event at once ({@code rejected_by_server}); 409 AlreadyExists and NamespaceTerminating are logged
+ * at DEBUG only.</li>
  * <li>After a successful write, the correlator learns what the server stored.</li>
  * <li>After {@link #cancel()} (shutdown) each pending event gets at most one attempt, and a retry sleep in
  * progress ends at once ({@code shutdown}).</li>
  * </ul>
  *
- * <p>Runs on one subscriber thread; {@link #cancel()}, {@link #abort()} and {@link #stats()} may be called from
- * any thread.
+ * <p>Thread-safe: correlation on the subscriber thread, writes on the writer threads, {@link #cancel()},
+ * {@link #abort()} and {@link #stats()} from any thread.
  */
-final class CoreV1Recording implements SubscriberQueue.MaintainedHandler {
+final class CoreV1Recording implements SinkRecording {
 
 	private static final Logger logger = LoggerFactory.getLogger(CoreV1Recording.class);
 
@@ -45,15 +46,13 @@ final class CoreV1Recording implements SubscriberQueue.MaintainedHandler {
 
 	private final EventCorrelator correlator;
 
-	private final RetryPolicy retryPolicy;
-
-	private final Sleeper sleeper;
-
-	private final DoubleSupplier jitter;
+	private final SinkSettings settings;
 
 	private final EventCounters counters;
 
-	private final SinkRequestListener listener;
+	private final SinkWriters writers;
+
+	private final ApiChoice choice;
 
 	private final LongAdder created = new LongAdder();
 
@@ -63,17 +62,14 @@ final class CoreV1Recording implements SubscriberQueue.MaintainedHandler {
 
 	private final LongAdder failed = new LongAdder();
 
-	private volatile boolean cancelled;
-
-	CoreV1Recording(EventSink sink, EventCorrelator correlator, RetryPolicy retryPolicy, Sleeper sleeper,
-			DoubleSupplier jitter, EventCounters counters, SinkRequestListener listener) {
+	CoreV1Recording(String name, EventSink sink, ApiChoice choice, EventCorrelator correlator, SinkSettings settings,
+			EventCounters counters) {
 		this.sink = Objects.requireNonNull(sink, "sink");
+		this.choice = choice;
 		this.correlator = Objects.requireNonNull(correlator, "correlator");
-		this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
-		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-		this.jitter = Objects.requireNonNull(jitter, "jitter");
-		this.counters = Objects.requireNonNull(counters, "counters");
-		this.listener = Objects.requireNonNull(listener, "listener");
+		this.settings = settings;
+		this.counters = counters;
+		this.writers = new SinkWriters(name, settings.writers(), settings.writerQueueCapacity());
 	}
 
 	@Override
@@ -83,41 +79,50 @@ final class CoreV1Recording implements SubscriberQueue.MaintainedHandler {
 			this.counters.drop(DropReason.SPAM_FILTERED, recorded);
 			return;
 		}
-		for (int attempt = 1;; attempt++) {
-			if (tryWrite(result, recorded, attempt)) {
-				return;
-			}
-			if (attempt >= this.retryPolicy.maxAttempts()) {
-				this.failed.increment();
-				this.counters.dropAndLog(DropReason.RETRIES_EXHAUSTED, recorded,
-						"Unable to write event (retry limit of " + this.retryPolicy.maxAttempts() + " attempts exceeded!)",
-						false);
-				return;
-			}
-			if (!sleepBeforeRetry(attempt, recorded)) {
-				return;
-			}
-			this.retried.increment();
-		}
+		this.writers.submit(SinkSettings.shard(recorded), new Write(result, recorded));
 	}
 
-	private boolean sleepBeforeRetry(int attempt, RecordedEvent recorded) {
-		if (!this.cancelled) {
-			Duration delay = this.retryPolicy.delayBeforeRetry(attempt, this.jitter.getAsDouble());
-			try {
-				this.sleeper.sleep(delay);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				this.cancelled = true;
+	/** One event's write with retries, on a writer thread. */
+	private final class Write implements SinkWriters.Write {
+
+		private final CorrelationResult result;
+
+		private final RecordedEvent recorded;
+
+		Write(CorrelationResult result, RecordedEvent recorded) {
+			this.result = result;
+			this.recorded = recorded;
+		}
+
+		@Override
+		public void run() {
+			int maxAttempts = CoreV1Recording.this.settings.retryPolicy().maxAttempts();
+			for (int attempt = 1;; attempt++) {
+				if (tryWrite(this.result, this.recorded, attempt)) {
+					return;
+				}
+				if (attempt >= maxAttempts) {
+					CoreV1Recording.this.failed.increment();
+					CoreV1Recording.this.counters.dropAndLog(DropReason.RETRIES_EXHAUSTED, this.recorded,
+							"Unable to write event (retry limit of " + maxAttempts + " attempts exceeded!)", false);
+					return;
+				}
+				Duration delay = CoreV1Recording.this.settings.retryPolicy()
+					.delayBeforeRetry(attempt, CoreV1Recording.this.settings.jitter().getAsDouble());
+				if (!CoreV1Recording.this.settings.sleepBeforeRetry(delay)) {
+					dropped(DropReason.SHUTDOWN);
+					return;
+				}
+				CoreV1Recording.this.retried.increment();
 			}
 		}
-		if (this.cancelled) {
-			this.failed.increment();
-			this.counters.drop(DropReason.SHUTDOWN, recorded);
-			return false;
+
+		@Override
+		public void dropped(DropReason reason) {
+			CoreV1Recording.this.failed.increment();
+			CoreV1Recording.this.counters.drop(reason, this.recorded);
 		}
-		return true;
+
 	}
 
 	/** @return {@code true} when done with the event (written or dropped), {@code false} to retry */
@@ -129,13 +134,14 @@ final class CoreV1Recording implements SubscriberQueue.MaintainedHandler {
 		}
 		catch (EventSinkException ex) {
 			if (ex.isRetryable()) {
-				if (this.cancelled || attempt >= this.retryPolicy.maxAttempts()) {
-					logger.debug("Unable to write event (attempt {}/{}, will not retry): {}: {}", attempt,
-							this.retryPolicy.maxAttempts(), recorded.describe(), ex.getMessage());
+				int maxAttempts = this.settings.retryPolicy().maxAttempts();
+				if (this.settings.isCancelled() || attempt >= maxAttempts) {
+					logger.debug("Unable to write event (attempt {}/{}, will not retry): {}: {}", attempt, maxAttempts,
+							recorded.describe(), ex.getMessage());
 				}
 				else {
 					logger.warn("Unable to write event (attempt {}/{}, may retry after sleeping): {}: {}", attempt,
-							this.retryPolicy.maxAttempts(), recorded.describe(), ex.getMessage());
+							maxAttempts, recorded.describe(), ex.getMessage());
 				}
 				return false;
 			}
@@ -187,29 +193,49 @@ final class CoreV1Recording implements SubscriberQueue.MaintainedHandler {
 	}
 
 	private void completed(String verb, String result, long startNanos) {
-		this.listener.requestCompleted("core/v1", verb, result, Duration.ofNanos(System.nanoTime() - startNanos));
+		this.settings.requestListener()
+			.requestCompleted("core/v1", verb, result, Duration.ofNanos(System.nanoTime() - startNanos));
+	}
+
+	@Override
+	public void started() {
+		this.writers.start();
+	}
+
+	@Override
+	public void stopped() {
+		this.writers.closeAndJoin();
 	}
 
 	/** Stops retrying: a sleep in progress ends, and each later event gets one attempt only. Idempotent. */
 	@Override
 	public void cancel() {
-		this.cancelled = true;
-		this.sleeper.cancel();
+		this.settings.cancel();
 		this.sink.cancel();
 	}
 
 	@Override
 	public void abort() {
 		cancel();
+		this.writers.abort();
 		this.sink.abort();
 	}
 
-	SinkStats stats() {
+	@Override
+	public ApiChoice choice() {
+		return this.choice;
+	}
+
+	@Override
+	public RecorderSnapshot.SinkSnapshot snapshot(String name, int limit, Predicate<ObjectRef> filter) {
+		return new RecorderSnapshot.SinkSnapshot(name, this.choice.api().value(), this.choice.reason(), stats(),
+				this.correlator.snapshot(limit, filter), null);
+	}
+
+	@Override
+	public SinkStats stats() {
 		return new SinkStats(this.created.sum(), this.patched.sum(), this.retried.sum(), this.failed.sum());
 	}
 
-	EventCorrelator correlator() {
-		return this.correlator;
-	}
 
 }

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.DoubleSupplier;
 import java.util.function.Predicate;
 
 import io.github.kubeevents.correlator.CorrelatorOptions;
@@ -16,10 +15,14 @@ import io.github.kubeevents.introspect.LastRejection;
 import io.github.kubeevents.introspect.ObjectRef;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.sink.ApiChoice;
+import io.github.kubeevents.sink.CoreV1EventSink;
 import io.github.kubeevents.sink.EventSink;
-import io.github.kubeevents.sink.RetryPolicy;
-import io.github.kubeevents.sink.SinkRequestListener;
+import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.EventsV1EventSink;
+import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.Sleeper;
+import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,24 +65,26 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	private final CorrelatorOptions correlatorOptions;
 
-	private final RetryPolicy retryPolicy;
-
-	private final Sleeper sleeper;
-
-	private final DoubleSupplier jitter;
+	private final SinkSettings sinkSettings;
 
 	private final int maxMessageBytes;
 
 	private final Duration shutdownTimeout;
-
-	private final SinkRequestListener requestListener;
 
 	private final EventCounters counters;
 
 	private final Fanout fanout;
 
 	/** Every sink ever started, closed ones included, so counters never go backwards. */
-	private final List<CoreV1Recording> sinks = new CopyOnWriteArrayList<>();
+	private final List<SinkRecording> sinks = new CopyOnWriteArrayList<>();
+
+	private final EventsApi eventsApi;
+
+	private final Duration requestTimeout;
+
+	private final int seriesCacheSize;
+
+	private final CorrelatorOptions eventsV1CorrelatorOptions;
 
 	private final AtomicInteger sinkCount = new AtomicInteger();
 
@@ -89,14 +94,17 @@ public final class EventBroadcaster implements AutoCloseable {
 		this.clock = builder.clock;
 		this.subscriberOptions = builder.subscriberOptions;
 		this.correlatorOptions = builder.correlatorOptions.withDefaultClock(builder.clock);
-		this.retryPolicy = builder.retryPolicy;
-		this.sleeper = (builder.sleeper != null) ? builder.sleeper : Sleeper.cancellable();
-		this.jitter = builder.jitter;
+		this.sinkSettings = new SinkSettings(builder.retryPolicy,
+				(builder.sleeper != null) ? builder.sleeper : Sleeper.cancellable(), builder.jitter,
+				builder.requestListener, builder.sinkWriters, builder.subscriberOptions.queueCapacity());
 		this.maxMessageBytes = builder.maxMessageBytes;
 		this.shutdownTimeout = builder.shutdownTimeout;
-		this.requestListener = builder.requestListener;
 		this.counters = new EventCounters(builder.clock, builder.dropSummaryInterval);
 		this.fanout = new Fanout(builder.incomingQueueCapacity, this.counters);
+		this.eventsApi = builder.eventsApi;
+		this.requestTimeout = builder.requestTimeout;
+		this.seriesCacheSize = builder.seriesCacheSize;
+		this.eventsV1CorrelatorOptions = builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock);
 	}
 
 	/**
@@ -157,11 +165,60 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startRecordingToSink(EventSink sink) {
-		CoreV1Recording recording = new CoreV1Recording(sink, new EventCorrelator(this.correlatorOptions),
-				this.retryPolicy, this.sleeper, this.jitter, this.counters, this.requestListener);
+		return startRecordingToSink(sink, new ApiChoice(EventsApi.CORE_V1, "configured"));
+	}
+
+	/**
+	 * Subscribes an events.k8s.io/v1 sink, with a series cache of its own (bounded by the builder's
+	 * {@code seriesCacheSize}) and, when the builder's events.k8s.io/v1 correlator options enable them,
+	 * aggregation and the spam filter (off by default, as in client-go's {@code tools/events}).
+	 * @param sink where to write events
+	 * @return the subscription
+	 */
+	public Subscription startRecordingToSink(EventsV1Sink sink) {
+		return startRecordingToSink(sink, new ApiChoice(EventsApi.EVENTS_V1, "configured"));
+	}
+
+	/**
+	 * Subscribes a sink writing through {@code client} with the builder's events API: for
+	 * {@link EventsApi#AUTO} (the default) one discovery request decides between events.k8s.io/v1 (when served)
+	 * and core/v1, as client-go's {@code NewEventBroadcasterAdapter} does. The choice and why are logged once and
+	 * shown in {@link #snapshot(int)}.
+	 * @param client the client of the cluster to write to
+	 * @return the subscription
+	 */
+	public Subscription startRecordingTo(ApiClient client) {
+		ApiChoice choice = ApiChoice.choose(this.eventsApi, client);
+		logger.info("Writing Kubernetes events with the {} API ({})", choice.api().value(), choice.reason());
+		if (choice.api() == EventsApi.EVENTS_V1) {
+			return startRecordingToSink(new EventsV1EventSink(client, Sleeper.cancellable(), this.requestTimeout),
+					choice);
+		}
+		return startRecordingToSink(new CoreV1EventSink(client, Sleeper.cancellable(), this.requestTimeout), choice);
+	}
+
+	private Subscription startRecordingToSink(EventSink sink, ApiChoice choice) {
+		String name = nextSinkName();
+		CoreV1Recording recording = new CoreV1Recording(name, sink, choice,
+				new EventCorrelator(this.correlatorOptions), this.sinkSettings, this.counters);
 		this.sinks.add(recording);
+		return subscribe(name, recording);
+	}
+
+	private Subscription startRecordingToSink(EventsV1Sink sink, ApiChoice choice) {
+		String name = nextSinkName();
+		CorrelatorOptions options = this.eventsV1CorrelatorOptions;
+		EventCorrelator correlator = (options.aggregationEnabled() || options.spamFilterEnabled())
+				? new EventCorrelator(options) : null;
+		EventsV1Recording recording = new EventsV1Recording(name, sink, choice, this.seriesCacheSize, correlator,
+				this.sinkSettings, this.counters, this.clock);
+		this.sinks.add(recording);
+		return subscribe(name, recording);
+	}
+
+	private String nextSinkName() {
 		int n = this.sinkCount.incrementAndGet();
-		return subscribe((n == 1) ? "sink" : "sink-" + n, recording);
+		return (n == 1) ? "sink" : "sink-" + n;
 	}
 
 	/**
@@ -212,7 +269,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		for (SubscriberQueue subscriber : this.fanout.startedSubscribers()) {
 			subscriber.cancel();
 		}
-		this.sleeper.cancel();
+		this.sinkSettings.cancel();
 		boolean clean = this.fanout.awaitTermination(System.nanoTime() + timeout.toNanos());
 		if (!clean) {
 			logger.warn("Event broadcaster did not drain within {}; cancelling requests in flight", timeout);
@@ -299,7 +356,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 */
 	public SinkStats sinkStats() {
 		SinkStats total = SinkStats.ZERO;
-		for (CoreV1Recording sink : this.sinks) {
+		for (SinkRecording sink : this.sinks) {
 			total = total.plus(sink.stats());
 		}
 		return total;
@@ -330,7 +387,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the snapshot; cache sizes are always the full sizes
 	 */
 	public RecorderSnapshot snapshot(int limit, Predicate<ObjectRef> filter) {
-		return Snapshots.recorder(this.clock.instant(), this.fanout, this.counters, this.sinks, limit, filter);
+		return Snapshots.recorder(this.clock.instant(), this.fanout, this.counters, limit, filter);
 	}
 
 }

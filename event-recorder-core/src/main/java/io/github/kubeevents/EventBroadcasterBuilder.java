@@ -7,6 +7,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 
 import io.github.kubeevents.correlator.CorrelatorOptions;
+import io.github.kubeevents.sink.CoreV1EventSink;
+import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
 import io.github.kubeevents.sink.Sleeper;
@@ -41,6 +43,19 @@ public final class EventBroadcasterBuilder {
 	Duration dropSummaryInterval = EventCounters.DEFAULT_SUMMARY_INTERVAL;
 
 	SinkRequestListener requestListener = SinkRequestListener.NONE;
+
+	int sinkWriters = 1;
+
+	EventsApi eventsApi = EventsApi.AUTO;
+
+	Duration requestTimeout = CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT;
+
+	int seriesCacheSize = 4096;
+
+	CorrelatorOptions eventsV1CorrelatorOptions = CorrelatorOptions.builder()
+		.aggregationEnabled(false)
+		.spamFilterEnabled(false)
+		.build();
 
 	EventBroadcasterBuilder() {
 	}
@@ -168,6 +183,73 @@ public final class EventBroadcasterBuilder {
 	 */
 	public EventBroadcasterBuilder requestListener(SinkRequestListener listener) {
 		this.requestListener = Objects.requireNonNull(listener, "requestListener");
+		return this;
+	}
+
+	/**
+	 * Sets how many threads write each sink's events. Writes are sharded by object, so one object's writes stay
+	 * in order (a PATCH never overtakes its CREATE) while different objects are written in parallel; each thread
+	 * has a queue of the subscriber capacity.
+	 * @param writers the number of threads (default 1: every write in recording order, as in client-go)
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder sinkWriters(int writers) {
+		if (writers < 1 || writers > 64) {
+			throw new IllegalArgumentException("sinkWriters must be between 1 and 64, was " + writers);
+		}
+		this.sinkWriters = writers;
+		return this;
+	}
+
+	/**
+	 * Sets the events API of {@link EventBroadcaster#startRecordingTo(io.kubernetes.client.openapi.ApiClient)}.
+	 * @param api {@link EventsApi#AUTO} (default: events.k8s.io/v1 when the server serves it, else core/v1),
+	 * {@link EventsApi#EVENTS_V1} or {@link EventsApi#CORE_V1}
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder eventsApi(EventsApi api) {
+		this.eventsApi = Objects.requireNonNull(api, "eventsApi");
+		return this;
+	}
+
+	/**
+	 * Sets the time limit of one request of the sinks built by
+	 * {@link EventBroadcaster#startRecordingTo(io.kubernetes.client.openapi.ApiClient)}.
+	 * @param timeout the limit (default 5 s); {@link Duration#ZERO} for none
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder requestTimeout(Duration timeout) {
+		Objects.requireNonNull(timeout, "requestTimeout");
+		if (timeout.isNegative()) {
+			throw new IllegalArgumentException("requestTimeout must not be negative, was " + timeout);
+		}
+		this.requestTimeout = timeout;
+		return this;
+	}
+
+	/**
+	 * Sets how many Events an events.k8s.io/v1 sink remembers for its series (client-go's cache is unbounded).
+	 * When full, the least recently seen one is forgotten after its final count is written.
+	 * @param size the bound (default 4096)
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder seriesCacheSize(int size) {
+		if (size < 1) {
+			throw new IllegalArgumentException("seriesCacheSize must be at least 1, was " + size);
+		}
+		this.seriesCacheSize = size;
+		return this;
+	}
+
+	/**
+	 * Sets the correlation of events.k8s.io/v1 sinks: series are always on; aggregation and the spam filter only
+	 * when these options enable them.
+	 * @param options the options (default: aggregation and spam filter off, as in client-go's
+	 * {@code tools/events}; their clock, when unset, is this builder's)
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder eventsV1CorrelatorOptions(CorrelatorOptions options) {
+		this.eventsV1CorrelatorOptions = Objects.requireNonNull(options, "eventsV1CorrelatorOptions");
 		return this;
 	}
 

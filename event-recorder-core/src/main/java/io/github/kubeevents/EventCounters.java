@@ -38,6 +38,8 @@ final class EventCounters {
 
 	private final LongAdder accepted = new LongAdder();
 
+	private final LongAdder truncated = new LongAdder();
+
 	/** The latest dropped event (or problem text) per reason, described only when a summary is written. */
 	private final AtomicReferenceArray<Object> latest = new AtomicReferenceArray<>(REASONS.length);
 
@@ -67,6 +69,18 @@ final class EventCounters {
 	/** Takes back an acceptance when the event was removed from the queue again (lost race with shutdown). */
 	void unaccepted() {
 		this.accepted.decrement();
+	}
+
+	/** Counts an events.k8s.io/v1 note cut to the server's limit (written, not dropped). */
+	void truncated(RecordedEvent event) {
+		this.truncated.increment();
+		if (logger.isDebugEnabled()) {
+			logger.debug("Note cut to the server's limit of 1024 bytes: {}", event.describe());
+		}
+	}
+
+	long truncatedCount() {
+		return this.truncated.sum();
 	}
 
 	long acceptedCount() {

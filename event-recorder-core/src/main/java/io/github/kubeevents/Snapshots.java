@@ -15,13 +15,12 @@ final class Snapshots {
 	private Snapshots() {
 	}
 
-	static RecorderSnapshot recorder(Instant now, Fanout fanout, EventCounters counters, List<CoreV1Recording> sinks,
-			int limit, Predicate<ObjectRef> filter) {
+	static RecorderSnapshot recorder(Instant now, Fanout fanout, EventCounters counters, int limit,
+			Predicate<ObjectRef> filter) {
 		List<RecorderSnapshot.SinkSnapshot> sinkViews = new ArrayList<>();
 		for (SubscriberQueue subscriber : fanout.subscribers()) {
-			if (subscriber.handler() instanceof CoreV1Recording sink && sinks.contains(sink)) {
-				sinkViews.add(new RecorderSnapshot.SinkSnapshot(subscriber.name(), "core/v1", sink.stats(),
-						sink.correlator().snapshot(limit, filter), null));
+			if (subscriber.handler() instanceof SinkRecording sink) {
+				sinkViews.add(sink.snapshot(subscriber.name(), limit, filter));
 			}
 		}
 		return new RecorderSnapshot(now, fanout.state().name().toLowerCase(Locale.ROOT),

@@ -153,6 +153,9 @@ final class SubscriberQueue implements Subscription {
 
 	private void consume() {
 		MaintainedHandler maintained = (this.handler instanceof MaintainedHandler m) ? m : null;
+		if (maintained != null) {
+			maintained.started();
+		}
 		long lastTick = System.nanoTime();
 		try {
 			while (true) {
@@ -234,6 +237,10 @@ final class SubscriberQueue implements Subscription {
 	/** The handler's maintenance and shutdown hooks, for the library's own sink handlers. */
 	interface MaintainedHandler extends EventHandler {
 
+		/** The subscriber's thread started (on its own thread). */
+		default void started() {
+		}
+
 		/** Called at least once a second of real time, on the subscriber's thread, for periodic work. */
 		default void tick() {
 		}
@@ -246,7 +253,7 @@ final class SubscriberQueue implements Subscription {
 		default void abort() {
 		}
 
-		/** The subscriber's thread is ending (on its own thread). */
+		/** The subscriber's thread is ending, its queue done (on its own thread); may wait for its own work. */
 		default void stopped() {
 		}
 

@@ -54,6 +54,18 @@ public final class EventCorrelator {
 	}
 
 	/**
+	 * The correlation of an events.k8s.io/v1 sink that enables aggregation or the spam filter: aggregation, then
+	 * the spam filter, without observation (series replace count PATCHes there).
+	 * @param event the new event (not modified)
+	 * @return the event to write (possibly an aggregate), no patch, and whether the spam filter rejected it
+	 */
+	public CorrelationResult aggregateAndFilter(CoreV1Event event) {
+		Objects.requireNonNull(event, "event is nil");
+		CoreV1Event aggregated = this.aggregator.aggregate(event).event();
+		return new CorrelationResult(aggregated, null, this.spamFilter.filter(aggregated));
+	}
+
+	/**
 	 * Records what the server stored (name, count, firstTimestamp, resourceVersion) after a successful write.
 	 * @param serverEvent the Event returned by the API server
 	 */

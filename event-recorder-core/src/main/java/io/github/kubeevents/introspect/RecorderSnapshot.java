@@ -74,11 +74,13 @@ public record RecorderSnapshot(Instant takenAt, String state, QueueSnapshot queu
 	 * One sink.
 	 * @param name the subscriber name of the sink
 	 * @param api the events API it writes: {@code core/v1} or {@code events.k8s.io/v1}
+	 * @param apiReason why that API: {@code configured}, or what discovery found
 	 * @param stats its counters
 	 * @param correlator its core/v1 correlator's caches, or {@code null} when it has none
 	 * @param series its events.k8s.io/v1 series cache, or {@code null} when it has none
 	 */
-	public record SinkSnapshot(String name, String api, SinkStats stats, @Nullable CorrelatorSnapshot correlator,
+	public record SinkSnapshot(String name, String api, String apiReason, SinkStats stats,
+			@Nullable CorrelatorSnapshot correlator,
 			@Nullable SeriesSnapshot series) {
 	}
 

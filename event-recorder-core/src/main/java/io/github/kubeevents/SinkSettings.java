@@ -1,0 +1,96 @@
+package io.github.kubeevents;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.DoubleSupplier;
+
+import io.github.kubeevents.sink.RetryPolicy;
+import io.github.kubeevents.sink.SinkRequestListener;
+import io.github.kubeevents.sink.Sleeper;
+
+/**
+ * What every sink of one broadcaster shares: the retry policy, the sleeper and jitter between attempts, the
+ * request listener, the writer threads' number and queue size, and whether shutdown has cancelled the waiting.
+ *
+ * <p>Thread-safe.
+ */
+final class SinkSettings {
+
+	private final RetryPolicy retryPolicy;
+
+	private final Sleeper sleeper;
+
+	private final DoubleSupplier jitter;
+
+	private final SinkRequestListener requestListener;
+
+	private final int writers;
+
+	private final int writerQueueCapacity;
+
+	private volatile boolean cancelled;
+
+	SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jitter, SinkRequestListener requestListener,
+			int writers, int writerQueueCapacity) {
+		this.retryPolicy = retryPolicy;
+		this.sleeper = sleeper;
+		this.jitter = jitter;
+		this.requestListener = requestListener;
+		this.writers = writers;
+		this.writerQueueCapacity = writerQueueCapacity;
+	}
+
+	RetryPolicy retryPolicy() {
+		return this.retryPolicy;
+	}
+
+	DoubleSupplier jitter() {
+		return this.jitter;
+	}
+
+	SinkRequestListener requestListener() {
+		return this.requestListener;
+	}
+
+	int writers() {
+		return this.writers;
+	}
+
+	int writerQueueCapacity() {
+		return this.writerQueueCapacity;
+	}
+
+	boolean isCancelled() {
+		return this.cancelled;
+	}
+
+	/**
+	 * Waits before a retry.
+	 * @return {@code false} when shutdown cancelled the wait (or interrupted it): do not retry
+	 */
+	boolean sleepBeforeRetry(Duration delay) {
+		if (!this.cancelled) {
+			try {
+				this.sleeper.sleep(delay);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+		}
+		return !this.cancelled;
+	}
+
+	/** Shutdown began: waits end, each later write gets one attempt. */
+	void cancel() {
+		this.cancelled = true;
+		this.sleeper.cancel();
+	}
+
+	/** The key that keeps one object's writes on one writer thread: kind, namespace and name. */
+	static Object shard(RecordedEvent event) {
+		InvolvedObject object = event.regarding();
+		return Objects.hash(object.kind(), object.namespace(), object.name());
+	}
+
+}

@@ -1,0 +1,275 @@
+package io.github.kubeevents.sink;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.JSON;
+import okhttp3.Call;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How the sinks over the official Java client make their requests: a time limit per request (an OkHttp call
+ * timeout, which covers connecting, the TLS handshake, writing and reading), Retry-After for 429/5xx as
+ * client-go's REST layer does, strategic-merge PATCH without client-java's {@code PatchUtils}, cancellation of
+ * requests in flight at the shutdown deadline, and the classification of failures.
+ *
+ * <p>Thread-safe.
+ */
+final class ApiCalls {
+
+	/** The content type of a strategic-merge patch. */
+	static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
+
+	private static final MediaType STRATEGIC_MERGE_PATCH_TYPE = MediaType.get(STRATEGIC_MERGE_PATCH);
+
+	private final ApiClient apiClient;
+
+	private final Sleeper sleeper;
+
+	private final Duration requestTimeout;
+
+	private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+
+	private volatile boolean cancelled;
+
+	private volatile boolean aborted;
+
+	ApiCalls(ApiClient apiClient, Sleeper sleeper, Duration requestTimeout) {
+		this.apiClient = Objects.requireNonNull(apiClient, "apiClient");
+		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+		this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+	}
+
+	ApiClient apiClient() {
+		return this.apiClient;
+	}
+
+	/** Runs a generated request. */
+	<T> T call(CallBuilder builder, Class<T> type, String verb) throws EventSinkException {
+		return withRetryAfter(() -> execute(build(builder), type), verb);
+	}
+
+	/**
+	 * Runs a generated PATCH request with {@code body} as a strategic-merge patch (the generated request sends
+	 * {@code application/json}, which the API server refuses with 415).
+	 */
+	<T> T patch(CallBuilder generated, Map<String, Object> body, Class<T> type) throws EventSinkException {
+		byte[] bytes = JSON.serialize(body).getBytes(StandardCharsets.UTF_8);
+		return withRetryAfter(() -> {
+			Request request = build(generated).request()
+				.newBuilder()
+				.header("Content-Type", STRATEGIC_MERGE_PATCH)
+				.patch(RequestBody.create(bytes, STRATEGIC_MERGE_PATCH_TYPE))
+				.build();
+			return execute(this.apiClient.getHttpClient().newCall(request), type);
+		}, "patch");
+	}
+
+	private static Call build(CallBuilder builder) {
+		try {
+			return builder.build();
+		}
+		catch (ApiException | RuntimeException ex) {
+			throw new RequestConstructionFailure(ex);
+		}
+	}
+
+	private <T> T execute(Call call, Class<T> type) throws ApiException {
+		if (this.aborted) {
+			throw new ApiException(new IOException("sink aborted by the shutdown deadline"));
+		}
+		if (!this.requestTimeout.isZero()) {
+			call.timeout().timeout(this.requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		this.inFlight.add(call);
+		try {
+			if (this.aborted) {
+				call.cancel();
+			}
+			return this.apiClient.<T>execute(call, type).getData();
+		}
+		finally {
+			this.inFlight.remove(call);
+		}
+	}
+
+	private <T> T withRetryAfter(Attempt<T> attempt, String verb) throws EventSinkException {
+		for (int retry = 0;; retry++) {
+			try {
+				return attempt.execute();
+			}
+			catch (RequestConstructionFailure ex) {
+				throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
+						"Unable to construct " + verb + " request: " + ex.getCause().getMessage(), ex.getCause());
+			}
+			catch (ApiException ex) {
+				Duration wait = retryAfter(ex);
+				if (wait == null || retry >= CoreV1EventSink.MAX_RETRY_AFTER_RETRIES || this.cancelled) {
+					throw classify(ex);
+				}
+				try {
+					this.sleeper.sleep(wait);
+				}
+				catch (InterruptedException interrupted) {
+					Thread.currentThread().interrupt();
+					throw classify(ex);
+				}
+				if (this.cancelled) {
+					throw classify(ex);
+				}
+			}
+			catch (RuntimeException ex) {
+				throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
+						"Unexpected response to " + verb + ": " + ex, ex);
+			}
+		}
+	}
+
+	/** Stops honouring Retry-After: a wait in progress ends and the throttled call fails with its status. */
+	void cancel() {
+		this.cancelled = true;
+		this.sleeper.cancel();
+	}
+
+	/** Cancels every request in flight and fails later ones at once. */
+	void abort() {
+		this.aborted = true;
+		cancel();
+		for (Call call : this.inFlight) {
+			call.cancel();
+		}
+	}
+
+	/** The Retry-After wait of a 429/5xx answer, or {@code null} when it must not be retried here. */
+	static @Nullable Duration retryAfter(ApiException ex) {
+		if (ex.getCode() != 429 && ex.getCode() < 500) {
+			return null;
+		}
+		Map<String, List<String>> headers = ex.getResponseHeaders();
+		if (headers == null) {
+			return null;
+		}
+		for (Map.Entry<String, List<String>> header : headers.entrySet()) {
+			if ("Retry-After".equalsIgnoreCase(header.getKey()) && header.getValue() != null
+					&& !header.getValue().isEmpty()) {
+				try {
+					long seconds = Long.parseLong(header.getValue().get(0).trim());
+					if (seconds < 0) {
+						return null;
+					}
+					Duration wait = Duration.ofSeconds(seconds);
+					return (wait.compareTo(CoreV1EventSink.MAX_RETRY_AFTER) > 0) ? CoreV1EventSink.MAX_RETRY_AFTER
+							: wait;
+				}
+				catch (NumberFormatException notSeconds) {
+					return null;
+				}
+			}
+		}
+		return null;
+	}
+
+	static String requireNamespace(@Nullable String namespace) throws EventSinkException {
+		if (namespace == null || namespace.isEmpty()) {
+			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
+					"Unable to construct request: event has no namespace", null);
+		}
+		return namespace;
+	}
+
+	static String requireName(@Nullable String name) throws EventSinkException {
+		if (name == null || name.isEmpty()) {
+			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
+					"Unable to construct patch request: event has no name", null);
+		}
+		return name;
+	}
+
+	static EventSinkException classify(ApiException ex) {
+		if (ex.getCode() == 0) {
+			return EventSinkException.of(EventSinkException.Kind.TRANSPORT, "Transport failure: " + describe(ex), ex);
+		}
+		String reason = "";
+		boolean terminating = false;
+		String message = ex.getMessage();
+		String body = ex.getResponseBody();
+		if (body != null && !body.isBlank()) {
+			try {
+				JsonObject status = JsonParser.parseString(body).getAsJsonObject();
+				reason = string(status, "reason");
+				String statusMessage = string(status, "message");
+				if (!statusMessage.isEmpty()) {
+					message = statusMessage;
+				}
+				JsonObject details = status.has("details") && status.get("details").isJsonObject()
+						? status.getAsJsonObject("details") : null;
+				if (details != null && details.has("causes") && details.get("causes").isJsonArray()) {
+					JsonArray causes = details.getAsJsonArray("causes");
+					for (JsonElement cause : causes) {
+						if (cause.isJsonObject()
+								&& "NamespaceTerminating".equals(string(cause.getAsJsonObject(), "reason"))) {
+							terminating = true;
+						}
+					}
+				}
+			}
+			catch (RuntimeException notStatus) {
+				// not a Status body: keep the exception's own message
+			}
+		}
+		return new EventSinkException(EventSinkException.Kind.HTTP_STATUS, ex.getCode(), reason, terminating,
+				"HTTP " + ex.getCode() + ((reason.isEmpty()) ? "" : " " + reason) + ": " + message, ex);
+	}
+
+	private static String describe(ApiException ex) {
+		Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+		return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+	}
+
+	private static String string(JsonObject object, String member) {
+		JsonElement value = object.get(member);
+		return (value != null && value.isJsonPrimitive()) ? value.getAsString() : "";
+	}
+
+	/** Builds a generated request. */
+	@FunctionalInterface
+	interface CallBuilder {
+
+		Call build() throws ApiException;
+
+	}
+
+	@FunctionalInterface
+	private interface Attempt<T> {
+
+		T execute() throws ApiException;
+
+	}
+
+	private static final class RequestConstructionFailure extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		RequestConstructionFailure(Exception cause) {
+			super(cause);
+		}
+
+	}
+
+}

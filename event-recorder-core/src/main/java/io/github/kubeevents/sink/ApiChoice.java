@@ -1,0 +1,62 @@
+package io.github.kubeevents.sink;
+
+import java.util.Objects;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.EventsV1Api;
+
+/**
+ * The events API a recorder writes, and why: the configured one, or what discovery found for
+ * {@link EventsApi#AUTO} (client-go's {@code NewEventBroadcasterAdapter}: events.k8s.io/v1 when the server
+ * serves it, else core/v1).
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param api {@link EventsApi#EVENTS_V1} or {@link EventsApi#CORE_V1}, never {@link EventsApi#AUTO}
+ * @param reason why, e.g. {@code "auto: the API server serves events.k8s.io/v1"}
+ */
+public record ApiChoice(EventsApi api, String reason) {
+
+	/**
+	 * Checks the choice.
+	 * @throws IllegalArgumentException when {@code api} is {@link EventsApi#AUTO}
+	 */
+	public ApiChoice {
+		Objects.requireNonNull(api, "api");
+		Objects.requireNonNull(reason, "reason");
+		if (api == EventsApi.AUTO) {
+			throw new IllegalArgumentException("a choice is events.k8s.io/v1 or core/v1");
+		}
+	}
+
+	/**
+	 * Chooses the API. For {@link EventsApi#AUTO} one discovery request ({@code GET /apis/events.k8s.io/v1},
+	 * which every authenticated user may make) decides: served → events.k8s.io/v1; 404 → core/v1; any other
+	 * failure → core/v1, with the failure in the reason.
+	 * @param requested the configured API
+	 * @param client the client to ask, for {@link EventsApi#AUTO}
+	 * @return the choice
+	 */
+	public static ApiChoice choose(EventsApi requested, ApiClient client) {
+		if (requested != EventsApi.AUTO) {
+			return new ApiChoice(requested, "configured");
+		}
+		try {
+			new EventsV1Api(client).getAPIResources().execute();
+			return new ApiChoice(EventsApi.EVENTS_V1, "auto: the API server serves events.k8s.io/v1");
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404) {
+				return new ApiChoice(EventsApi.CORE_V1, "auto: the API server does not serve events.k8s.io/v1");
+			}
+			return new ApiChoice(EventsApi.CORE_V1, "auto: discovery of events.k8s.io/v1 failed ("
+					+ ApiCalls.classify(ex).getMessage() + "), using core/v1");
+		}
+		catch (RuntimeException ex) {
+			return new ApiChoice(EventsApi.CORE_V1,
+					"auto: discovery of events.k8s.io/v1 failed (" + ex + "), using core/v1");
+		}
+	}
+
+}
