@@ -164,6 +164,7 @@ final class CoreV1Recording implements SinkRecording {
 		if (result.isUpdate() && result.patch() != null) {
 			long start = System.nanoTime();
 			try {
+				this.settings.awaitBudget();
 				CoreV1Event stored = this.sink.patch(event, result.patch());
 				completed("patch", "success", start);
 				this.patched.increment();
@@ -181,6 +182,7 @@ final class CoreV1Recording implements SinkRecording {
 		event.getMetadata().setResourceVersion(null);
 		long start = System.nanoTime();
 		try {
+			this.settings.awaitBudget();
 			CoreV1Event stored = this.sink.create(event);
 			completed("create", "success", start);
 			this.created.increment();

@@ -5,21 +5,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
-import io.github.kubeevents.correlator.CorrelatorOptions;
-import io.github.kubeevents.correlator.EventCorrelator;
 import io.github.kubeevents.introspect.LastRejection;
 import io.github.kubeevents.introspect.ObjectRef;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.introspect.WriteBudgetSnapshot;
 import io.github.kubeevents.sink.ApiChoice;
-import io.github.kubeevents.sink.CoreV1EventSink;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
-import io.github.kubeevents.sink.EventsV1EventSink;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.Sleeper;
 import io.kubernetes.client.openapi.ApiClient;
@@ -63,9 +58,9 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	private final SubscriberOptions subscriberOptions;
 
-	private final CorrelatorOptions correlatorOptions;
-
 	private final SinkSettings sinkSettings;
+
+	private final SinkFactory sinkFactory;
 
 	private final int maxMessageBytes;
 
@@ -75,36 +70,21 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	private final Fanout fanout;
 
-	/** Every sink ever started, closed ones included, so counters never go backwards. */
-	private final List<SinkRecording> sinks = new CopyOnWriteArrayList<>();
-
-	private final EventsApi eventsApi;
-
-	private final Duration requestTimeout;
-
-	private final int seriesCacheSize;
-
-	private final CorrelatorOptions eventsV1CorrelatorOptions;
-
-	private final AtomicInteger sinkCount = new AtomicInteger();
-
 	private volatile boolean drained;
 
 	EventBroadcaster(EventBroadcasterBuilder builder) {
 		this.clock = builder.clock;
 		this.subscriberOptions = builder.subscriberOptions;
-		this.correlatorOptions = builder.correlatorOptions.withDefaultClock(builder.clock);
 		this.sinkSettings = new SinkSettings(builder.retryPolicy,
 				(builder.sleeper != null) ? builder.sleeper : Sleeper.cancellable(), builder.jitter,
-				builder.requestListener, builder.sinkWriters, builder.subscriberOptions.queueCapacity());
+				builder.requestListener, builder.sinkWriters, builder.subscriberOptions.queueCapacity(),
+				(builder.writeBudgetQps > 0) ? new WriteBudget(builder.writeBudgetQps, builder.writeBudgetBurst,
+						builder.clock) : null);
 		this.maxMessageBytes = builder.maxMessageBytes;
 		this.shutdownTimeout = builder.shutdownTimeout;
 		this.counters = new EventCounters(builder.clock, builder.dropSummaryInterval);
 		this.fanout = new Fanout(builder.incomingQueueCapacity, this.counters);
-		this.eventsApi = builder.eventsApi;
-		this.requestTimeout = builder.requestTimeout;
-		this.seriesCacheSize = builder.seriesCacheSize;
-		this.eventsV1CorrelatorOptions = builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock);
+		this.sinkFactory = new SinkFactory(builder, this.sinkSettings, this.counters);
 	}
 
 	/**
@@ -165,7 +145,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startRecordingToSink(EventSink sink) {
-		return startRecordingToSink(sink, new ApiChoice(EventsApi.CORE_V1, "configured"));
+		return subscribeSink(this.sinkFactory.coreV1(sink, new ApiChoice(EventsApi.CORE_V1, "configured")));
 	}
 
 	/**
@@ -176,7 +156,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startRecordingToSink(EventsV1Sink sink) {
-		return startRecordingToSink(sink, new ApiChoice(EventsApi.EVENTS_V1, "configured"));
+		return subscribeSink(this.sinkFactory.eventsV1(sink, new ApiChoice(EventsApi.EVENTS_V1, "configured")));
 	}
 
 	/**
@@ -188,37 +168,11 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startRecordingTo(ApiClient client) {
-		ApiChoice choice = ApiChoice.choose(this.eventsApi, client);
-		logger.info("Writing Kubernetes events with the {} API ({})", choice.api().value(), choice.reason());
-		if (choice.api() == EventsApi.EVENTS_V1) {
-			return startRecordingToSink(new EventsV1EventSink(client, Sleeper.cancellable(), this.requestTimeout),
-					choice);
-		}
-		return startRecordingToSink(new CoreV1EventSink(client, Sleeper.cancellable(), this.requestTimeout), choice);
+		return subscribeSink(this.sinkFactory.forClient(client));
 	}
 
-	private Subscription startRecordingToSink(EventSink sink, ApiChoice choice) {
-		String name = nextSinkName();
-		CoreV1Recording recording = new CoreV1Recording(name, sink, choice,
-				new EventCorrelator(this.correlatorOptions), this.sinkSettings, this.counters);
-		this.sinks.add(recording);
-		return subscribe(name, recording);
-	}
-
-	private Subscription startRecordingToSink(EventsV1Sink sink, ApiChoice choice) {
-		String name = nextSinkName();
-		CorrelatorOptions options = this.eventsV1CorrelatorOptions;
-		EventCorrelator correlator = (options.aggregationEnabled() || options.spamFilterEnabled())
-				? new EventCorrelator(options) : null;
-		EventsV1Recording recording = new EventsV1Recording(name, sink, choice, this.seriesCacheSize, correlator,
-				this.sinkSettings, this.counters, this.clock);
-		this.sinks.add(recording);
-		return subscribe(name, recording);
-	}
-
-	private String nextSinkName() {
-		int n = this.sinkCount.incrementAndGet();
-		return (n == 1) ? "sink" : "sink-" + n;
+	private Subscription subscribeSink(SinkFactory.Named sink) {
+		return subscribe(sink.name(), sink.recording());
 	}
 
 	/**
@@ -355,11 +309,23 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the totals
 	 */
 	public SinkStats sinkStats() {
-		SinkStats total = SinkStats.ZERO;
-		for (SinkRecording sink : this.sinks) {
-			total = total.plus(sink.stats());
-		}
-		return total;
+		return this.sinkFactory.stats();
+	}
+
+	/**
+	 * The write budget's counters (cheap; for meters).
+	 * @return the budget, or {@code null} when none is set
+	 */
+	public @Nullable WriteBudgetSnapshot writeBudget() {
+		return Snapshots.budget(this.sinkSettings.budget());
+	}
+
+	/**
+	 * Events whose events.k8s.io/v1 note was cut to the API server's limit of 1024 bytes (cheap; for counters).
+	 * @return the count
+	 */
+	public long truncatedNotes() {
+		return this.counters.truncatedCount();
 	}
 
 	/**
@@ -387,7 +353,8 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the snapshot; cache sizes are always the full sizes
 	 */
 	public RecorderSnapshot snapshot(int limit, Predicate<ObjectRef> filter) {
-		return Snapshots.recorder(this.clock.instant(), this.fanout, this.counters, limit, filter);
+		return Snapshots.recorder(this.clock.instant(), this.fanout, this.counters, this.sinkSettings.budget(), limit,
+				filter);
 	}
 
 }

@@ -46,6 +46,10 @@ public final class EventBroadcasterBuilder {
 
 	int sinkWriters = 1;
 
+	double writeBudgetQps;
+
+	int writeBudgetBurst;
+
 	EventsApi eventsApi = EventsApi.AUTO;
 
 	Duration requestTimeout = CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT;
@@ -198,6 +202,23 @@ public final class EventBroadcasterBuilder {
 			throw new IllegalArgumentException("sinkWriters must be between 1 and 64, was " + writers);
 		}
 		this.sinkWriters = writers;
+		return this;
+	}
+
+	/**
+	 * Limits the API server requests of all sinks together, like client-go's clientset rate limiter (5 QPS, burst
+	 * 10 by default there; the official Java client has none). Writers wait for a token before each request;
+	 * while they wait, events queue up and a full queue drops as usual ({@code queue_full}).
+	 * @param qps requests per second, sustained
+	 * @param burst requests that may be made at once after a quiet period
+	 * @return this builder (default: no limit)
+	 */
+	public EventBroadcasterBuilder writeBudget(double qps, int burst) {
+		if (!(qps > 0) || Double.isInfinite(qps) || burst < 1) {
+			throw new IllegalArgumentException("write budget needs qps > 0 and burst >= 1, was " + qps + "/" + burst);
+		}
+		this.writeBudgetQps = qps;
+		this.writeBudgetBurst = burst;
 		return this;
 	}
 

@@ -1,11 +1,9 @@
 package io.github.kubeevents;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 
 import io.github.kubeevents.correlator.CoreV1Events;
@@ -15,12 +13,7 @@ import io.github.kubeevents.introspect.ObjectRef;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.SinkStats;
 import io.github.kubeevents.sink.ApiChoice;
-import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.sink.SeriesPatch;
-import io.github.kubeevents.sink.SinkRequestListener;
-import io.kubernetes.client.openapi.models.EventsV1Event;
-import io.kubernetes.client.openapi.models.EventsV1EventSeries;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,13 +61,7 @@ final class EventsV1Recording implements SinkRecording {
 
 	private final Set<String> invalidControllers = ConcurrentHashMap.newKeySet();
 
-	private final LongAdder created = new LongAdder();
-
-	private final LongAdder patched = new LongAdder();
-
-	private final LongAdder retried = new LongAdder();
-
-	private final LongAdder failed = new LongAdder();
+	private final SeriesWrites writes;
 
 	private volatile Instant nextFinish;
 
@@ -90,6 +77,7 @@ final class EventsV1Recording implements SinkRecording {
 		this.counters = counters;
 		this.clock = clock;
 		this.writers = new SinkWriters(name, settings.writers(), settings.writerQueueCapacity());
+		this.writes = new SeriesWrites(sink, this.cache, settings, counters);
 		// client-go runs both tasks once at start, on an empty cache: the first runs that matter are a period later
 		this.nextFinish = clock.instant().plus(SeriesCache.FINISH_TIME);
 		this.nextHeartbeat = clock.instant().plus(SeriesCache.REFRESH_TIME);
@@ -118,10 +106,10 @@ final class EventsV1Recording implements SinkRecording {
 		}
 		SeriesCache.Observation observation = this.cache.observe(checked.event(), recorded);
 		if (observation.count() == 1) {
-			submit(observation.entry(), new Create(observation.entry()));
+			submit(observation.entry(), this.writes.new Create(observation.entry()));
 		}
 		else if (observation.count() == 2) {
-			submit(observation.entry(), new SeriesWrite(observation, true));
+			submit(observation.entry(), this.writes.new SeriesWrite(observation, true));
 		}
 		if (observation.evicted() != null) {
 			evicted(observation.evicted());
@@ -132,7 +120,7 @@ final class EventsV1Recording implements SinkRecording {
 		if (entry.count > 1 && entry.count > entry.countOnServer) {
 			logger.debug("Series cache full: writing the final count {} of {} before forgetting it", entry.count,
 					entry.first.describe());
-			submit(entry, new SeriesWrite(new SeriesCache.Observation(entry, entry.count, entry.lastObserved,
+			submit(entry, this.writes.new SeriesWrite(new SeriesCache.Observation(entry, entry.count, entry.lastObserved,
 					entry.version, null), false));
 		}
 	}
@@ -147,214 +135,15 @@ final class EventsV1Recording implements SinkRecording {
 		if (!now.isBefore(this.nextFinish)) {
 			this.nextFinish = now.plus(SeriesCache.FINISH_TIME);
 			for (SeriesCache.Observation due : this.cache.finish(now)) {
-				submit(due.entry(), new SeriesWrite(due, false));
+				submit(due.entry(), this.writes.new SeriesWrite(due, false));
 			}
 		}
 		if (!now.isBefore(this.nextHeartbeat)) {
 			this.nextHeartbeat = now.plus(SeriesCache.REFRESH_TIME);
 			for (SeriesCache.Observation series : this.cache.series()) {
-				submit(series.entry(), new Heartbeat(series));
+				submit(series.entry(), this.writes.new Heartbeat(series));
 			}
 		}
-	}
-
-	/** The first occurrence: CREATE, with retries. */
-	private final class Create implements SinkWriters.Write {
-
-		private final SeriesCache.Entry entry;
-
-		Create(SeriesCache.Entry entry) {
-			this.entry = entry;
-		}
-
-		@Override
-		public void run() {
-			withRetries(this.entry.first, () -> {
-				EventsV1Event event = copyWithSeries(this.entry.created, null);
-				EventsV1Recording.this.sink.create(event);
-				EventsV1Recording.this.created.increment();
-				EventsV1Recording.this.cache.written(this.entry, 1);
-			}, false);
-		}
-
-		@Override
-		public void dropped(DropReason reason) {
-			EventsV1Recording.this.failed.increment();
-			EventsV1Recording.this.counters.drop(reason, this.entry.first);
-		}
-
-	}
-
-	/**
-	 * A series write: the second occurrence (with retries), or the final count of a finished or evicted series
-	 * (one attempt; a finished series is then forgotten unless it changed or the write should be retried).
-	 */
-	private final class SeriesWrite implements SinkWriters.Write {
-
-		private final SeriesCache.Observation observation;
-
-		private final boolean retry;
-
-		SeriesWrite(SeriesCache.Observation observation, boolean retry) {
-			this.observation = observation;
-			this.retry = retry;
-		}
-
-		@Override
-		public void run() {
-			boolean done = withRetries(this.observation.entry().first, () -> writeSeries(this.observation), !this.retry);
-			if (!this.retry) {
-				EventsV1Recording.this.cache.writeDone(this.observation.entry());
-				if (done) {
-					EventsV1Recording.this.cache.removeIfUnchanged(this.observation.entry(), this.observation.version());
-				}
-			}
-		}
-
-		@Override
-		public void dropped(DropReason reason) {
-			EventsV1Recording.this.cache.writeDone(this.observation.entry());
-			if (this.retry) {
-				EventsV1Recording.this.failed.increment();
-				EventsV1Recording.this.counters.drop(reason, this.observation.entry().first);
-			}
-		}
-
-	}
-
-	/** The heartbeat: the series' current count, one attempt. */
-	private final class Heartbeat implements SinkWriters.Write {
-
-		private final SeriesCache.Observation observation;
-
-		Heartbeat(SeriesCache.Observation observation) {
-			this.observation = observation;
-		}
-
-		@Override
-		public void run() {
-			withRetries(this.observation.entry().first, () -> writeSeries(this.observation), true);
-			EventsV1Recording.this.cache.writeDone(this.observation.entry());
-		}
-
-		@Override
-		public void dropped(DropReason reason) {
-			EventsV1Recording.this.cache.writeDone(this.observation.entry());
-		}
-
-	}
-
-	private void writeSeries(SeriesCache.Observation observation) throws EventSinkException {
-		SeriesCache.Entry entry = observation.entry();
-		SeriesPatch patch = new SeriesPatch(observation.count(), observation.lastObserved());
-		long start = System.nanoTime();
-		try {
-			this.sink.patch(entry.created, patch);
-			completed("patch", "success", start);
-			this.patched.increment();
-		}
-		catch (EventSinkException ex) {
-			completed("patch", SinkRequestListener.resultOf(ex), start);
-			if (!ex.isNotFound()) {
-				throw ex;
-			}
-			logger.debug("Event {} no longer exists on the server; creating it again with its series",
-					entry.created.getMetadata().getName());
-			EventsV1Event event = copyWithSeries(entry.created, new EventsV1EventSeries().count(observation.count())
-				.lastObservedTime(EventsV1Events.microTime(observation.lastObserved())));
-			try {
-				this.sink.create(event);
-			}
-			catch (EventSinkException createFailed) {
-				if (createFailed.isAlreadyExists()) {
-					// the Event appeared between our PATCH (404) and CREATE: client-go retries (PR #114237)
-					throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
-							"AlreadyExists while creating from a series: " + createFailed.getMessage(), createFailed);
-				}
-				throw createFailed;
-			}
-			this.created.increment();
-		}
-		this.cache.written(entry, observation.count());
-	}
-
-	@FunctionalInterface
-	private interface Attempt {
-
-		void run() throws EventSinkException;
-
-	}
-
-	/**
-	 * Runs an attempt until it succeeds, is dropped, or the attempts are used up.
-	 * @return {@code true} when done (written or dropped for good), {@code false} when a retry was still wanted
-	 */
-	private boolean withRetries(RecordedEvent recorded, Attempt attempt, boolean once) {
-		int maxAttempts = once ? 1 : this.settings.retryPolicy().maxAttempts();
-		for (int n = 1;; n++) {
-			try {
-				attempt.run();
-				return true;
-			}
-			catch (EventSinkException ex) {
-				if (!ex.isRetryable()) {
-					rejected(recorded, ex);
-					return true;
-				}
-				if (once) {
-					logger.debug("Unable to write event series (one attempt): {}: {}", recorded.describe(),
-							ex.getMessage());
-					return false;
-				}
-				if (n >= maxAttempts) {
-					this.failed.increment();
-					this.counters.dropAndLog(DropReason.RETRIES_EXHAUSTED, recorded,
-							"Unable to write event (retry limit of " + maxAttempts + " attempts exceeded!)", false);
-					return true;
-				}
-				logger.warn("Unable to write event (attempt {}/{}, may retry after sleeping): {}: {}", n, maxAttempts,
-						recorded.describe(), ex.getMessage());
-				Duration delay = this.settings.retryPolicy().sleep();
-				Duration jittered = Duration.ofNanos((long) (delay.toNanos() * (1 + 0.25 * this.settings.jitter().getAsDouble())));
-				if (!this.settings.sleepBeforeRetry(jittered)) {
-					this.failed.increment();
-					this.counters.drop(DropReason.SHUTDOWN, recorded);
-					return true;
-				}
-				this.retried.increment();
-			}
-		}
-	}
-
-	private void rejected(RecordedEvent recorded, EventSinkException ex) {
-		this.failed.increment();
-		if (ex.kind() == EventSinkException.Kind.REQUEST_CONSTRUCTION) {
-			this.counters.dropAndLog(DropReason.INVALID_INPUT, recorded,
-					"Unable to construct event (will not retry!): " + ex.getMessage(), false);
-		}
-		else {
-			this.counters.dropAndLog(DropReason.REJECTED_BY_SERVER, recorded,
-					"Server rejected event (will not retry!): " + ex.getMessage(), ex.isAlreadyExists());
-		}
-	}
-
-	private static EventsV1Event copyWithSeries(EventsV1Event created, @Nullable EventsV1EventSeries series) {
-		return new EventsV1Event().metadata(created.getMetadata())
-			.eventTime(created.getEventTime())
-			.reportingController(created.getReportingController())
-			.reportingInstance(created.getReportingInstance())
-			.action(created.getAction())
-			.reason(created.getReason())
-			.regarding(created.getRegarding())
-			.related(created.getRelated())
-			.note(created.getNote())
-			.type(created.getType())
-			.series(series);
-	}
-
-	private void completed(String verb, String result, long startNanos) {
-		this.settings.requestListener()
-			.requestCompleted("events.k8s.io/v1", verb, result, Duration.ofNanos(System.nanoTime() - startNanos));
 	}
 
 	@Override
@@ -394,7 +183,7 @@ final class EventsV1Recording implements SinkRecording {
 
 	@Override
 	public SinkStats stats() {
-		return new SinkStats(this.created.sum(), this.patched.sum(), this.retried.sum(), this.failed.sum());
+		return this.writes.stats();
 	}
 
 

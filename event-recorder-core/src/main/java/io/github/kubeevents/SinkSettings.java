@@ -7,10 +7,12 @@ import java.util.function.DoubleSupplier;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
 import io.github.kubeevents.sink.Sleeper;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every sink of one broadcaster shares: the retry policy, the sleeper and jitter between attempts, the
- * request listener, the writer threads' number and queue size, and whether shutdown has cancelled the waiting.
+ * request listener, the writer threads' number and queue size, the optional write budget, and whether shutdown has
+ * cancelled the waiting.
  *
  * <p>Thread-safe.
  */
@@ -28,16 +30,42 @@ final class SinkSettings {
 
 	private final int writerQueueCapacity;
 
+	private final @Nullable WriteBudget budget;
+
 	private volatile boolean cancelled;
 
 	SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jitter, SinkRequestListener requestListener,
-			int writers, int writerQueueCapacity) {
+			int writers, int writerQueueCapacity, @Nullable WriteBudget budget) {
 		this.retryPolicy = retryPolicy;
 		this.sleeper = sleeper;
 		this.jitter = jitter;
 		this.requestListener = requestListener;
 		this.writers = writers;
 		this.writerQueueCapacity = writerQueueCapacity;
+		this.budget = budget;
+	}
+
+	@Nullable WriteBudget budget() {
+		return this.budget;
+	}
+
+	/**
+	 * Waits, when a write budget is set, until the next request may be made. After shutdown began nothing waits
+	 * (each pending write gets its one attempt at once).
+	 */
+	void awaitBudget() {
+		if (this.budget == null || this.cancelled) {
+			return;
+		}
+		Duration wait = this.budget.reserve();
+		if (!wait.isZero()) {
+			try {
+				this.sleeper.sleep(wait);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
 	}
 
 	RetryPolicy retryPolicy() {

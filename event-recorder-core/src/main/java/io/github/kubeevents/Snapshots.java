@@ -8,6 +8,8 @@ import java.util.function.Predicate;
 
 import io.github.kubeevents.introspect.ObjectRef;
 import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.WriteBudgetSnapshot;
+import org.jspecify.annotations.Nullable;
 
 /** Assembles {@link RecorderSnapshot}s from a broadcaster's parts. Stateless. */
 final class Snapshots {
@@ -15,8 +17,8 @@ final class Snapshots {
 	private Snapshots() {
 	}
 
-	static RecorderSnapshot recorder(Instant now, Fanout fanout, EventCounters counters, int limit,
-			Predicate<ObjectRef> filter) {
+	static RecorderSnapshot recorder(Instant now, Fanout fanout, EventCounters counters,
+			@Nullable WriteBudget budget, int limit, Predicate<ObjectRef> filter) {
 		List<RecorderSnapshot.SinkSnapshot> sinkViews = new ArrayList<>();
 		for (SubscriberQueue subscriber : fanout.subscribers()) {
 			if (subscriber.handler() instanceof SinkRecording sink) {
@@ -25,7 +27,13 @@ final class Snapshots {
 		}
 		return new RecorderSnapshot(now, fanout.state().name().toLowerCase(Locale.ROOT),
 				new RecorderSnapshot.QueueSnapshot(fanout.depth(), fanout.capacity()), counters.acceptedCount(),
-				counters.droppedByReason(), subscribers(fanout), sinkViews);
+				counters.droppedByReason(), subscribers(fanout), sinkViews, budget(budget));
+	}
+
+	static @Nullable WriteBudgetSnapshot budget(@Nullable WriteBudget budget) {
+		return (budget != null)
+				? new WriteBudgetSnapshot(budget.qps(), budget.burst(), budget.throttledCount(), budget.totalWait())
+				: null;
 	}
 
 	static List<RecorderSnapshot.SubscriberSnapshot> subscribers(Fanout fanout) {

@@ -22,9 +22,11 @@ import org.jspecify.annotations.Nullable;
  * @param dropped drops so far by reason tag ({@code queue_full}, {@code spam_filtered}, ...), every reason present
  * @param subscribers every active subscriber
  * @param sinks every active sink, with its counters and correlation state
+ * @param writeBudget the limit on the sinks' requests, or {@code null} when there is none (the default)
  */
 public record RecorderSnapshot(Instant takenAt, String state, QueueSnapshot queue, long accepted,
-		Map<String, Long> dropped, List<SubscriberSnapshot> subscribers, List<SinkSnapshot> sinks) {
+		Map<String, Long> dropped, List<SubscriberSnapshot> subscribers, List<SinkSnapshot> sinks,
+		@Nullable WriteBudgetSnapshot writeBudget) {
 
 	/**
 	 * Copies the collections, keeping the order of {@code dropped}.

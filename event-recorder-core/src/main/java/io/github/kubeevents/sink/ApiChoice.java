@@ -1,10 +1,14 @@
 package io.github.kubeevents.sink;
 
+import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.EventsV1Api;
+import io.kubernetes.client.openapi.models.V1APIResourceList;
+import okhttp3.Call;
 
 /**
  * The events API a recorder writes, and why: the configured one, or what discovery found for
@@ -36,14 +40,19 @@ public record ApiChoice(EventsApi api, String reason) {
 	 * failure → core/v1, with the failure in the reason.
 	 * @param requested the configured API
 	 * @param client the client to ask, for {@link EventsApi#AUTO}
+	 * @param timeout the time limit of the discovery request; {@link Duration#ZERO} for the client's own
 	 * @return the choice
 	 */
-	public static ApiChoice choose(EventsApi requested, ApiClient client) {
+	public static ApiChoice choose(EventsApi requested, ApiClient client, Duration timeout) {
 		if (requested != EventsApi.AUTO) {
 			return new ApiChoice(requested, "configured");
 		}
 		try {
-			new EventsV1Api(client).getAPIResources().execute();
+			Call call = new EventsV1Api(client).getAPIResources().buildCall(null);
+			if (!timeout.isZero()) {
+				call.timeout().timeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
+			}
+			client.execute(call, V1APIResourceList.class);
 			return new ApiChoice(EventsApi.EVENTS_V1, "auto: the API server serves events.k8s.io/v1");
 		}
 		catch (ApiException ex) {

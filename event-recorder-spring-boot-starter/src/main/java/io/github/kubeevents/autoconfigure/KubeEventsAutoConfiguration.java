@@ -8,8 +8,9 @@ import io.github.kubeevents.autoconfigure.cluster.ClientVersionCheck;
 import io.github.kubeevents.autoconfigure.cluster.ClusterResolver;
 import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import io.github.kubeevents.correlator.CorrelatorOptions;
-import io.github.kubeevents.sink.CoreV1EventSink;
 import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.spring.KubeEventsLifecycle;
 import io.github.kubeevents.spring.KubeEventsStatus;
 import io.kubernetes.client.openapi.ApiClient;
@@ -67,13 +68,16 @@ public final class KubeEventsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	KubeEventsStatus kubeEventsStatus(KubeEventsProperties properties, KubernetesConfigDetector detector,
-			ObjectProvider<EventSink> eventSink, ObjectProvider<KubeEventsConnectionDetails> connectionDetails,
-			ObjectProvider<ApiClient> apiClient) {
+			ObjectProvider<EventSink> eventSink, ObjectProvider<EventsV1Sink> eventsV1Sink,
+			ObjectProvider<KubeEventsConnectionDetails> connectionDetails, ObjectProvider<ApiClient> apiClient) {
 		ClientVersionCheck.warnIfOlderThanBuiltWith();
-		boolean cluster = properties.sink() == SinkMode.AUTO || properties.sink() == SinkMode.KUBERNETES;
-		return new ClusterResolver(detector, CoreV1EventSink::new).resolve(properties.sink().tag(),
-				properties.logEvents(), properties.kubeconfig().enabled(), cluster ? eventSink.getIfAvailable() : null,
-				cluster ? connectionDetails.getIfAvailable() : null, cluster ? apiClient.getIfAvailable() : null);
+		SinkMode mode = properties.sink().mode();
+		boolean cluster = mode == SinkMode.AUTO || mode == SinkMode.KUBERNETES;
+		ClusterResolver.UserSinks userSinks = cluster ? new ClusterResolver.UserSinks(eventSink.getIfAvailable(),
+				eventsV1Sink.getIfAvailable(), properties.eventsApi()) : ClusterResolver.UserSinks.NONE;
+		return new ClusterResolver(detector).resolve(mode.tag(), properties.logEvents(),
+				properties.kubeconfig().enabled(), userSinks, cluster ? connectionDetails.getIfAvailable() : null,
+				cluster ? apiClient.getIfAvailable() : null);
 	}
 
 	@Bean
@@ -81,15 +85,28 @@ public final class KubeEventsAutoConfiguration {
 	EventBroadcaster kubeEventsBroadcaster(KubeEventsProperties properties,
 			ObjectProvider<EventBroadcasterCustomizer> broadcasterCustomizers,
 			ObjectProvider<CorrelatorOptionsCustomizer> correlatorCustomizers) {
-		CorrelatorOptions.Builder correlator = properties.correlator().toOptionsBuilder();
-		correlatorCustomizers.orderedStream().forEach((customizer) -> customizer.customize(correlator));
+		CorrelatorOptions.Builder coreV1 = properties.correlator().toOptionsBuilder(EventsApi.CORE_V1);
+		CorrelatorOptions.Builder eventsV1 = properties.correlator().toOptionsBuilder(EventsApi.EVENTS_V1);
+		correlatorCustomizers.orderedStream().forEach((customizer) -> {
+			customizer.customize(coreV1);
+			customizer.customize(eventsV1);
+		});
+		KubeEventsProperties.Sink sink = properties.sink();
 		EventBroadcasterBuilder builder = EventBroadcaster.builder()
 			.incomingQueueCapacity(properties.queue().capacity())
 			.subscriberOptions(properties.queue().toSubscriberOptions())
 			.retryPolicy(properties.retry().toPolicy())
 			.maxMessageBytes(properties.maxMessageBytes())
 			.shutdownTimeout(properties.shutdownTimeout())
-			.correlatorOptions(correlator.build());
+			.eventsApi(properties.eventsApi())
+			.requestTimeout(sink.requestTimeout())
+			.sinkWriters(sink.writers())
+			.seriesCacheSize(properties.series().cacheSize())
+			.correlatorOptions(coreV1.build())
+			.eventsV1CorrelatorOptions(eventsV1.build());
+		if (sink.rateLimit().qps() != null) {
+			builder.writeBudget(sink.rateLimit().qps(), sink.rateLimit().burst());
+		}
 		broadcasterCustomizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
 	}

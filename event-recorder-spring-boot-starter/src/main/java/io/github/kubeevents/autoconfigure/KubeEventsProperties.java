@@ -1,10 +1,12 @@
 package io.github.kubeevents.autoconfigure;
 
 import java.time.Duration;
+import java.util.Objects;
 
 import io.github.kubeevents.FullQueuePolicy;
 import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.correlator.CorrelatorOptions;
+import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import org.jspecify.annotations.Nullable;
 
@@ -27,26 +29,28 @@ import static io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyExcept
  * Defaults to spring.application.name, or "kube-events" when that is not set.
  * @param host Reporting host written into every Event (source.host and reportingInstance). Defaults to the
  * POD_NAME environment variable, then HOSTNAME, else empty.
- * @param sink Where recorded events go: "auto" writes to the API server when running in Kubernetes (or when the
- * application provides a cluster connection) and otherwise only logs, "kubernetes" requires a cluster, "log" only
- * logs, "none" neither writes nor logs.
  * @param logEvents Whether to log every recorded event as one structured line (logger
  * "io.github.kubeevents.events"). Always on when events are not written to a cluster.
  * @param shutdownTimeout Maximum time to wait, on shutdown, for queued events to be written. Keep it below
  * spring.lifecycle.timeout-per-shutdown-phase.
  * @param maxMessageSize Maximum size of an event message in UTF-8 bytes; longer messages are dropped as invalid
  * input.
+ * @param api Events API to write: "auto" asks the API server once at startup whether events.k8s.io/v1 is served
+ * and falls back to core/v1, "events.k8s.io/v1" writes Events with EventSeries, "core/v1" writes Events with
+ * count PATCHes.
  * @param kubeconfig Use of a developer kubeconfig.
+ * @param sink Where events go and how they are written.
+ * @param series EventSeries settings (events.k8s.io/v1).
  * @param queue Queue settings.
  * @param retry Retry settings of API server writes.
  * @param correlator Correlator settings (aggregation and spam filter) of the API server sink.
  */
 @ConfigurationProperties(KubeEventsProperties.PREFIX)
 public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nullable String component,
-		@Nullable String host, @DefaultValue("auto") SinkMode sink, @DefaultValue("true") boolean logEvents,
-		@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue("1MB") DataSize maxMessageSize,
-		@DefaultValue Kubeconfig kubeconfig, @DefaultValue Queue queue, @DefaultValue Retry retry,
-		@DefaultValue Correlator correlator) {
+		@Nullable String host, @DefaultValue("true") boolean logEvents, @DefaultValue("10s") Duration shutdownTimeout,
+		@DefaultValue("1MB") DataSize maxMessageSize, @DefaultValue("auto") String api,
+		@DefaultValue Kubeconfig kubeconfig, @DefaultValue Sink sink, @DefaultValue Series series,
+		@DefaultValue Queue queue, @DefaultValue Retry retry, @DefaultValue Correlator correlator) {
 
 	/** The prefix of every property. */
 	public static final String PREFIX = "kubeevents";
@@ -57,12 +61,21 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 */
 	public KubeEventsProperties {
 		require(component == null || !component.isBlank(), "kubeevents.component", component, "must not be blank");
-		require(sink != null, "kubeevents.sink", sink, "must be one of auto, kubernetes, log, none");
+		require(EventsApi.fromValue(api) != null, "kubeevents.api", api,
+				"must be one of auto, events.k8s.io/v1, core/v1");
 		require(shutdownTimeout != null && isPositive(shutdownTimeout), "kubeevents.shutdown-timeout",
 				shutdownTimeout, "must be positive");
 		require(maxMessageSize != null && maxMessageSize.toBytes() >= 1
 				&& maxMessageSize.toBytes() <= Integer.MAX_VALUE, "kubeevents.max-message-size", maxMessageSize,
 				"must be between 1B and " + Integer.MAX_VALUE + "B");
+	}
+
+	/**
+	 * {@link #api()} as the core library's value.
+	 * @return the events API
+	 */
+	public EventsApi eventsApi() {
+		return Objects.requireNonNull(EventsApi.fromValue(this.api));
 	}
 
 	/**
@@ -86,6 +99,72 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * ~/.kube/config) when not running in Kubernetes.
 	 */
 	public record Kubeconfig(@DefaultValue("false") boolean enabled) {
+	}
+
+	/**
+	 * Where events go and how they are written ({@code kubeevents.sink.*}).
+	 *
+	 * @param mode Where recorded events go: "auto" writes to the API server when running in Kubernetes (or when
+	 * the application provides a cluster connection) and otherwise only logs, "kubernetes" requires a cluster,
+	 * "log" only logs, "none" neither writes nor logs.
+	 * @param requestTimeout Time limit of one API server request (connect, TLS handshake, write and read).
+	 * @param writers Number of threads writing to the API server; writes are sharded by object, so one object's
+	 * writes stay in order.
+	 * @param rateLimit Client-side limit on API server requests (off unless qps is set).
+	 */
+	public record Sink(@DefaultValue("auto") SinkMode mode, @DefaultValue("5s") Duration requestTimeout,
+			@DefaultValue("1") int writers, @DefaultValue RateLimit rateLimit) {
+
+		/**
+		 * Validates the sink settings.
+		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
+		 */
+		public Sink {
+			require(mode != null, "kubeevents.sink.mode", mode, "must be one of auto, kubernetes, log, none");
+			require(requestTimeout != null && !requestTimeout.isNegative(), "kubeevents.sink.request-timeout",
+					requestTimeout, "must be zero (no limit) or positive");
+			require(writers >= 1 && writers <= 64, "kubeevents.sink.writers", writers, "must be between 1 and 64");
+		}
+
+	}
+
+	/**
+	 * Client-side limit on the recorder's API server requests ({@code kubeevents.sink.rate-limit.*}), like the
+	 * 5 QPS / burst 10 limiter of a client-go clientset. Off unless {@code qps} is set.
+	 *
+	 * @param qps Requests per second, sustained; unset for no limit.
+	 * @param burst Requests that may be made at once after a quiet period.
+	 */
+	public record RateLimit(@Nullable Double qps, @DefaultValue("10") int burst) {
+
+		/**
+		 * Validates the rate limit.
+		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
+		 */
+		public RateLimit {
+			require(qps == null || (qps > 0 && !qps.isInfinite()), "kubeevents.sink.rate-limit.qps", qps,
+					"must be positive");
+			require(burst >= 1, "kubeevents.sink.rate-limit.burst", burst, "must be at least 1");
+		}
+
+	}
+
+	/**
+	 * EventSeries settings ({@code kubeevents.series.*}), for the events.k8s.io/v1 API.
+	 *
+	 * @param cacheSize Maximum number of Events remembered for their series; the least recently seen one is
+	 * forgotten, after its final count is written.
+	 */
+	public record Series(@DefaultValue("4096") int cacheSize) {
+
+		/**
+		 * Validates the series settings.
+		 * @throws InvalidKubeEventsPropertyException naming the property
+		 */
+		public Series {
+			require(cacheSize >= 1, "kubeevents.series.cache-size", cacheSize, "must be at least 1");
+		}
+
 	}
 
 	/**
@@ -171,16 +250,19 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 		/**
 		 * A correlator options builder preset with these settings (clock and key functions keep their defaults).
+		 * @param api the events API the options are for: aggregation and the spam filter default to on for
+		 * core/v1 and off for events.k8s.io/v1, as in client-go
 		 * @return a new builder
 		 */
-		public CorrelatorOptions.Builder toOptionsBuilder() {
+		public CorrelatorOptions.Builder toOptionsBuilder(EventsApi api) {
+			boolean coreV1 = api == EventsApi.CORE_V1;
 			return CorrelatorOptions.builder()
 				.cacheSize(this.cacheSize)
-				.spamFilterEnabled(this.spamFilter.enabled())
+				.spamFilterEnabled((this.spamFilter.enabled() != null) ? this.spamFilter.enabled() : coreV1)
 				.burst(this.spamFilter.burst())
 				.qps(this.spamFilter.qps())
 				.spamKeyFunction(this.spamFilter.key().function())
-				.aggregationEnabled(this.aggregation.enabled())
+				.aggregationEnabled((this.aggregation.enabled() != null) ? this.aggregation.enabled() : coreV1)
 				.aggregateMaxEvents(this.aggregation.maxEvents())
 				.aggregateInterval(this.aggregation.interval())
 				.messagePrefix(this.aggregation.messagePrefix());
@@ -192,14 +274,15 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * Spam filter settings ({@code kubeevents.correlator.spam-filter.*}): a token bucket per key; an event that
 	 * finds its bucket empty is dropped (spam_filtered).
 	 *
-	 * @param enabled Whether to apply the spam filter.
+	 * @param enabled Whether to apply the spam filter. Defaults to true on core/v1 and false on events.k8s.io/v1
+	 * (client-go's behaviour).
 	 * @param burst Capacity of each token bucket, which is also its initial fill.
 	 * @param refillInterval Time for one token to come back into a bucket (client-go's QPS of 1/300 as an
 	 * interval).
 	 * @param key What shares one token bucket: "object" (client-go's default: source, object and type) or
 	 * "object-and-reason" (one bucket per reason too).
 	 */
-	public record SpamFilter(@DefaultValue("true") boolean enabled, @DefaultValue("25") int burst,
+	public record SpamFilter(@Nullable Boolean enabled, @DefaultValue("25") int burst,
 			@DefaultValue("300s") Duration refillInterval, @DefaultValue("object") SpamKey key) {
 
 		/**
@@ -228,13 +311,14 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * Aggregation settings ({@code kubeevents.correlator.aggregation.*}): when an object gets too many events of
 	 * one reason with distinct messages within the interval, they are folded into one event whose count grows.
 	 *
-	 * @param enabled Whether to aggregate similar events.
+	 * @param enabled Whether to aggregate similar events. Defaults to true on core/v1 and false on events.k8s.io/v1
+	 * (client-go's behaviour; series already fold repeats with different notes there).
 	 * @param maxEvents Number of distinct messages of similar events, within the interval, that starts
 	 * aggregation.
 	 * @param interval Sliding window within which similar events count towards aggregation.
 	 * @param messagePrefix Prefix of the message of an aggregated event.
 	 */
-	public record Aggregation(@DefaultValue("true") boolean enabled, @DefaultValue("10") int maxEvents,
+	public record Aggregation(@Nullable Boolean enabled, @DefaultValue("10") int maxEvents,
 			@DefaultValue("600s") Duration interval,
 			@DefaultValue("(combined from similar events): ") String messagePrefix) {
 

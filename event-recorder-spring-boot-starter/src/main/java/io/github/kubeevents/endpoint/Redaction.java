@@ -19,11 +19,11 @@ final class Redaction {
 		}
 		List<RecorderSnapshot.SinkSnapshot> sinks = snapshot.sinks()
 			.stream()
-			.map((sink) -> new RecorderSnapshot.SinkSnapshot(sink.name(), sink.api(), sink.stats(),
+			.map((sink) -> new RecorderSnapshot.SinkSnapshot(sink.name(), sink.api(), sink.apiReason(), sink.stats(),
 					hide(sink.correlator()), hide(sink.series())))
 			.toList();
 		return new RecorderSnapshot(snapshot.takenAt(), snapshot.state(), snapshot.queue(), snapshot.accepted(),
-				snapshot.dropped(), snapshot.subscribers(), sinks);
+				snapshot.dropped(), snapshot.subscribers(), sinks, snapshot.writeBudget());
 	}
 
 	private static @Nullable CorrelatorSnapshot hide(@Nullable CorrelatorSnapshot correlator) {

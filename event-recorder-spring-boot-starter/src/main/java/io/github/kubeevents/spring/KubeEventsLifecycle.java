@@ -81,8 +81,9 @@ public final class KubeEventsLifecycle implements SmartLifecycle {
 				logger.warn("The Kubernetes event recorder was stopped and cannot be restarted");
 				return;
 			}
-			if (this.status.eventSink() != null) {
-				this.broadcaster.startRecordingToSink(this.status.eventSink());
+			SinkTarget target = this.status.target();
+			if (target != null) {
+				target.subscribe(this.broadcaster);
 			}
 			if (this.status.logEvents()) {
 				this.broadcaster.startLogging();

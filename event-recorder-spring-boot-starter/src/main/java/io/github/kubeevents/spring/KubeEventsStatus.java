@@ -2,7 +2,6 @@ package io.github.kubeevents.spring;
 
 import java.util.Objects;
 
-import io.github.kubeevents.sink.EventSink;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,22 +17,21 @@ import org.jspecify.annotations.Nullable;
  * Kubernetes"})
  * @param apiServer the API server URL events are written to, or {@code null} when unknown or not writing
  * @param logEvents whether the structured logging subscriber is attached
- * @param eventSink the sink to subscribe; non-{@code null} exactly when {@code sink} is
- * {@link EffectiveSink#KUBERNETES}
+ * @param target what to subscribe; non-{@code null} exactly when {@code sink} is {@link EffectiveSink#KUBERNETES}
  */
 public record KubeEventsStatus(String configured, EffectiveSink sink, String reason, @Nullable String apiServer,
-		boolean logEvents, @Nullable EventSink eventSink) {
+		boolean logEvents, @Nullable SinkTarget target) {
 
 	/**
 	 * Validates the status.
-	 * @throws IllegalArgumentException when {@code eventSink} does not match {@code sink}
+	 * @throws IllegalArgumentException when {@code target} does not match {@code sink}
 	 */
 	public KubeEventsStatus {
 		Objects.requireNonNull(configured, "configured");
 		Objects.requireNonNull(sink, "sink");
 		Objects.requireNonNull(reason, "reason");
-		if ((sink == EffectiveSink.KUBERNETES) != (eventSink != null)) {
-			throw new IllegalArgumentException("an event sink is required exactly when the effective sink is kubernetes");
+		if ((sink == EffectiveSink.KUBERNETES) != (target != null)) {
+			throw new IllegalArgumentException("a sink target is required exactly when the effective sink is kubernetes");
 		}
 	}
 

@@ -3,12 +3,14 @@ package io.github.kubeevents.autoconfigure.cluster;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
 import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.spring.EffectiveSink;
 import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.spring.SinkTarget;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
@@ -16,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * Decides where events go ({@code kubeevents.sink}) and builds the sink. In modes {@code auto} and
  * {@code kubernetes} the first of these wins:
  * <ol>
- * <li>the application's {@link EventSink} bean;</li>
+ * <li>the application's {@link EventsV1Sink} or {@link EventSink} bean (with both, the one of the configured API;
+ * for {@code auto} the events.k8s.io/v1 one);</li>
  * <li>a {@link KubeEventsConnectionDetails} bean (e.g. from {@code @ServiceConnection});</li>
  * <li>the application's {@link ApiClient} bean;</li>
  * <li>a configuration found by the {@link KubernetesConfigDetector}: the in-cluster service account, or a
@@ -32,16 +35,32 @@ public final class ClusterResolver {
 
 	private final KubernetesConfigDetector detector;
 
-	private final Function<ApiClient, EventSink> sinkFactory;
-
 	/**
 	 * A resolver.
 	 * @param detector finds the in-cluster service account or a kubeconfig
-	 * @param sinkFactory builds the sink for a client
 	 */
-	public ClusterResolver(KubernetesConfigDetector detector, Function<ApiClient, EventSink> sinkFactory) {
+	public ClusterResolver(KubernetesConfigDetector detector) {
 		this.detector = Objects.requireNonNull(detector, "detector");
-		this.sinkFactory = Objects.requireNonNull(sinkFactory, "sinkFactory");
+	}
+
+	/**
+	 * The application's sinks, if any.
+	 * @param coreV1 its core/v1 sink bean
+	 * @param eventsV1 its events.k8s.io/v1 sink bean
+	 * @param api the configured events API ({@code kubeevents.api})
+	 */
+	public record UserSinks(@Nullable EventSink coreV1, @Nullable EventsV1Sink eventsV1, EventsApi api) {
+
+		/** No sink beans. */
+		public static final UserSinks NONE = new UserSinks(null, null, EventsApi.AUTO);
+
+		@Nullable SinkTarget target() {
+			if (this.eventsV1 != null && (this.coreV1 == null || this.api != EventsApi.CORE_V1)) {
+				return new SinkTarget.EventsV1(this.eventsV1);
+			}
+			return (this.coreV1 != null) ? new SinkTarget.CoreV1(this.coreV1) : null;
+		}
+
 	}
 
 	/**
@@ -49,37 +68,39 @@ public final class ClusterResolver {
 	 * @param mode {@code kubeevents.sink}: {@code auto}, {@code kubernetes}, {@code log} or {@code none}
 	 * @param logEvents {@code kubeevents.log-events}
 	 * @param kubeconfigEnabled {@code kubeevents.kubeconfig.enabled}
-	 * @param userSink the application's sink bean, if any
+	 * @param userSinks the application's sink beans
 	 * @param connectionDetails the connection details bean, if any
 	 * @param userClient the application's client bean, if any
 	 * @return the status, with the sink to subscribe
 	 * @throws NoKubernetesClusterException in mode {@code kubernetes} when no usable cluster exists
 	 */
 	public KubeEventsStatus resolve(String mode, boolean logEvents, boolean kubeconfigEnabled,
-			@Nullable EventSink userSink, @Nullable KubeEventsConnectionDetails connectionDetails,
+			UserSinks userSinks, @Nullable KubeEventsConnectionDetails connectionDetails,
 			@Nullable ApiClient userClient) {
 		return switch (mode) {
 			case "none" -> new KubeEventsStatus(mode, EffectiveSink.NONE, "kubeevents.sink=none", null, false, null);
 			case "log" -> new KubeEventsStatus(mode, EffectiveSink.LOG, "kubeevents.sink=log", null, true, null);
-			default -> resolveCluster(mode, logEvents, kubeconfigEnabled || "kubernetes".equals(mode), userSink,
+			default -> resolveCluster(mode, logEvents, kubeconfigEnabled || "kubernetes".equals(mode), userSinks,
 					connectionDetails, userClient);
 		};
 	}
 
 	private KubeEventsStatus resolveCluster(String mode, boolean logEvents, boolean kubeconfigAllowed,
-			@Nullable EventSink userSink, @Nullable KubeEventsConnectionDetails connectionDetails,
+			UserSinks userSinks, @Nullable KubeEventsConnectionDetails connectionDetails,
 			@Nullable ApiClient userClient) {
-		if (userSink != null) {
-			return writing(mode, "EventSink bean", null, logEvents, userSink);
+		SinkTarget userTarget = userSinks.target();
+		if (userTarget != null) {
+			String bean = (userTarget instanceof SinkTarget.EventsV1) ? "EventsV1Sink bean" : "EventSink bean";
+			return writing(mode, bean, null, logEvents, userTarget);
 		}
 		if (connectionDetails != null) {
 			ApiClient client = connectionDetails.apiClient();
 			return writing(mode, "connection details: " + connectionDetails.description(), client.getBasePath(),
-					logEvents, this.sinkFactory.apply(client));
+					logEvents, new SinkTarget.Client(client));
 		}
 		if (userClient != null) {
 			return writing(mode, "ApiClient bean", userClient.getBasePath(), logEvents,
-					this.sinkFactory.apply(userClient));
+					new SinkTarget.Client(userClient));
 		}
 		Optional<ClusterConfig> config = this.detector.detect(kubeconfigAllowed);
 		String searched = this.detector.describeSearch(kubeconfigAllowed);
@@ -106,12 +127,12 @@ public final class ClusterResolver {
 			return new KubeEventsStatus(mode, EffectiveSink.LOG,
 					found.description() + " could not be loaded: " + ex.getMessage(), null, true, null);
 		}
-		return writing(mode, found.description(), client.getBasePath(), logEvents, this.sinkFactory.apply(client));
+		return writing(mode, found.description(), client.getBasePath(), logEvents, new SinkTarget.Client(client));
 	}
 
 	private static KubeEventsStatus writing(String mode, String reason, @Nullable String apiServer, boolean logEvents,
-			EventSink sink) {
-		return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, reason, apiServer, logEvents, sink);
+			SinkTarget target) {
+		return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, reason, apiServer, logEvents, target);
 	}
 
 }

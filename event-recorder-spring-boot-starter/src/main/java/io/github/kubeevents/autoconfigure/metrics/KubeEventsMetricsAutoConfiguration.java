@@ -39,7 +39,7 @@ public final class KubeEventsMetricsAutoConfiguration {
 			ObjectProvider<KubeEventsStatus> status) {
 		List<String> subscribers = new ArrayList<>();
 		KubeEventsStatus resolved = status.getIfAvailable();
-		if (resolved != null && resolved.eventSink() != null) {
+		if (resolved != null && resolved.target() != null) {
 			subscribers.add("sink");
 		}
 		if (resolved != null && resolved.logEvents()) {
