@@ -8,6 +8,7 @@ import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.introspect.WriteBudgetSnapshot;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,6 +28,11 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * successful API server writes → {@code kubeevents_written_events_total};</li>
  * <li>{@code kubeevents.sink.retries} (counter): attempts that followed a failed attempt →
  * {@code kubeevents_sink_retries_total};</li>
+ * <li>{@code kubeevents.truncated} (counter, events): events.k8s.io/v1 notes cut to the server's 1024 bytes →
+ * {@code kubeevents_truncated_events_total};</li>
+ * <li>{@code kubeevents.sink.throttled} (counter) and {@code kubeevents.sink.throttled.wait} (counter, seconds):
+ * requests that waited for the write budget, and how long in all, when one is set →
+ * {@code kubeevents_sink_throttled_total}, {@code kubeevents_sink_throttled_wait_seconds_total};</li>
  * <li>{@code kubeevents.queue.depth} and {@code kubeevents.queue.capacity} (gauges, events), tag {@code queue} =
  * {@code incoming} or a subscriber's name ({@code sink}, {@code logging}, ...) →
  * {@code kubeevents_queue_depth_events}, {@code kubeevents_queue_capacity_events}.</li>
@@ -74,6 +80,21 @@ public final class KubeEventsMeterBinder implements MeterBinder {
 		FunctionCounter.builder("kubeevents.sink.retries", this.broadcaster, (b) -> b.sinkStats().retried())
 			.description("API server write attempts that followed a failed attempt")
 			.register(registry);
+		FunctionCounter.builder("kubeevents.truncated", this.broadcaster, EventBroadcaster::truncatedNotes)
+			.description("events.k8s.io/v1 notes cut to the API server's limit of 1024 bytes")
+			.baseUnit("events")
+			.register(registry);
+		if (this.broadcaster.writeBudget() != null) {
+			FunctionCounter.builder("kubeevents.sink.throttled", this.broadcaster, (b) -> budget(b).throttledRequests())
+				.description("API server requests that waited for the write budget")
+				.register(registry);
+			FunctionCounter
+				.builder("kubeevents.sink.throttled.wait", this.broadcaster,
+						(b) -> budget(b).totalWait().toNanos() / 1e9)
+				.description("Time API server requests waited for the write budget")
+				.baseUnit("seconds")
+				.register(registry);
+		}
 		queue(registry, "incoming", (b) -> b.queueDepth(), (b) -> b.queueCapacity());
 		for (String name : this.subscriberNames) {
 			queue(registry, name, (b) -> subscriber(b, name).depth(), (b) -> subscriber(b, name).capacity());
@@ -101,6 +122,11 @@ public final class KubeEventsMeterBinder implements MeterBinder {
 			.description("Capacity of a queue")
 			.baseUnit("events")
 			.register(registry);
+	}
+
+	private static WriteBudgetSnapshot budget(EventBroadcaster broadcaster) {
+		WriteBudgetSnapshot budget = broadcaster.writeBudget();
+		return (budget != null) ? budget : new WriteBudgetSnapshot(0, 0, 0, java.time.Duration.ZERO);
 	}
 
 	private static RecorderSnapshot.SubscriberSnapshot subscriber(EventBroadcaster broadcaster, String name) {
