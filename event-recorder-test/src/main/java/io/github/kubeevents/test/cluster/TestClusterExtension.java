@@ -264,11 +264,12 @@ public final class TestClusterExtension implements ExecutionCondition, TestInsta
 	 * @throws IllegalStateException when it could not start, or under {@code CI=true} when there is none
 	 */
 	public static KubernetesTestCluster cluster(ExtensionContext context) {
-		context.getRoot().getStore(NAMESPACE).computeIfAbsent(SharedCloser.class, (key) -> new SharedCloser(),
-				SharedCloser.class);
 		Request request = request(context);
 		Selection selection = available(select(request));
 		if (request.sharedCluster()) {
+			// only runs that use a shared cluster close them (an isolated-only nested run, e.g. EngineTestKit, must not)
+			context.getRoot().getStore(NAMESPACE).computeIfAbsent(SharedCloser.class, (key) -> new SharedCloser(),
+					SharedCloser.class);
 			return shared(selection).get();
 		}
 		Duration ttl = (request.eventTtl() != null) ? request.eventTtl() : LocalControlPlane.DEFAULT_EVENT_TTL;

@@ -283,7 +283,9 @@ class LocalControlPlaneIT {
 
 		@Test
 		void sameSharedInstanceEverywhere(KubernetesTestCluster cluster) throws ApiException {
-			assertThat(this.fromConstructor).isSameAs(cluster).isSameAs(this.fromBeforeAll);
+			assertThat(this.fromConstructor).isSameAs(cluster)
+				.isSameAs(this.fromBeforeAll)
+				.isSameAs(TestClusterExtension.sharedCluster());
 			assertThat(cluster.eventTtl()).isEqualTo(LocalControlPlane.DEFAULT_EVENT_TTL);
 			assertThat(new CoreV1Api(cluster.adminClient()).readNamespace("default").execute().getMetadata().getName())
 				.isEqualTo("default");
