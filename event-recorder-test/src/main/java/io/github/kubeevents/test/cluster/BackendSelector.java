@@ -72,22 +72,24 @@ final class BackendSelector {
 	/**
 	 * A selection.
 	 * @param outcome what happened
+	 * @param wanted the backend asked for, after the system property ({@link TestClusterBackend#AUTO}: any)
 	 * @param backend the backend when available, else {@code null}
 	 * @param assets the binaries directory for {@link TestClusterBackend#LOCAL}, else {@code null}
 	 * @param reason why not, when not available
 	 */
-	record Selection(Outcome outcome, TestClusterBackend backend, Path assets, String reason) {
+	record Selection(Outcome outcome, TestClusterBackend wanted, TestClusterBackend backend, Path assets,
+			String reason) {
 
-		static Selection of(TestClusterBackend backend, Path assets) {
-			return new Selection(Outcome.AVAILABLE, backend, assets, null);
+		static Selection of(TestClusterBackend wanted, TestClusterBackend backend, Path assets) {
+			return new Selection(Outcome.AVAILABLE, wanted, backend, assets, null);
 		}
 
-		static Selection missing(String reason) {
-			return new Selection(Outcome.MISSING, null, null, reason);
+		static Selection missing(TestClusterBackend wanted, String reason) {
+			return new Selection(Outcome.MISSING, wanted, null, null, reason);
 		}
 
-		static Selection notApplicable(String reason) {
-			return new Selection(Outcome.NOT_APPLICABLE, null, null, reason);
+		static Selection notApplicable(TestClusterBackend wanted, String reason) {
+			return new Selection(Outcome.NOT_APPLICABLE, wanted, null, null, reason);
 		}
 
 		boolean available() {
@@ -118,10 +120,10 @@ final class BackendSelector {
 		if (effective != TestClusterBackend.AUTO) {
 			Set<Capability> missing = missing(effective, required);
 			if (!missing.isEmpty()) {
-				return Selection.notApplicable("the test requires " + missing + ", which the " + effective
+				return Selection.notApplicable(effective, "the test requires " + missing + ", which the " + effective
 						+ " backend (chosen by " + chosenBy + ") cannot do");
 			}
-			return (effective == TestClusterBackend.LOCAL) ? local(env) : k3s(env);
+			return (effective == TestClusterBackend.LOCAL) ? local(env, effective) : k3s(env, effective);
 		}
 		List<String> reasons = new ArrayList<>();
 		for (TestClusterBackend candidate : List.of(TestClusterBackend.LOCAL, TestClusterBackend.K3S)) {
@@ -130,13 +132,14 @@ final class BackendSelector {
 				reasons.add(candidate + ": cannot do " + missing);
 				continue;
 			}
-			Selection s = (candidate == TestClusterBackend.LOCAL) ? local(env) : k3s(env);
+			Selection s = (candidate == TestClusterBackend.LOCAL) ? local(env, TestClusterBackend.AUTO)
+					: k3s(env, TestClusterBackend.AUTO);
 			if (s.available()) {
 				return s;
 			}
 			reasons.add(candidate + ": " + s.reason());
 		}
-		return Selection.missing(String.join("; ", reasons));
+		return Selection.missing(TestClusterBackend.AUTO, String.join("; ", reasons));
 	}
 
 	private static Set<Capability> missing(TestClusterBackend backend, Set<Capability> required) {
@@ -145,21 +148,21 @@ final class BackendSelector {
 		return missing;
 	}
 
-	private static Selection local(Environment env) {
+	private static Selection local(Environment env, TestClusterBackend wanted) {
 		EnvtestAssets.Result assets = env.localAssets();
 		return assets.directory()
-			.map((dir) -> Selection.of(TestClusterBackend.LOCAL, dir))
-			.orElseGet(() -> Selection.missing(assets.reason()));
+			.map((dir) -> Selection.of(wanted, TestClusterBackend.LOCAL, dir))
+			.orElseGet(() -> Selection.missing(wanted, assets.reason()));
 	}
 
-	private static Selection k3s(Environment env) {
+	private static Selection k3s(Environment env, TestClusterBackend wanted) {
 		if (!env.testcontainersPresent()) {
-			return Selection.missing("org.testcontainers:testcontainers-k3s is not on the test classpath");
+			return Selection.missing(wanted, "org.testcontainers:testcontainers-k3s is not on the test classpath");
 		}
 		if (!env.dockerAvailable()) {
-			return Selection.missing("no Docker engine is reachable (Testcontainers found none)");
+			return Selection.missing(wanted, "no Docker engine is reachable (Testcontainers found none)");
 		}
-		return Selection.of(TestClusterBackend.K3S, null);
+		return Selection.of(wanted, TestClusterBackend.K3S, null);
 	}
 
 }

@@ -244,7 +244,8 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 			Path dir = this.assets;
 			if (dir == null) {
 				EnvtestAssets.Result located = EnvtestAssets.locate();
-				dir = located.directory().orElseGet(() -> Availability.unavailable(located.reason()));
+				dir = located.directory()
+					.orElseGet(() -> Availability.unavailable(TestClusterBackend.LOCAL, located.reason()));
 			}
 			Path state = (this.stateDirectory != null) ? this.stateDirectory
 					: LeftoverProcesses.defaultStateDirectory();

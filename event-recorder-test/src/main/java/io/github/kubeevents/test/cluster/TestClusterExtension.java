@@ -182,7 +182,7 @@ public final class TestClusterExtension implements ExecutionCondition, TestInsta
 			if (Availability.isCi()) {
 				return ConditionEvaluationResult.enabled("no Kubernetes test cluster, and CI=true: the tests fail");
 			}
-			String message = Availability.message(selection.reason());
+			String message = Availability.message(selection.wanted(), selection.reason());
 			Availability.announceSkip(message);
 			return ConditionEvaluationResult.disabled(message);
 		}
@@ -343,7 +343,7 @@ public final class TestClusterExtension implements ExecutionCondition, TestInsta
 		if (selection.outcome() == Outcome.NOT_APPLICABLE) {
 			return Assumptions.abort("Not applicable: " + selection.reason());
 		}
-		return Availability.unavailable(selection.reason());
+		return Availability.unavailable(selection.wanted(), selection.reason());
 	}
 
 	private static Holder shared(Selection selection) {

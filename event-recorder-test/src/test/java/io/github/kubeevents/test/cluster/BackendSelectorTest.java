@@ -30,7 +30,7 @@ class BackendSelectorTest {
 
 		Selection s = BackendSelector.select(AUTO, NONE, env);
 
-		assertThat(s).isEqualTo(new Selection(Outcome.AVAILABLE, LOCAL, ASSETS, null));
+		assertThat(s).isEqualTo(new Selection(Outcome.AVAILABLE, AUTO, LOCAL, ASSETS, null));
 		assertThat(env.asked).containsExactly("systemProperty", "localAssets");
 	}
 
@@ -40,7 +40,7 @@ class BackendSelectorTest {
 
 		Selection s = BackendSelector.select(AUTO, NONE, env);
 
-		assertThat(s).isEqualTo(new Selection(Outcome.AVAILABLE, K3S, null, null));
+		assertThat(s).isEqualTo(new Selection(Outcome.AVAILABLE, AUTO, K3S, null, null));
 		assertThat(env.asked).containsExactly("systemProperty", "localAssets", "testcontainersPresent",
 				"dockerAvailable");
 	}
@@ -92,6 +92,7 @@ class BackendSelectorTest {
 		Selection s = BackendSelector.select(AUTO, NONE, env);
 
 		assertThat(s.backend()).isEqualTo(K3S);
+		assertThat(s.wanted()).isEqualTo(K3S);
 		assertThat(env.asked).doesNotContain("localAssets");
 	}
 
@@ -116,6 +117,7 @@ class BackendSelectorTest {
 		Selection s = BackendSelector.select(K3S, NONE, new FakeEnvironment(null, true, true, false));
 
 		assertThat(s.outcome()).isEqualTo(Outcome.MISSING);
+		assertThat(s.wanted()).isEqualTo(K3S);
 		assertThat(s.reason()).isEqualTo("no Docker engine is reachable (Testcontainers found none)");
 	}
 
@@ -123,7 +125,7 @@ class BackendSelectorTest {
 	void namedLocalWithoutBinariesIsMissingWithTheLookupReason() {
 		Selection s = BackendSelector.select(LOCAL, NONE, new FakeEnvironment(null, false, true, true));
 
-		assertThat(s).isEqualTo(new Selection(Outcome.MISSING, null, null, "no binaries here"));
+		assertThat(s).isEqualTo(new Selection(Outcome.MISSING, LOCAL, null, null, "no binaries here"));
 	}
 
 	@Test

@@ -27,7 +27,7 @@ class LeftoverCleanupIT {
 	void nextStartCleansUpAfterASigkilledTestJvm(@TempDir Path tmp) throws Exception {
 		Path assets = EnvtestAssets.locate()
 			.directory()
-			.orElseGet(() -> Availability.unavailable(EnvtestAssets.locate().reason()));
+			.orElseGet(() -> Availability.unavailable(TestClusterBackend.LOCAL, EnvtestAssets.locate().reason()));
 		Path stateDir = tmp.resolve("state");
 		Path out = tmp.resolve("child.out");
 		Path err = tmp.resolve("child.err");
