@@ -214,7 +214,12 @@ public final class K3sTestCluster implements KubernetesTestCluster {
 		}
 		catch (RuntimeException ex) {
 			String logs = tailOfLogs(k3s);
-			k3s.stop();
+			try {
+				k3s.stop();
+			}
+			catch (RuntimeException stopFailure) {
+				ex.addSuppressed(stopFailure);
+			}
 			throw new IllegalStateException("K3s (" + builder.resolvedImage() + ") did not start: " + ex.getMessage()
 					+ logs, ex);
 		}

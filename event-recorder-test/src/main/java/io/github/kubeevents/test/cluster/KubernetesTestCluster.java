@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 
 import io.kubernetes.client.openapi.ApiClient;
@@ -170,7 +171,7 @@ public interface KubernetesTestCluster extends AutoCloseable {
 	 */
 	default String kubeconfig(Identity identity) {
 		return Kubeconfigs.render("kube-events-test-" + backend(), baseUrl(), caCertificate(),
-				identity.name().toLowerCase(java.util.Locale.ROOT), token(identity));
+				identity.name().toLowerCase(Locale.ROOT), token(identity));
 	}
 
 	/**
