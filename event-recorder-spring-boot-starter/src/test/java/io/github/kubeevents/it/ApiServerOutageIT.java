@@ -8,15 +8,17 @@ import java.util.stream.IntStream;
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.envtest.ControlPlane;
 import io.github.kubeevents.it.HttpExchangeLog.Exchange;
 import io.github.kubeevents.sink.SinkStats;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster.Capability;
+import io.github.kubeevents.test.cluster.LocalControlPlane;
+import io.github.kubeevents.test.cluster.RequiresCapability;
+import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,9 +37,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Scenario 9: the API server goes away while events are being recorded. Uses its own control plane (the
  * shared one must never be stopped under other tests), stopped and restarted with
- * {@link ControlPlane#stopApiServer()} / {@link ControlPlane#startApiServer()} (etcd keeps running, so data
- * survives and the URL stays the same).
+ * {@link LocalControlPlane#stopApiServer()} / {@link LocalControlPlane#startApiServer()} (etcd keeps running, so
+ * data survives and the URL stays the same). Not declared for K3s, which cannot stop its API server alone.
  */
+@WithTestCluster(isolated = true)
+@RequiresCapability(Capability.STOP_API_SERVER)
 class ApiServerOutageIT {
 
 	/** Events recorded while the API server is down. */
@@ -51,19 +55,12 @@ class ApiServerOutageIT {
 	 */
 	private static final Duration NEVER_BLOCKS_BOUND = Duration.ofSeconds(3);
 
-	private static ControlPlane cp;
+	private static LocalControlPlane cp;
 
 	@BeforeAll
-	static void startControlPlane() {
-		cp = ControlPlane.builder().start();
+	static void startControlPlane(LocalControlPlane cluster) {
+		cp = cluster;
 		System.err.println("[outage-it] separate " + cp + " ready in " + cp.startupTime().toMillis() + " ms");
-	}
-
-	@AfterAll
-	static void closeControlPlane() {
-		if (cp != null) {
-			cp.close();
-		}
 	}
 
 	@AfterEach

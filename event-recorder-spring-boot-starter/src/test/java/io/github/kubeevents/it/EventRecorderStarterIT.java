@@ -23,12 +23,14 @@ import io.github.kubeevents.Events;
 import io.github.kubeevents.autoconfigure.CorrelatorOptionsCustomizer;
 import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
 import io.github.kubeevents.autoconfigure.KubeEventsLifecycle;
-import io.github.kubeevents.envtest.ControlPlane;
-import io.github.kubeevents.envtest.ControlPlaneExtension;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.it.HttpExchangeLog.Exchange;
 import io.github.kubeevents.TickingClock;
 import io.github.kubeevents.sink.SinkStats;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster.Capability;
+import io.github.kubeevents.test.cluster.RequiresCapability;
+import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -45,7 +47,6 @@ import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1Role;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static io.github.kubeevents.it.ItSupport.COMPONENT;
 import static io.github.kubeevents.it.ItSupport.HOST;
@@ -62,11 +63,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * The starter against a real kube-apiserver (the shared envtest control plane): the application's
- * {@link ApiClient} bean, instrumented with {@link HttpExchangeLog}, feeds the auto-configured sink; every
- * assertion is on what the server stored and on the exact requests sent. Each test uses its own namespace.
+ * The starter against a real kube-apiserver (the shared test cluster, see {@link WithTestCluster}): the
+ * application's {@link ApiClient} bean, instrumented with {@link HttpExchangeLog}, feeds the auto-configured sink;
+ * every assertion is on what the server stored and on the exact requests sent. Each test uses its own namespace.
+ * {@link EventRecorderStarterK3sIT} runs the same scenarios on K3s.
  */
-@ExtendWith(ControlPlaneExtension.class)
+@WithTestCluster
 class EventRecorderStarterIT {
 
 	private static final String JSON = "application/json; charset=utf-8";
@@ -75,14 +77,14 @@ class EventRecorderStarterIT {
 
 	private static final String AGGREGATE_PREFIX = "(combined from similar events): ";
 
-	private ControlPlane cp;
+	private KubernetesTestCluster cp;
 
 	private CoreV1Api admin;
 
 	private String ns;
 
 	@BeforeEach
-	void setUp(ControlPlane cp) throws ApiException {
+	void setUp(KubernetesTestCluster cp) throws ApiException {
 		this.cp = cp;
 		this.admin = new CoreV1Api(cp.adminClient());
 		this.ns = createNamespace(this.admin);
@@ -379,8 +381,8 @@ class EventRecorderStarterIT {
 
 			assertThat(restrictedHttp.summary()).containsExactly("POST 403");
 			assertThat(status(restrictedHttp.exchanges().get(0))).isEqualTo(Map.of("reason", "Forbidden", "message",
-					"events is forbidden: User \"restricted\" cannot create resource \"events\" in API group \"\" in"
-							+ " the namespace \"" + this.ns + "\""));
+					"events is forbidden: User \"" + this.cp.restrictedUserName() + "\" cannot create resource"
+							+ " \"events\" in API group \"\" in the namespace \"" + this.ns + "\""));
 			assertThat(sinkStats(context)).isEqualTo(new SinkStats(0, 0, 0, 1));
 			assertThat(snapshot(context).dropped()).isEqualTo(drops("rejected_by_server", 1));
 		});
@@ -460,6 +462,7 @@ class EventRecorderStarterIT {
 	 * NamespaceLifecycle admission answers 403 with cause NamespaceTerminating; one attempt, counted as rejected.
 	 */
 	@Test
+	@RequiresCapability(Capability.NAMESPACES_STAY_TERMINATING)
 	void terminatingNamespaceIsRejectedOnce() throws ApiException {
 		this.admin.deleteNamespace(this.ns).execute();
 		// wait until admission (which reads an informer cache) refuses new objects in the namespace

@@ -20,8 +20,9 @@ import java.util.concurrent.TimeUnit;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.github.kubeevents.envtest.ControlPlane;
-import io.github.kubeevents.envtest.ControlPlaneExtension;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
+import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -30,7 +31,6 @@ import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +42,7 @@ import static org.awaitility.Awaitility.await;
  * fresh directory, so no other configuration is picked up). An event posted to {@code /events} must be stored
  * by the server exactly, and {@code /actuator/kubeevents} must account for it.
  */
-@ExtendWith(ControlPlaneExtension.class)
+@WithTestCluster
 class SampleAppJarIT {
 
 	private static final Duration STARTUP = Duration.ofSeconds(120);
@@ -54,7 +54,7 @@ class SampleAppJarIT {
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
 	@Test
-	void packagedAppWritesAnEventThroughKubeconfig(ControlPlane cp, @TempDir Path tmp) throws Exception {
+	void packagedAppWritesAnEventThroughKubeconfig(KubernetesTestCluster cp, @TempDir Path tmp) throws Exception {
 		Path jar = Path.of(System.getProperty("sample.jar", "target/sample-app-0.1.0-SNAPSHOT.jar"));
 		assertThat(jar).as("the packaged sample app (run 'package' first)").isRegularFile();
 		CoreV1Api admin = new CoreV1Api(cp.adminClient());
@@ -65,7 +65,7 @@ class SampleAppJarIT {
 				.data(Map.of("feature", "on")))
 			.execute();
 		String uid = configMap.getMetadata().getUid();
-		Path kubeconfig = cp.writeKubeconfig(tmp.resolve("kubeconfig.yaml"), true);
+		Path kubeconfig = cp.writeKubeconfig(tmp.resolve("kubeconfig.yaml"), Identity.ADMIN);
 		Path home = Files.createDirectories(tmp.resolve("home"));
 		Path log = tmp.resolve("sample-app.log");
 		int port = freePort();

@@ -1,0 +1,403 @@
+package io.github.kubeevents.test.cluster;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import io.github.kubeevents.test.cluster.BackendSelector.Outcome;
+import io.github.kubeevents.test.cluster.BackendSelector.Selection;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster.Capability;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.jupiter.api.extension.TestInstanceFactoryContext;
+import org.junit.jupiter.api.extension.TestInstancePreConstructCallback;
+import org.junit.platform.commons.support.AnnotationSupport;
+
+/**
+ * JUnit Jupiter extension giving tests a real Kubernetes API server ({@link KubernetesTestCluster}); usually
+ * registered through {@link WithTestCluster}, which also configures it ({@code @ExtendWith(TestClusterExtension.class)}
+ * alone means the defaults).
+ *
+ * <p><b>Which backend</b> (decided before anything starts):
+ * <ol>
+ *   <li>{@link WithTestCluster#backend()} if not {@link TestClusterBackend#AUTO};</li>
+ *   <li>else the system property {@value TestClusterBackend#SYSTEM_PROPERTY} ({@code local}, {@code k3s},
+ *       {@code auto});</li>
+ *   <li>else {@link TestClusterBackend#LOCAL} when {@link EnvtestAssets} finds kube-apiserver and etcd;</li>
+ *   <li>else {@link TestClusterBackend#K3S} when {@code org.testcontainers:testcontainers-k3s} is on the classpath
+ *       (checked by class name, so Testcontainers stays optional) and a Docker engine answers;</li>
+ *   <li>else none: the class is <em>skipped</em> (reported as skipped, with instructions, also printed once on
+ *       {@code System.err}), except under {@code CI=true}, where its tests <em>fail</em>.</li>
+ * </ol>
+ * {@link RequiresCapability} on the class narrows the choice; on a method it skips that method on a backend that
+ * cannot do it.
+ *
+ * <p><b>Which instance</b>: with the defaults, one shared cluster per backend and test JVM, started on first use and
+ * closed when the JUnit run ends (through the root {@link ExtensionContext.Store}); tests must not stop it for good
+ * nor close it. A class with a non-default {@link WithTestCluster#eventTtl()} or {@link WithTestCluster#isolated()}
+ * gets its own, closed after the class. A cluster that failed to start fails every test that uses it, with the
+ * reason (the tail of the process logs for {@link LocalControlPlane}).
+ *
+ * <p><b>Injection</b>: parameters of type {@link KubernetesTestCluster} (or {@link LocalControlPlane} /
+ * {@link K3sTestCluster}, which fail to resolve on the other backend) in constructors, lifecycle and test methods.
+ * Code that runs before parameters are resolved, e.g. Spring's static {@code @DynamicPropertySource} methods (with
+ * this extension registered before {@code SpringExtension}), calls {@link #sharedCluster()}.
+ *
+ * <p>Thread-safe: shared clusters are started under a lock, so parallel test classes get the same instance.
+ */
+public final class TestClusterExtension implements ExecutionCondition, TestInstancePreConstructCallback,
+		BeforeAllCallback, BeforeEachCallback, ParameterResolver {
+
+	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace
+		.create(TestClusterExtension.class);
+
+	private static final String TESTCONTAINERS_K3S_CLASS = "org.testcontainers.k3s.K3sContainer";
+
+	private static final Object LOCK = new Object();
+
+	private static final Map<TestClusterBackend, Holder> shared = new EnumMap<>(TestClusterBackend.class);
+
+	private static volatile Boolean dockerAvailable;
+
+	private static final BackendSelector.Environment ENVIRONMENT = new BackendSelector.Environment() {
+
+		@Override
+		public String systemProperty() {
+			return System.getProperty(TestClusterBackend.SYSTEM_PROPERTY);
+		}
+
+		@Override
+		public EnvtestAssets.Result localAssets() {
+			return EnvtestAssets.locate();
+		}
+
+		@Override
+		public boolean testcontainersPresent() {
+			return isPresent(TESTCONTAINERS_K3S_CLASS);
+		}
+
+		@Override
+		public boolean dockerAvailable() {
+			Boolean available = dockerAvailable;
+			if (available == null) {
+				available = DockerProbe.isDockerAvailable();
+				dockerAvailable = available;
+			}
+			return available;
+		}
+
+	};
+
+	/** Creates the extension; JUnit does this. */
+	public TestClusterExtension() {
+	}
+
+	/**
+	 * What a test class asks for.
+	 * @param backend the named backend or AUTO
+	 * @param eventTtl the TTL, {@code null} for the default
+	 * @param isolated whether the class wants its own cluster
+	 * @param required capabilities required by the class
+	 * @param declaringClass the class whose annotation applies (owner of a non-shared cluster)
+	 */
+	record Request(TestClusterBackend backend, Duration eventTtl, boolean isolated, Set<Capability> required,
+			Class<?> declaringClass) {
+
+		boolean sharedCluster() {
+			return !this.isolated && this.eventTtl == null;
+		}
+
+	}
+
+	/** A started cluster, or why it did not start; closed by JUnit when its store closes. */
+	private static final class Holder implements AutoCloseable {
+
+		private final KubernetesTestCluster cluster;
+
+		private final RuntimeException failure;
+
+		private Holder(KubernetesTestCluster cluster, RuntimeException failure) {
+			this.cluster = cluster;
+			this.failure = failure;
+		}
+
+		KubernetesTestCluster get() {
+			if (this.cluster == null) {
+				throw new IllegalStateException(this.failure.getMessage(), this.failure);
+			}
+			return this.cluster;
+		}
+
+		@Override
+		public void close() {
+			if (this.cluster != null) {
+				this.cluster.close();
+			}
+		}
+
+	}
+
+	/** Closes the shared clusters when the root extension context closes (end of the JUnit run). */
+	private static final class SharedCloser implements AutoCloseable {
+
+		@Override
+		public void close() {
+			synchronized (LOCK) {
+				shared.values().forEach(Holder::close);
+				shared.clear();
+			}
+		}
+
+	}
+
+	/**
+	 * Disables a class when no backend is available (outside CI) or the test does not apply to the selected backend,
+	 * and a method whose {@link RequiresCapability} the selected backend lacks.
+	 * @param context the class or method context
+	 * @return enabled, or disabled with the reason
+	 */
+	@Override
+	public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+		if (context.getTestClass().isEmpty()) {
+			return ConditionEvaluationResult.enabled("not a test class");
+		}
+		Request request = request(context);
+		Selection selection = select(request);
+		if (!selection.available()) {
+			if (selection.outcome() == Outcome.NOT_APPLICABLE) {
+				return ConditionEvaluationResult.disabled("Not applicable: " + selection.reason());
+			}
+			if (Availability.isCi()) {
+				return ConditionEvaluationResult.enabled("no Kubernetes test cluster, and CI=true: the tests fail");
+			}
+			String message = Availability.message(selection.wanted(), selection.reason());
+			Availability.announceSkip(message);
+			return ConditionEvaluationResult.disabled(message);
+		}
+		Optional<Method> method = context.getTestMethod();
+		if (method.isPresent()) {
+			Set<Capability> needed = missingFor(method.get(), selection.backend());
+			if (!needed.isEmpty()) {
+				return ConditionEvaluationResult.disabled(
+						"Not applicable: requires " + needed + ", which the " + selection.backend() + " backend cannot do");
+			}
+		}
+		return ConditionEvaluationResult.enabled("Kubernetes test cluster: " + selection.backend());
+	}
+
+	/**
+	 * Starts (or finds) the class's cluster before its instance is created.
+	 * @param factoryContext unused
+	 * @param context the context
+	 */
+	@Override
+	public void preConstructTestInstance(TestInstanceFactoryContext factoryContext, ExtensionContext context) {
+		cluster(context);
+	}
+
+	/**
+	 * Starts (or finds) the class's cluster, so a failure shows before the first test.
+	 * @param context the class context
+	 */
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		cluster(context);
+	}
+
+	/**
+	 * Finds the class's cluster (started in {@link #beforeAll}).
+	 * @param context the method context
+	 */
+	@Override
+	public void beforeEach(ExtensionContext context) {
+		cluster(context);
+	}
+
+	/**
+	 * Supports parameters of type {@link KubernetesTestCluster} and its implementations.
+	 * @param parameterContext the parameter
+	 * @param extensionContext unused
+	 * @return whether the parameter's type is a {@link KubernetesTestCluster}
+	 */
+	@Override
+	public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+		return KubernetesTestCluster.class.isAssignableFrom(parameterContext.getParameter().getType());
+	}
+
+	/**
+	 * The class's cluster.
+	 * @param parameterContext the parameter
+	 * @param extensionContext the context
+	 * @return the cluster
+	 * @throws ParameterResolutionException when the parameter asks for another backend's class
+	 */
+	@Override
+	public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+		KubernetesTestCluster cluster = cluster(extensionContext);
+		Class<?> type = parameterContext.getParameter().getType();
+		if (!type.isInstance(cluster)) {
+			throw new ParameterResolutionException("Parameter " + parameterContext.getParameter() + " needs a "
+					+ type.getSimpleName() + ", but the test runs on the " + cluster.backend() + " backend ("
+					+ cluster.getClass().getSimpleName() + "); declare a KubernetesTestCluster or fix the backend with"
+					+ " @WithTestCluster(backend = ...)");
+		}
+		return cluster;
+	}
+
+	/**
+	 * The cluster a test in {@code context} uses, started on first use. Skips (aborts) the calling test when there is
+	 * none, or throws under {@code CI=true}.
+	 * @param context a class or method context of a test class using this extension
+	 * @return the cluster
+	 * @throws IllegalStateException when it could not start, or under {@code CI=true} when there is none
+	 */
+	public static KubernetesTestCluster cluster(ExtensionContext context) {
+		Request request = request(context);
+		Selection selection = available(select(request));
+		if (request.sharedCluster()) {
+			// only runs that use a shared cluster close them (an isolated-only nested run, e.g. EngineTestKit, must not)
+			context.getRoot().getStore(NAMESPACE).computeIfAbsent(SharedCloser.class, (key) -> new SharedCloser(),
+					SharedCloser.class);
+			return shared(selection).get();
+		}
+		Duration ttl = (request.eventTtl() != null) ? request.eventTtl() : LocalControlPlane.DEFAULT_EVENT_TTL;
+		ExtensionContext owner = classContext(context, request.declaringClass());
+		String key = "cluster:" + request.declaringClass().getName();
+		return owner.getStore(NAMESPACE).computeIfAbsent(key, (k) -> start(selection, ttl), Holder.class).get();
+	}
+
+	/**
+	 * The shared cluster with the defaults (backend from {@value TestClusterBackend#SYSTEM_PROPERTY}, else
+	 * automatic), started on first use; the same instance the extension injects into classes with the defaults. Skips
+	 * (aborts) the calling test when there is none, or throws under {@code CI=true}. Prefer the extension: without it,
+	 * nothing but JVM shutdown (a shutdown hook for {@link LocalControlPlane}, Testcontainers' reaper for K3s) stops
+	 * the cluster.
+	 * @return the cluster
+	 * @throws IllegalStateException when it could not start, or under {@code CI=true} when there is none
+	 */
+	public static KubernetesTestCluster sharedCluster() {
+		Selection selection = available(
+				BackendSelector.select(TestClusterBackend.AUTO, EnumSet.noneOf(Capability.class), ENVIRONMENT));
+		return shared(selection).get();
+	}
+
+	// ------------------------------------------------------------------------------------------------ internals
+
+	static Request request(ExtensionContext context) {
+		Class<?> testClass = context.getRequiredTestClass();
+		WithTestCluster with = null;
+		Class<?> declaring = outermost(testClass);
+		Set<Capability> required = EnumSet.noneOf(Capability.class);
+		for (Class<?> c = testClass; c != null; c = c.getEnclosingClass()) {
+			if (with == null) {
+				Optional<WithTestCluster> found = AnnotationSupport.findAnnotation(c, WithTestCluster.class);
+				if (found.isPresent()) {
+					with = found.get();
+					declaring = c;
+				}
+			}
+			required.addAll(capabilities(AnnotationSupport.findAnnotation(c, RequiresCapability.class)));
+		}
+		if (with == null) {
+			return new Request(TestClusterBackend.AUTO, null, false, required, declaring);
+		}
+		Duration ttl = with.eventTtl().isBlank() ? null : Durations.parse(with.eventTtl());
+		if (ttl != null && (ttl.isNegative() || ttl.isZero())) {
+			throw new IllegalArgumentException("@WithTestCluster(eventTtl) must be positive: " + with.eventTtl());
+		}
+		return new Request(with.backend(), ttl, with.isolated(), required, declaring);
+	}
+
+	private static Selection select(Request request) {
+		return select(request.backend(), request.required());
+	}
+
+	/** The selection on this machine (package-private for tests). */
+	static Selection select(TestClusterBackend backend, Set<Capability> required) {
+		return BackendSelector.select(backend, required, ENVIRONMENT);
+	}
+
+	/** What a method's {@link RequiresCapability} asks for that {@code backend} cannot do. */
+	static Set<Capability> missingFor(Method method, TestClusterBackend backend) {
+		Set<Capability> needed = capabilities(AnnotationSupport.findAnnotation(method, RequiresCapability.class));
+		needed.removeAll(backend.capabilities());
+		return needed;
+	}
+
+	private static Selection available(Selection selection) {
+		if (selection.available()) {
+			return selection;
+		}
+		if (selection.outcome() == Outcome.NOT_APPLICABLE) {
+			return Assumptions.abort("Not applicable: " + selection.reason());
+		}
+		return Availability.unavailable(selection.wanted(), selection.reason());
+	}
+
+	private static Holder shared(Selection selection) {
+		synchronized (LOCK) {
+			return shared.computeIfAbsent(selection.backend(),
+					(backend) -> start(selection, LocalControlPlane.DEFAULT_EVENT_TTL));
+		}
+	}
+
+	private static Holder start(Selection selection, Duration eventTtl) {
+		try {
+			KubernetesTestCluster cluster = switch (selection.backend()) {
+				case LOCAL -> LocalControlPlane.builder().assetsDirectory(selection.assets()).eventTtl(eventTtl).start();
+				case K3S -> K3sLauncher.start(eventTtl);
+				case AUTO -> throw new IllegalStateException("AUTO is not a backend");
+			};
+			return new Holder(cluster, null);
+		}
+		catch (RuntimeException ex) {
+			return new Holder(null, ex);
+		}
+	}
+
+	private static ExtensionContext classContext(ExtensionContext context, Class<?> testClass) {
+		for (Optional<ExtensionContext> c = Optional.of(context); c.isPresent(); c = c.get().getParent()) {
+			if (c.get().getTestMethod().isEmpty() && c.get().getTestClass().filter(testClass::equals).isPresent()) {
+				return c.get();
+			}
+		}
+		return context;
+	}
+
+	private static Class<?> outermost(Class<?> testClass) {
+		Class<?> c = testClass;
+		while (c.getEnclosingClass() != null) {
+			c = c.getEnclosingClass();
+		}
+		return c;
+	}
+
+	private static Set<Capability> capabilities(Optional<RequiresCapability> annotation) {
+		Set<Capability> set = EnumSet.noneOf(Capability.class);
+		annotation.ifPresent((a) -> set.addAll(Arrays.asList(a.value())));
+		return set;
+	}
+
+	private static boolean isPresent(String className) {
+		try {
+			Class.forName(className, false, TestClusterExtension.class.getClassLoader());
+			return true;
+		}
+		catch (ClassNotFoundException | LinkageError ex) {
+			return false;
+		}
+	}
+
+}

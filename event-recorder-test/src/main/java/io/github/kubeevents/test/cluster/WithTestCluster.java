@@ -1,0 +1,63 @@
+package io.github.kubeevents.test.cluster;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Gives a test class a real Kubernetes API server through {@link TestClusterExtension}: declare a
+ * {@link KubernetesTestCluster} parameter (constructor, {@code @BeforeAll}, {@code @BeforeEach} or test method).
+ *
+ * <pre>{@code
+ * @WithTestCluster
+ * class MyControllerIT {
+ *     @Test
+ *     void writesAnEvent(KubernetesTestCluster cluster) throws ApiException {
+ *         CoreV1Api api = new CoreV1Api(cluster.adminClient());
+ *         ...
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>With the defaults (any backend, default TTL, not isolated) all such classes of a test JVM share one cluster per
+ * backend, started on first use and stopped at the end of the run. Any other setting gives the class its own
+ * cluster, started before its first test and closed after its last.
+ *
+ * <p>Found on the test class, its superclasses (it is {@link Inherited}) and, for {@code @Nested} classes, the
+ * enclosing classes; the nearest wins. See {@link TestClusterExtension} for how the backend is picked and what
+ * happens when none is available.
+ */
+@Target({ ElementType.TYPE, ElementType.ANNOTATION_TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@ExtendWith(TestClusterExtension.class)
+public @interface WithTestCluster {
+
+	/**
+	 * Which backend.
+	 * @return {@link TestClusterBackend#AUTO} (the default: the system property
+	 * {@value TestClusterBackend#SYSTEM_PROPERTY}, else local binaries, else K3s) or a fixed backend
+	 */
+	TestClusterBackend backend() default TestClusterBackend.AUTO;
+
+	/**
+	 * The API server's {@code --event-ttl}, e.g. {@code 5s}, {@code 500ms}, {@code 2m}, {@code 1h} or
+	 * {@code PT5S}. A non-empty value gives the class its own cluster.
+	 * @return the TTL; empty (the default) means 1 hour, on a shared cluster
+	 */
+	String eventTtl() default "";
+
+	/**
+	 * Whether the class gets its own cluster even with the default settings, e.g. because it stops or freezes the API
+	 * server, which would disturb other classes.
+	 * @return {@code false} by default
+	 */
+	boolean isolated() default false;
+
+}

@@ -1,0 +1,120 @@
+package io.github.kubeevents.test.cluster;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.kubeevents.test.cluster.KubernetesTestCluster.Capability;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.testkit.engine.EventConditions.event;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.EventConditions.test;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+/**
+ * The extension with real local clusters: a class with its own settings gets its own cluster, which is closed after
+ * the class; a parameter asking for the other backend's class fails clearly. Runs fixture classes with
+ * {@link EngineTestKit} (isolated clusters only, so the shared one of this JVM is untouched).
+ */
+@WithTestCluster(backend = TestClusterBackend.LOCAL)
+class TestClusterExtensionIT {
+
+	private static final List<KubernetesTestCluster> seen = new CopyOnWriteArrayList<>();
+
+	@BeforeEach
+	void clear() {
+		seen.clear();
+	}
+
+	@Test
+	void classWithItsOwnTtlGetsItsOwnClusterClosedAfterTheClass(KubernetesTestCluster shared) {
+		Events tests = EngineTestKit.engine("junit-jupiter")
+			.selectors(selectClass(ShortTtl.class))
+			.execute()
+			.testEvents();
+
+		tests.assertStatistics((stats) -> stats.started(3).succeeded(3));
+		assertThat(seen).hasSize(3).allSatisfy((c) -> assertThat(c).isSameAs(seen.get(0)));
+		LocalControlPlane own = (LocalControlPlane) seen.get(0);
+		assertThat(own).isNotSameAs(shared);
+		assertThat(own.eventTtl()).isEqualTo(Duration.ofSeconds(5));
+		Path dir = own.directory();
+		assertThat(own.processes()).as("closed after the class").isEmpty();
+		assertThat(dir).doesNotExist();
+		// the shared cluster of this run is still fine
+		assertThat(shared.isApiServerRunning()).isTrue();
+	}
+
+	@Test
+	void parameterOfTheOtherBackendsTypeFailsWithAnExplanation() {
+		Events tests = EngineTestKit.engine("junit-jupiter")
+			.selectors(selectClass(WantsK3s.class))
+			.execute()
+			.testEvents();
+
+		tests.assertThatEvents()
+			.haveExactly(1, event(test("k3sOnly"), finishedWithFailure(instanceOf(ParameterResolutionException.class),
+					message((m) -> m.contains("needs a K3sTestCluster, but the test runs on the local backend")))));
+		assertThat(seen).hasSize(1);
+		assertThat(((LocalControlPlane) seen.get(0)).processes()).isEmpty();
+	}
+
+	// ------------------------------------------------------------------------------------------------ fixtures
+
+	@WithTestCluster(backend = TestClusterBackend.LOCAL, eventTtl = "5s")
+	static class ShortTtl {
+
+		private final KubernetesTestCluster fromConstructor;
+
+		ShortTtl(KubernetesTestCluster cluster) {
+			this.fromConstructor = cluster;
+		}
+
+		@Test
+		void first(KubernetesTestCluster cluster) throws ApiException {
+			seen.add(cluster);
+			assertThat(cluster).isSameAs(this.fromConstructor);
+			assertThat(new CoreV1Api(cluster.adminClient()).readNamespace("default").execute()).isNotNull();
+		}
+
+		@Test
+		void second(LocalControlPlane cluster) {
+			seen.add(cluster);
+			assertThat(cluster.eventTtl()).isEqualTo(Duration.ofSeconds(5));
+		}
+
+		@Test
+		@RequiresCapability(Capability.STOP_API_SERVER)
+		void third(KubernetesTestCluster cluster) {
+			seen.add(cluster);
+		}
+
+	}
+
+	@WithTestCluster(backend = TestClusterBackend.LOCAL, isolated = true)
+	static class WantsK3s {
+
+		@Test
+		void local(KubernetesTestCluster cluster) {
+			seen.add(cluster);
+		}
+
+		@Test
+		void k3sOnly(K3sTestCluster cluster) {
+			seen.add(cluster);
+		}
+
+	}
+
+}
