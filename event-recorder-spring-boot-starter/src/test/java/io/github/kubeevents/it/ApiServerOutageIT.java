@@ -8,8 +8,9 @@ import java.util.stream.IntStream;
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
+import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.it.HttpExchangeLog.Exchange;
-import io.github.kubeevents.sink.SinkStats;
+import io.github.kubeevents.introspect.SinkStats;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Capability;
 import io.github.kubeevents.test.cluster.LocalControlPlane;
 import io.github.kubeevents.test.cluster.RequiresCapability;
@@ -84,7 +85,7 @@ class ApiServerOutageIT {
 		starter(client, "kubeevents.retry.max-attempts=60", "kubeevents.retry.sleep=500ms").run((context) -> {
 			assertThat(context).hasNotFailed();
 			EventRecorder recorder = context.getBean(EventRecorder.class);
-			recorder.event(pod(ns, "before-outage"), EventType.NORMAL, "Started", "Started before the outage");
+			recorder.event(InvolvedObject.of(pod(ns, "before-outage")), EventType.NORMAL, "Started", "Started before the outage");
 			awaiting().until(() -> sinkStats(context).created() == 1);
 
 			cp.stopApiServer();
@@ -92,7 +93,7 @@ class ApiServerOutageIT {
 			long start = System.nanoTime();
 			for (int i = 0; i < DURING_OUTAGE; i++) {
 				long t = System.nanoTime();
-				recorder.event(pod(ns, "batch-" + i), EventType.WARNING, "Failed", "Recorded during the outage #" + i);
+				recorder.event(InvolvedObject.of(pod(ns, "batch-" + i)), EventType.WARNING, "Failed", "Recorded during the outage #" + i);
 				callNanos[i] = System.nanoTime() - t;
 			}
 			Duration allCalls = Duration.ofNanos(System.nanoTime() - start);
@@ -156,12 +157,12 @@ class ApiServerOutageIT {
 		starter(client, "kubeevents.retry.max-attempts=3", "kubeevents.retry.sleep=200ms").run((context) -> {
 			assertThat(context).hasNotFailed();
 			EventRecorder recorder = context.getBean(EventRecorder.class);
-			recorder.event(pod(ns, "before-outage"), EventType.NORMAL, "Started", "Started before the outage");
+			recorder.event(InvolvedObject.of(pod(ns, "before-outage")), EventType.NORMAL, "Started", "Started before the outage");
 			awaiting().until(() -> sinkStats(context).created() == 1);
 
 			cp.stopApiServer();
 			for (int i = 0; i < recordedDuringOutage; i++) {
-				recorder.event(pod(ns, "lost-" + i), EventType.WARNING, "Failed", "Lost during the outage #" + i);
+				recorder.event(InvolvedObject.of(pod(ns, "lost-" + i)), EventType.WARNING, "Failed", "Lost during the outage #" + i);
 			}
 			awaiting().until(() -> dropped(context, DropReason.RETRIES_EXHAUSTED) == recordedDuringOutage);
 

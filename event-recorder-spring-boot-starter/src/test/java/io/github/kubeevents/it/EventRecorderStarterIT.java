@@ -19,14 +19,15 @@ import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.Events;
+import io.github.kubeevents.InvolvedObject;
+import io.github.kubeevents.EventNames;
 import io.github.kubeevents.autoconfigure.CorrelatorOptionsCustomizer;
 import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
-import io.github.kubeevents.autoconfigure.KubeEventsLifecycle;
+import io.github.kubeevents.spring.KubeEventsLifecycle;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.it.HttpExchangeLog.Exchange;
 import io.github.kubeevents.TickingClock;
-import io.github.kubeevents.sink.SinkStats;
+import io.github.kubeevents.introspect.SinkStats;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Capability;
 import io.github.kubeevents.test.cluster.RequiresCapability;
@@ -112,7 +113,7 @@ class EventRecorderStarterIT {
 			broadcaster.set(context.getBean(EventBroadcaster.class));
 			assertThat(broadcaster.get().isRunning()).isTrue();
 			Instant before = Instant.now();
-			context.getBean(EventRecorder.class).event(configMap, EventType.WARNING, "ConfigInvalid", message);
+			context.getBean(EventRecorder.class).event(InvolvedObject.of(configMap), EventType.WARNING, "ConfigInvalid", message);
 			Instant after = Instant.now();
 			awaiting().until(() -> sinkStats(context).created() == 1);
 
@@ -122,7 +123,7 @@ class EventRecorderStarterIT {
 			Matcher name = Pattern.compile("web-config\\.([0-9a-f]+)").matcher(event.getMetadata().getName());
 			assertThat(name.matches()).as("name %s", event.getMetadata().getName()).isTrue();
 			long nanos = Long.parseUnsignedLong(name.group(1), 16);
-			assertThat(nanos).isBetween(Events.unixNanos(before), Events.unixNanos(after));
+			assertThat(nanos).isBetween(EventNames.unixNanos(before), EventNames.unixNanos(after));
 			OffsetDateTime recordedAt = OffsetDateTime.ofInstant(Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L)),
 					ZoneOffset.UTC);
 			assertThat(event.getMetadata().getNamespace()).isEqualTo(this.ns);
@@ -179,7 +180,7 @@ class EventRecorderStarterIT {
 				assertThat(context).hasNotFailed();
 				EventRecorder recorder = context.getBean(EventRecorder.class);
 				for (int i = 0; i < 3; i++) {
-					recorder.event(pod, EventType.NORMAL, "Pulled", "Successfully pulled image \"nginx:1.27\"");
+					recorder.event(InvolvedObject.of(pod), EventType.NORMAL, "Pulled", "Successfully pulled image \"nginx:1.27\"");
 					clock.advance(Duration.ofSeconds(1));
 				}
 				awaiting().until(() -> sinkStats(context).patched() == 2);
@@ -187,7 +188,7 @@ class EventRecorderStarterIT {
 				List<CoreV1Event> stored = events(this.admin, this.ns);
 				assertThat(stored).hasSize(1);
 				CoreV1Event event = stored.get(0);
-				String expectedName = "api-7d9f." + Long.toHexString(Events.unixNanos(t0));
+				String expectedName = "api-7d9f." + Long.toHexString(EventNames.unixNanos(t0));
 				assertThat(event.getMetadata().getName()).isEqualTo(expectedName);
 				assertThat(event.getCount()).isEqualTo(3);
 				assertThat(event.getFirstTimestamp()).isEqualTo(utcSeconds(t0));
@@ -230,7 +231,7 @@ class EventRecorderStarterIT {
 		starter(client).run((context) -> {
 			assertThat(context).hasNotFailed();
 			EventRecorder recorder = context.getBean(EventRecorder.class);
-			messages.subList(0, 10).forEach((m) -> recorder.event(pod, EventType.WARNING, "BackOff", m));
+			messages.subList(0, 10).forEach((m) -> recorder.event(InvolvedObject.of(pod), EventType.WARNING, "BackOff", m));
 			awaiting().until(() -> sinkStats(context).created() == 10);
 
 			List<CoreV1Event> stored = events(this.admin, this.ns);
@@ -251,7 +252,7 @@ class EventRecorderStarterIT {
 			assertThat(aggregate.getReportingInstance()).isEqualTo(HOST);
 			assertThat(aggregate.getFirstTimestamp()).isEqualTo(aggregate.getLastTimestamp());
 
-			recorder.event(pod, EventType.WARNING, "BackOff", messages.get(10));
+			recorder.event(InvolvedObject.of(pod), EventType.WARNING, "BackOff", messages.get(10));
 			awaiting().until(() -> sinkStats(context).patched() == 1);
 
 			List<CoreV1Event> after = events(this.admin, this.ns);
@@ -292,7 +293,7 @@ class EventRecorderStarterIT {
 				assertThat(context).hasNotFailed();
 				EventRecorder recorder = context.getBean(EventRecorder.class);
 				for (int i = 0; i < 12; i++) {
-					recorder.event(pod, EventType.WARNING, "Unhealthy", "Readiness probe failed: HTTP 503");
+					recorder.event(InvolvedObject.of(pod), EventType.WARNING, "Unhealthy", "Readiness probe failed: HTTP 503");
 				}
 				awaiting().until(() -> dropped(context, DropReason.SPAM_FILTERED) == 7);
 
@@ -304,7 +305,7 @@ class EventRecorderStarterIT {
 				assertThat(snapshot(context).dropped()).isEqualTo(drops("spam_filtered", 7));
 
 				clock.advance(Duration.ofSeconds(301));
-				recorder.event(pod, EventType.WARNING, "Unhealthy", "Readiness probe failed: HTTP 503");
+				recorder.event(InvolvedObject.of(pod), EventType.WARNING, "Unhealthy", "Readiness probe failed: HTTP 503");
 				awaiting().until(() -> sinkStats(context).patched() == 5);
 
 				CoreV1Event after = single(events(this.admin, this.ns), (e) -> true);
@@ -332,7 +333,7 @@ class EventRecorderStarterIT {
 		starter(client).run((context) -> {
 			assertThat(context).hasNotFailed();
 			EventRecorder recorder = context.getBean(EventRecorder.class);
-			recorder.event(pod, EventType.WARNING, "Evicted", "The node was low on resource: memory.");
+			recorder.event(InvolvedObject.of(pod), EventType.WARNING, "Evicted", "The node was low on resource: memory.");
 			awaiting().until(() -> sinkStats(context).created() == 1);
 			CoreV1Event first = single(events(this.admin, this.ns), (e) -> true);
 			String name = first.getMetadata().getName();
@@ -340,7 +341,7 @@ class EventRecorderStarterIT {
 			this.admin.deleteNamespacedEvent(name, this.ns).execute();
 			assertThat(events(this.admin, this.ns)).isEmpty();
 
-			recorder.event(pod, EventType.WARNING, "Evicted", "The node was low on resource: memory.");
+			recorder.event(InvolvedObject.of(pod), EventType.WARNING, "Evicted", "The node was low on resource: memory.");
 			awaiting().until(() -> sinkStats(context).created() == 2);
 
 			CoreV1Event recreated = single(events(this.admin, this.ns), (e) -> true);
@@ -376,7 +377,7 @@ class EventRecorderStarterIT {
 
 		starter(restricted).run((context) -> {
 			assertThat(context).hasNotFailed();
-			context.getBean(EventRecorder.class).event(pod, EventType.NORMAL, "Scheduled", "Assigned to node-1");
+			context.getBean(EventRecorder.class).event(InvolvedObject.of(pod), EventType.NORMAL, "Scheduled", "Assigned to node-1");
 			awaiting().until(() -> dropped(context, DropReason.REJECTED_BY_SERVER) == 1);
 
 			assertThat(restrictedHttp.summary()).containsExactly("POST 403");
@@ -392,7 +393,7 @@ class EventRecorderStarterIT {
 		HttpExchangeLog adminHttp = HttpExchangeLog.attachTo(adminClient);
 		starter(adminClient).run((context) -> {
 			assertThat(context).hasNotFailed();
-			context.getBean(EventRecorder.class).event(pod, EventType.NORMAL, "Scheduled", "Assigned to node-1");
+			context.getBean(EventRecorder.class).event(InvolvedObject.of(pod), EventType.NORMAL, "Scheduled", "Assigned to node-1");
 			awaiting().until(() -> sinkStats(context).created() == 1);
 
 			CoreV1Event event = single(events(this.admin, this.ns), (e) -> true);
@@ -424,7 +425,7 @@ class EventRecorderStarterIT {
 		starter(client).run((context) -> {
 			assertThat(context).hasNotFailed();
 			EventRecorder recorder = context.getBean(EventRecorder.class);
-			recorder.event(orphan, EventType.WARNING, "Orphaned", "Nobody home");
+			recorder.event(InvolvedObject.of(orphan), EventType.WARNING, "Orphaned", "Nobody home");
 			awaiting().until(() -> dropped(context, DropReason.REJECTED_BY_SERVER) == 1);
 
 			assertThat(http.summary()).containsExactly("POST 404");
@@ -433,7 +434,7 @@ class EventRecorderStarterIT {
 				.isEqualTo(Map.of("reason", "NotFound", "message", "namespaces \"" + missing + "\" not found"));
 			assertThat(sinkStats(context)).isEqualTo(new SinkStats(0, 0, 0, 1));
 
-			recorder.event(node, EventType.NORMAL, "NodeReady", "Node node-a status is now: NodeReady");
+			recorder.event(InvolvedObject.of(node), EventType.NORMAL, "NodeReady", "Node node-a status is now: NodeReady");
 			awaiting().until(() -> sinkStats(context).created() == 1);
 
 			List<CoreV1Event> stored = events(this.admin, "default",
@@ -485,7 +486,7 @@ class EventRecorderStarterIT {
 		starter(client).run((context) -> {
 			assertThat(context).hasNotFailed();
 			context.getBean(EventRecorder.class)
-				.event(pod("drain-0", "4b7e0c1e-0000-4000-8000-00000000007b"), EventType.NORMAL, "Killing",
+				.event(InvolvedObject.of(pod("drain-0", "4b7e0c1e-0000-4000-8000-00000000007b")), EventType.NORMAL, "Killing",
 						"Stopping container app");
 			awaiting().until(() -> dropped(context, DropReason.REJECTED_BY_SERVER) == 1);
 

@@ -4,7 +4,8 @@ import java.time.Duration;
 
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.sink.SinkStats;
+import io.github.kubeevents.InvolvedObject;
+import io.github.kubeevents.introspect.SinkStats;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.ApiClient;
@@ -46,7 +47,7 @@ class EventTtlIT {
 		starter(client).run((context) -> {
 			assertThat(context).hasNotFailed();
 			EventRecorder recorder = context.getBean(EventRecorder.class);
-			recorder.event(job, EventType.NORMAL, "Completed", "Job completed");
+			recorder.event(InvolvedObject.of(job), EventType.NORMAL, "Completed", "Job completed");
 			awaiting().until(() -> sinkStats(context).created() == 1);
 			CoreV1Event first = events(admin, ns).get(0);
 			String name = first.getMetadata().getName();
@@ -56,7 +57,7 @@ class EventTtlIT {
 			System.err.println("[ttl-it] Event " + name + " expired "
 					+ Duration.ofNanos(System.nanoTime() - written).toMillis() + " ms after it was written");
 
-			recorder.event(job, EventType.NORMAL, "Completed", "Job completed");
+			recorder.event(InvolvedObject.of(job), EventType.NORMAL, "Completed", "Job completed");
 			awaiting().until(() -> sinkStats(context).created() == 2);
 
 			assertThat(http.summary()).containsExactly("POST 201", "PATCH 404", "POST 201");
