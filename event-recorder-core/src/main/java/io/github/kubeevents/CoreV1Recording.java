@@ -130,8 +130,10 @@ final class CoreV1Recording implements SubscriberQueue.MaintainedHandler {
 		catch (EventSinkException ex) {
 			if (ex.isRetryable()) {
 				if (this.cancelled || attempt >= this.retryPolicy.maxAttempts()) {
-					logger.debug("Unable to write event (attempt {}/{}, will not retry): {}: {}", attempt,
-							this.retryPolicy.maxAttempts(), recorded.describe(), ex.getMessage());
+					if (logger.isDebugEnabled()) {
+						logger.debug("Unable to write event (attempt {}/{}, will not retry): {}: {}", attempt,
+								this.retryPolicy.maxAttempts(), recorded.describe(), ex.getMessage());
+					}
 				}
 				else {
 					logger.warn("Unable to write event (attempt {}/{}, may retry after sleeping): {}: {}", attempt,
