@@ -81,6 +81,11 @@ final class SubscriberQueue implements Subscription {
 		}
 		if (admitted) {
 			this.queue.add(event);
+			if (this.aborted && this.queue.remove(event)) {
+				// aborted meanwhile: the thread may already have counted what was left, so count this one here
+				this.permits.release();
+				this.counters.drop(DropReason.SHUTDOWN, event);
+			}
 		}
 		else {
 			this.dropped.increment();
