@@ -211,6 +211,15 @@ final class Fanout {
 		}
 	}
 
+	/** Threads outlived the grace after {@link #abort()}: count what their queues still hold. */
+	void abandon() {
+		for (SubscriberQueue subscriber : this.started) {
+			if (subscriber.isAlive()) {
+				subscriber.drainAbandoned();
+			}
+		}
+	}
+
 	void terminated() {
 		this.state.set(State.TERMINATED);
 	}

@@ -120,6 +120,27 @@ final class SubscriberQueue implements Subscription {
 		}
 	}
 
+	/**
+	 * The thread ignored the abort and is abandoned: count what is left in its queue as {@code shutdown} drops
+	 * now, from the calling thread (the end marker stays, so the thread still ends if it ever returns).
+	 */
+	void drainAbandoned() {
+		boolean end = false;
+		Object left;
+		while ((left = this.queue.poll()) != null) {
+			if (left == END) {
+				end = true;
+			}
+			else {
+				this.permits.release();
+				this.counters.drop(DropReason.SHUTDOWN, (RecordedEvent) left);
+			}
+		}
+		if (end) {
+			this.queue.offer(END);
+		}
+	}
+
 	boolean join(long deadlineNanos) {
 		if (this.thread.getState() == Thread.State.NEW) {
 			return true;
