@@ -57,6 +57,7 @@ class DropLoggingTests {
 			for (EventBroadcaster broadcaster : this.broadcasters) {
 				broadcaster.shutdown(WAIT);
 			}
+			await().atMost(WAIT).until(() -> EventBroadcasterTests.kubeEventsThreads().isEmpty());
 		}
 		finally {
 			this.log.close();
