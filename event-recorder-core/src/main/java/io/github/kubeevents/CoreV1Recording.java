@@ -136,8 +136,10 @@ final class CoreV1Recording implements SinkRecording {
 			if (ex.isRetryable()) {
 				int maxAttempts = this.settings.retryPolicy().maxAttempts();
 				if (this.settings.isCancelled() || attempt >= maxAttempts) {
-					logger.debug("Unable to write event (attempt {}/{}, will not retry): {}: {}", attempt, maxAttempts,
-							recorded.describe(), ex.getMessage());
+					if (logger.isDebugEnabled()) {
+						logger.debug("Unable to write event (attempt {}/{}, will not retry): {}: {}", attempt,
+								maxAttempts, recorded.describe(), ex.getMessage());
+					}
 				}
 				else {
 					logger.warn("Unable to write event (attempt {}/{}, may retry after sleeping): {}: {}", attempt,

@@ -230,6 +230,7 @@ public final class EventBroadcaster implements AutoCloseable {
 			this.fanout.abort();
 			if (!this.fanout.awaitTermination(System.nanoTime() + ABORT_GRACE.toNanos())) {
 				logger.warn("Event threads still running {} after the deadline; abandoning them", ABORT_GRACE);
+				this.fanout.abandon();
 			}
 		}
 		this.drained = clean;

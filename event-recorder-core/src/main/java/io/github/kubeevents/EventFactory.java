@@ -58,7 +58,8 @@ final class EventFactory {
 		catch (IllegalArgumentException ex) {
 			throw ex;
 		}
-		catch (RuntimeException ex) {
+		catch (Exception ex) {
+			// also checked exceptions an adapter throws undeclared (Kotlin, @SneakyThrows)
 			throw new IllegalArgumentException("the InvolvedObjectAdapter failed on "
 					+ object.getClass().getName() + ": " + ex, ex);
 		}
@@ -93,6 +94,13 @@ final class EventFactory {
 		}
 		catch (IllegalFormatException ex) {
 			throw new IllegalArgumentException("bad message format '" + message + "': " + ex, ex);
+		}
+		catch (IllegalArgumentException ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			// an argument's toString or formatTo failed, possibly with an undeclared checked exception
+			throw new IllegalArgumentException("could not format message '" + message + "': " + ex, ex);
 		}
 	}
 

@@ -1,6 +1,7 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -210,6 +211,15 @@ final class Fanout {
 		}
 	}
 
+	/** Threads outlived the grace after {@link #abort()}: count what their queues still hold. */
+	void abandon() {
+		for (SubscriberQueue subscriber : this.started) {
+			if (subscriber.isAlive()) {
+				subscriber.drainAbandoned();
+			}
+		}
+	}
+
 	void terminated() {
 		this.state.set(State.TERMINATED);
 	}
@@ -266,10 +276,7 @@ final class Fanout {
 					continue;
 				}
 				this.queued.decrementAndGet();
-				RecordedEvent event = (RecordedEvent) item;
-				for (SubscriberQueue subscriber : this.subscribers) {
-					subscriber.offer(event);
-				}
+				offerToAll((RecordedEvent) item);
 			}
 		}
 		catch (InterruptedException ex) {
@@ -289,6 +296,25 @@ final class Fanout {
 			}
 			for (SubscriberQueue subscriber : this.subscribers) {
 				subscriber.closeInput();
+			}
+		}
+	}
+
+	private void offerToAll(RecordedEvent event) throws InterruptedException {
+		Iterator<SubscriberQueue> subscribers = this.subscribers.iterator();
+		while (subscribers.hasNext()) {
+			try {
+				subscribers.next().offer(event);
+			}
+			catch (InterruptedException ex) {
+				// the deadline passed while waiting for room (FullQueuePolicy.WAIT): the event is lost for this
+				// subscriber and for those not reached yet
+				this.counters.drop(DropReason.SHUTDOWN, event);
+				while (subscribers.hasNext()) {
+					subscribers.next();
+					this.counters.drop(DropReason.SHUTDOWN, event);
+				}
+				throw ex;
 			}
 		}
 	}

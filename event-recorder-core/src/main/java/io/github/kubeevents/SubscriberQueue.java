@@ -81,6 +81,11 @@ final class SubscriberQueue implements Subscription {
 		}
 		if (admitted) {
 			this.queue.add(event);
+			if (this.aborted && this.queue.remove(event)) {
+				// aborted meanwhile: the thread may already have counted what was left, so count this one here
+				this.permits.release();
+				this.counters.drop(DropReason.SHUTDOWN, event);
+			}
 		}
 		else {
 			this.dropped.increment();
@@ -112,6 +117,27 @@ final class SubscriberQueue implements Subscription {
 	void cancel() {
 		if (this.handler instanceof MaintainedHandler maintained) {
 			maintained.cancel();
+		}
+	}
+
+	/**
+	 * The thread ignored the abort and is abandoned: count what is left in its queue as {@code shutdown} drops
+	 * now, from the calling thread (the end marker stays, so the thread still ends if it ever returns).
+	 */
+	void drainAbandoned() {
+		boolean end = false;
+		Object left;
+		while ((left = this.queue.poll()) != null) {
+			if (left == END) {
+				end = true;
+			}
+			else {
+				this.permits.release();
+				this.counters.drop(DropReason.SHUTDOWN, (RecordedEvent) left);
+			}
+		}
+		if (end) {
+			this.queue.offer(END);
 		}
 	}
 

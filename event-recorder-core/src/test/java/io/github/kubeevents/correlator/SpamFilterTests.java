@@ -12,18 +12,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /** client-go's TestEventSpamFilter plus the token bucket's numbers. */
-class SpamFilterTest {
+class SpamFilterTests {
 
 	private static final Instant START = Instant.parse("2026-11-30T12:00:00Z");
 
 	private final CoreV1Event original = TestEvents.event("OriginalReason", "Original Message", TestEvents.ref("Pod", "my-pod", "my-ns"));
 
 	private static SpamFilter filter(java.util.function.Function<CoreV1Event, String> key) {
-		return new SpamFilter(CorrelatorOptions.builder()
-			.burst(1)
-			.clock(new TickingClock(START, Duration.ofSeconds(1)))
-			.spamKeyFunction(key)
-			.build());
+		return new SpamFilter(CorrelatorOptions.builder().burst(1).spamKeyFunction(key).build(),
+				new TickingClock(START, Duration.ofSeconds(1)));
 	}
 
 	@Test
@@ -53,13 +50,13 @@ class SpamFilterTest {
 	@Test
 	void bucketStartsFullWith25ThenRefillsOneTokenEvery300Seconds() {
 		TickingClock clock = TickingClock.fixed(START);
-		SpamFilter filter = new SpamFilter(CorrelatorOptions.builder().clock(clock).build());
+		SpamFilter filter = new SpamFilter(CorrelatorOptions.defaults(), clock);
 		for (int i = 0; i < 25; i++) {
 			assertThat(filter.filter(this.original)).as("event %d", i + 1).isFalse();
 		}
 		assertThat(filter.filter(this.original)).isTrue();
-		assertThat(filter.snapshot(1).get(0).tokensLeft()).isEqualTo(0.0);
-		assertThat(filter.snapshot(1).get(0).timeToNextToken()).isEqualTo(Duration.ofSeconds(300));
+		assertThat(filter.snapshot(1, (object) -> true).get(0).tokensLeft()).isEqualTo(0.0);
+		assertThat(filter.snapshot(1, (object) -> true).get(0).timeToNextToken()).isEqualTo(Duration.ofSeconds(300));
 		clock.advance(Duration.ofSeconds(299));
 		assertThat(filter.filter(this.original)).isTrue();
 		clock.advance(Duration.ofSeconds(1));
@@ -70,7 +67,7 @@ class SpamFilterTest {
 	@Test
 	void normalAndWarningHaveSeparateBuckets() {
 		TickingClock clock = TickingClock.fixed(START);
-		SpamFilter filter = new SpamFilter(CorrelatorOptions.builder().clock(clock).burst(1).build());
+		SpamFilter filter = new SpamFilter(CorrelatorOptions.builder().burst(1).build(), clock);
 		assertThat(filter.filter(this.original)).isFalse();
 		assertThat(filter.filter(this.original)).isTrue();
 		CoreV1Event warning = TestEvents.event("OriginalReason", "Original Message", TestEvents.ref("Pod", "my-pod", "my-ns")).type("Warning");
@@ -80,7 +77,7 @@ class SpamFilterTest {
 	@Test
 	void cacheIsBoundedAndAForgottenKeyStartsWithAFullBucket() {
 		TickingClock clock = TickingClock.fixed(START);
-		SpamFilter filter = new SpamFilter(CorrelatorOptions.builder().clock(clock).burst(1).lruCacheSize(8).build());
+		SpamFilter filter = new SpamFilter(CorrelatorOptions.builder().burst(1).cacheSize(8).build(), clock);
 		for (int i = 0; i < 500; i++) {
 			filter.filter(TestEvents.event("r", "m", TestEvents.ref("Pod", "pod-" + i, "my-ns")));
 		}
@@ -97,7 +94,8 @@ class SpamFilterTest {
 
 	@Test
 	void disabledFilterNeverSkips() {
-		SpamFilter filter = new SpamFilter(CorrelatorOptions.builder().burst(1).spamFilterEnabled(false).build());
+		SpamFilter filter = new SpamFilter(CorrelatorOptions.builder().burst(1).spamFilterEnabled(false).build(),
+				TickingClock.fixed(START));
 		for (int i = 0; i < 100; i++) {
 			assertThat(filter.filter(this.original)).isFalse();
 		}
@@ -110,8 +108,8 @@ class SpamFilterTest {
 			.withMessageContaining("burst");
 		assertThatIllegalArgumentException().isThrownBy(() -> CorrelatorOptions.builder().qps(0).build())
 			.withMessageContaining("qps");
-		assertThatIllegalArgumentException().isThrownBy(() -> CorrelatorOptions.builder().lruCacheSize(0).build())
-			.withMessageContaining("lruCacheSize");
+		assertThatIllegalArgumentException().isThrownBy(() -> CorrelatorOptions.builder().cacheSize(0).build())
+			.withMessageContaining("cacheSize");
 		assertThatIllegalArgumentException().isThrownBy(() -> CorrelatorOptions.builder().aggregateMaxEvents(1).build())
 			.withMessageContaining("aggregateMaxEvents");
 		assertThatIllegalArgumentException()
@@ -122,7 +120,7 @@ class SpamFilterTest {
 	@Test
 	void defaultsAreClientGos() {
 		CorrelatorOptions options = CorrelatorOptions.defaults();
-		assertThat(options.lruCacheSize()).isEqualTo(4096);
+		assertThat(options.cacheSize()).isEqualTo(4096);
 		assertThat(options.burst()).isEqualTo(25);
 		assertThat(options.qps()).isEqualTo(1.0 / 300);
 		assertThat(options.aggregateMaxEvents()).isEqualTo(10);
@@ -130,6 +128,10 @@ class SpamFilterTest {
 		assertThat(options.messagePrefix()).isEqualTo("(combined from similar events): ");
 		assertThat(options.aggregationEnabled()).isTrue();
 		assertThat(options.spamFilterEnabled()).isTrue();
+		assertThat(options.clock()).as("null: the broadcaster's clock").isNull();
+		CoreV1Event event = this.original;
+		assertThat(options.spamKeyFunction().apply(event)).isEqualTo(EventKeys.spamKey(event));
+		assertThat(options.aggregateKeyFunction().apply(event)).isEqualTo(EventKeys.aggregateByReason(event));
 	}
 
 }

@@ -5,20 +5,22 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.kubeevents.Events;
 import io.github.kubeevents.TestEvents;
 import io.github.kubeevents.TickingClock;
+import io.github.kubeevents.introspect.CorrelatorSnapshot;
+import io.github.kubeevents.introspect.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 /**
  * The nine scenarios of client-go's TestEventCorrelator (events_cache_test.go), with a clock that advances by
  * the scenario's interval on every read, previous events replayed and UpdateState called for each one that was
  * not skipped.
  */
-class EventCorrelatorTest {
+class EventCorrelatorTests {
 
 	private static final Instant START = Instant.parse("2026-11-30T12:00:00Z");
 
@@ -43,7 +45,7 @@ class EventCorrelatorTest {
 	private static List<CoreV1Event> repeat(int n, CoreV1Event event) {
 		List<CoreV1Event> events = new ArrayList<>();
 		for (int i = 0; i < n; i++) {
-			events.add(Events.copy(event));
+			events.add(TestEvents.copy(event));
 		}
 		return events;
 	}
@@ -59,7 +61,7 @@ class EventCorrelatorTest {
 	private static List<CoreV1Event> similar(int n, CoreV1Event template) {
 		List<CoreV1Event> events = new ArrayList<>();
 		for (int i = 0; i < n; i++) {
-			CoreV1Event event = Events.copy(template);
+			CoreV1Event event = TestEvents.copy(template);
 			event.setMessage(template.getMessage() + i);
 			events.add(event);
 		}
@@ -171,7 +173,7 @@ class EventCorrelatorTest {
 		EventCorrelator correlator = new EventCorrelator(CorrelatorOptions.builder().clock(clock).burst(2).build());
 		List<Integer> written = new ArrayList<>();
 		for (int i = 0; i < 5; i++) {
-			CorrelationResult result = correlator.correlate(Events.copy(this.duplicateEvent));
+			CorrelationResult result = correlator.correlate(TestEvents.copy(this.duplicateEvent));
 			if (!result.skip()) {
 				written.add(result.event().getCount());
 				correlator.updateState(result.event());
@@ -179,7 +181,7 @@ class EventCorrelatorTest {
 		}
 		assertThat(written).containsExactly(1, 2);
 		clock.advance(Duration.ofSeconds(300));
-		CorrelationResult next = correlator.correlate(Events.copy(this.duplicateEvent));
+		CorrelationResult next = correlator.correlate(TestEvents.copy(this.duplicateEvent));
 		assertThat(next.skip()).isFalse();
 		assertThat(next.event().getCount()).isEqualTo(6);
 	}
@@ -195,7 +197,7 @@ class EventCorrelatorTest {
 			assertThat(result.event().getMessage()).startsWith("similar message");
 			correlator.updateState(result.event());
 		}
-		assertThat(correlator.snapshot(10).aggregatorSize()).isZero();
+		assertThat(correlator.snapshot(10, (object) -> true).aggregatorSize()).isZero();
 	}
 
 	@Test
@@ -204,7 +206,7 @@ class EventCorrelatorTest {
 		EventCorrelator correlator = new EventCorrelator(
 				CorrelatorOptions.builder().clock(clock).spamFilterEnabled(false).build());
 		for (int i = 1; i <= 100; i++) {
-			CorrelationResult result = correlator.correlate(Events.copy(this.duplicateEvent));
+			CorrelationResult result = correlator.correlate(TestEvents.copy(this.duplicateEvent));
 			assertThat(result.skip()).isFalse();
 			assertThat(result.event().getCount()).isEqualTo(i);
 			correlator.updateState(result.event());
@@ -214,34 +216,73 @@ class EventCorrelatorTest {
 	@Test
 	void updateStateAdoptsTheServersNameCountAndResourceVersion() {
 		EventCorrelator correlator = new EventCorrelator(CorrelatorOptions.builder().clock(TickingClock.fixed(START)).build());
-		CorrelationResult first = correlator.correlate(Events.copy(this.duplicateEvent));
-		CoreV1Event stored = Events.copy(first.event());
+		CorrelationResult first = correlator.correlate(TestEvents.copy(this.duplicateEvent));
+		CoreV1Event stored = TestEvents.copy(first.event());
 		stored.getMetadata().setName("server-name");
 		stored.getMetadata().setResourceVersion("77");
 		stored.setCount(7);
 		correlator.updateState(stored);
-		CorrelationResult second = correlator.correlate(Events.copy(this.duplicateEvent));
+		CorrelationResult second = correlator.correlate(TestEvents.copy(this.duplicateEvent));
 		assertThat(second.event().getMetadata().getName()).isEqualTo("server-name");
 		assertThat(second.event().getMetadata().getResourceVersion()).isEqualTo("77");
 		assertThat(second.event().getCount()).isEqualTo(8);
 	}
 
 	@Test
-	void snapshotShowsEachCache() {
+	void snapshotShowsEachCacheAsStructuredEntries() {
 		TickingClock clock = TickingClock.fixed(START);
 		EventCorrelator correlator = new EventCorrelator(CorrelatorOptions.builder().clock(clock).build());
-		correlator.correlate(Events.copy(this.duplicateEvent));
-		CorrelatorSnapshot snapshot = correlator.snapshot(10);
+		correlator.correlate(TestEvents.copy(this.duplicateEvent));
+		CorrelatorSnapshot snapshot = correlator.snapshot(10, (object) -> true);
+		ObjectRef pod = new ObjectRef("Pod", "my-ns", "my-pod");
 		assertThat(snapshot.aggregatorSize()).isEqualTo(1);
-		assertThat(snapshot.aggregateRecords().get(0).distinctMessages()).isEqualTo(1);
-		assertThat(snapshot.aggregateRecords().get(0).lastSeen()).isEqualTo(START);
+		assertThat(snapshot.aggregateRecords()).containsExactly(
+				new CorrelatorSnapshot.AggregateRecord(pod, "Normal", "duplicate", 1, START));
 		assertThat(snapshot.observedSize()).isEqualTo(1);
-		assertThat(snapshot.observedEvents().get(0).count()).isEqualTo(1);
-		assertThat(snapshot.observedEvents().get(0).key()).isEqualTo(EventKeys.eventKey(this.duplicateEvent));
+		assertThat(snapshot.observedEvents()).containsExactly(new CorrelatorSnapshot.ObservedEvent(pod, "Normal",
+				"duplicate", "me again", "name", 1, TestEvents.TIME, TestEvents.TIME));
 		assertThat(snapshot.spamBucketsSize()).isEqualTo(1);
-		assertThat(snapshot.spamBuckets().get(0).tokensLeft()).isEqualTo(24.0);
-		assertThat(snapshot.spamBuckets().get(0).timeToNextToken()).isEqualTo(Duration.ZERO);
-		assertThat(correlator.snapshot(0).observedEvents()).isEmpty();
+		assertThat(snapshot.spamBuckets())
+			.containsExactly(new CorrelatorSnapshot.SpamBucket(pod, "Normal", "duplicate", 24.0, Duration.ZERO));
+		assertThat(correlator.snapshot(0, (object) -> true).observedEvents()).isEmpty();
+	}
+
+	@Test
+	void snapshotFilterSelectsOneObjectsEntriesAndKeepsTheFullSizes() {
+		EventCorrelator correlator = new EventCorrelator(
+				CorrelatorOptions.builder().clock(TickingClock.fixed(START)).build());
+		correlator.correlate(TestEvents.event("A", "a", TestEvents.ref("Pod", "web-0", "shop")));
+		correlator.correlate(TestEvents.event("B", "b", TestEvents.ref("Pod", "web-1", "shop")));
+		correlator.correlate(TestEvents.event("C", "c", TestEvents.ref("Node", "web-0", null)));
+		CorrelatorSnapshot snapshot = correlator.snapshot(10, (object) -> object.is("shop", "web-0"));
+		assertThat(snapshot.observedSize()).isEqualTo(3);
+		assertThat(snapshot.observedEvents()).extracting(CorrelatorSnapshot.ObservedEvent::reason).containsExactly("A");
+		assertThat(snapshot.aggregateRecords()).extracting(CorrelatorSnapshot.AggregateRecord::reason)
+			.containsExactly("A");
+		assertThat(snapshot.spamBuckets()).extracting(CorrelatorSnapshot.SpamBucket::object)
+			.containsExactly(new ObjectRef("Pod", "shop", "web-0"));
+		CorrelatorSnapshot node = correlator.snapshot(10, (object) -> object.is("", "web-0"));
+		assertThat(node.observedEvents()).extracting(CorrelatorSnapshot.ObservedEvent::object)
+			.containsExactly(new ObjectRef("Node", null, "web-0"));
+	}
+
+	@Test
+	void correlateNeverModifiesItsInput() {
+		EventCorrelator correlator = new EventCorrelator(
+				CorrelatorOptions.builder().clock(new TickingClock(START, Duration.ofSeconds(5))).build());
+		CoreV1Event similar = similarEvent();
+		for (CoreV1Event event : similar(12, similar)) {
+			CoreV1Event before = TestEvents.copy(event);
+			CorrelationResult result = correlator.correlate(event);
+			correlator.updateState(result.event());
+			assertThat(event).isEqualTo(before);
+		}
+	}
+
+	@Test
+	void nullEventIsRejectedLikeClientGo() {
+		EventCorrelator correlator = new EventCorrelator(CorrelatorOptions.defaults());
+		assertThatNullPointerException().isThrownBy(() -> correlator.correlate(null)).withMessage("event is nil");
 	}
 
 }

@@ -12,10 +12,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
+import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.SinkStats;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.ScriptedSink;
-import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import org.junit.jupiter.api.AfterEach;
@@ -25,13 +26,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** apimachinery's mux_test scenarios and client-go's broadcaster tests (TestLotsOfEvents, shutdown, leaks). */
-class EventBroadcasterTest {
+class EventBroadcasterTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
 
 	private final List<EventBroadcaster> broadcasters = new ArrayList<>();
 
-	private EventBroadcaster broadcaster(EventBroadcaster.Builder builder) {
+	private EventBroadcaster broadcaster(EventBroadcasterBuilder builder) {
 		EventBroadcaster broadcaster = builder.build();
 		this.broadcasters.add(broadcaster);
 		return broadcaster;
@@ -53,19 +54,19 @@ class EventBroadcasterTest {
 			.collect(Collectors.toSet());
 	}
 
-	private static CoreV1Event event(int i) {
-		return TestEvents.event("Reason" + i, "message " + i, TestEvents.ref("Pod", "pod-" + i, "ns"));
+	private static RecordedEvent event(int i) {
+		return TestEvents.recorded("Reason" + i, "message " + i, TestEvents.object("Pod", "pod-" + i, "ns"));
 	}
 
-	private static List<String> reasons(List<CoreV1Event> events) {
-		return events.stream().map(CoreV1Event::getReason).toList();
+	private static List<String> reasons(List<RecordedEvent> events) {
+		return events.stream().map(RecordedEvent::reason).toList();
 	}
 
 	@Test
 	void everySubscriberGetsEveryEventInOrder() {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
-		List<CoreV1Event> a = new CopyOnWriteArrayList<>();
-		List<CoreV1Event> b = new CopyOnWriteArrayList<>();
+		List<RecordedEvent> a = new CopyOnWriteArrayList<>();
+		List<RecordedEvent> b = new CopyOnWriteArrayList<>();
 		Subscription sa = broadcaster.subscribe("a", a::add);
 		Subscription sb = broadcaster.subscribe("b", b::add);
 		broadcaster.start();
@@ -82,13 +83,13 @@ class EventBroadcasterTest {
 	@Test
 	void newSubscriberSeesNoHistoryAndNoGaps() {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
-		List<CoreV1Event> early = new CopyOnWriteArrayList<>();
+		List<RecordedEvent> early = new CopyOnWriteArrayList<>();
 		broadcaster.subscribe("early", early::add);
 		broadcaster.start();
 		broadcaster.publish(event(0));
 		broadcaster.publish(event(1));
 		await().atMost(WAIT).until(() -> early.size() == 2);
-		List<CoreV1Event> late = new CopyOnWriteArrayList<>();
+		List<RecordedEvent> late = new CopyOnWriteArrayList<>();
 		broadcaster.subscribe("late", late::add);
 		broadcaster.publish(event(2));
 		broadcaster.publish(event(3));
@@ -102,8 +103,8 @@ class EventBroadcasterTest {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
 		CountDownLatch entered = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
-		List<CoreV1Event> slow = new CopyOnWriteArrayList<>();
-		List<CoreV1Event> fast = new CopyOnWriteArrayList<>();
+		List<RecordedEvent> slow = new CopyOnWriteArrayList<>();
+		List<RecordedEvent> fast = new CopyOnWriteArrayList<>();
 		broadcaster.subscribe("slow", (e) -> {
 			entered.countDown();
 			awaitLatch(release);
@@ -126,14 +127,14 @@ class EventBroadcasterTest {
 		release.countDown();
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
 		assertThat(reasons(slow)).containsExactly("Reason0", "Reason1");
-		assertThat(broadcaster.counters().dropped(DropReason.QUEUE_FULL)).isEqualTo(1);
+		assertThat(broadcaster.droppedCount(DropReason.QUEUE_FULL)).isEqualTo(1);
 	}
 
 	@Test
 	void waitPolicyLosesNothing() throws Exception {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
 		CountDownLatch release = new CountDownLatch(1);
-		List<CoreV1Event> got = new CopyOnWriteArrayList<>();
+		List<RecordedEvent> got = new CopyOnWriteArrayList<>();
 		broadcaster.subscribe("waited", (e) -> {
 			awaitLatch(release);
 			got.add(e);
@@ -145,13 +146,13 @@ class EventBroadcasterTest {
 		release.countDown();
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
 		assertThat(got).hasSize(5);
-		assertThat(broadcaster.counters().dropped(DropReason.QUEUE_FULL)).isZero();
+		assertThat(broadcaster.droppedCount(DropReason.QUEUE_FULL)).isZero();
 	}
 
 	@Test
 	void publishNeverBlocksAndDropsBeyondCapacity() {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
-		List<CoreV1Event> got = new CopyOnWriteArrayList<>();
+		List<RecordedEvent> got = new CopyOnWriteArrayList<>();
 		broadcaster.subscribe("got", got::add);
 		int accepted = 0;
 		for (int i = 0; i < 1001; i++) {
@@ -160,12 +161,12 @@ class EventBroadcasterTest {
 			}
 		}
 		assertThat(accepted).isEqualTo(1000);
-		assertThat(broadcaster.snapshot(1).queue()).isEqualTo(new io.github.kubeevents.introspect.RecorderSnapshot.QueueSnapshot(1000, 1000));
-		assertThat(broadcaster.counters().dropped(DropReason.QUEUE_FULL)).isEqualTo(1);
+		assertThat(broadcaster.snapshot(1).queue()).isEqualTo(new RecorderSnapshot.QueueSnapshot(1000, 1000));
+		assertThat(broadcaster.droppedCount(DropReason.QUEUE_FULL)).isEqualTo(1);
 		broadcaster.start();
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
 		assertThat(got).hasSize(1000);
-		assertThat(broadcaster.counters().dropped(DropReason.QUEUE_FULL)).isEqualTo(1);
+		assertThat(broadcaster.droppedCount(DropReason.QUEUE_FULL)).isEqualTo(1);
 	}
 
 	@Test
@@ -177,7 +178,7 @@ class EventBroadcasterTest {
 		assertThat(broadcaster.publish(event(0))).isFalse();
 		broadcaster.newRecorder(EventSource.of("c"))
 			.event(new V1Pod().metadata(new V1ObjectMeta().name("p").namespace("n")), EventType.NORMAL, "R", "m");
-		assertThat(broadcaster.counters().dropped(DropReason.SHUTDOWN)).isEqualTo(2);
+		assertThat(broadcaster.droppedCount(DropReason.SHUTDOWN)).isEqualTo(2);
 		Subscription late = broadcaster.subscribe("late", (e) -> {
 		});
 		assertThat(late.isActive()).isFalse();
@@ -188,8 +189,8 @@ class EventBroadcasterTest {
 	@Test
 	void closedSubscriptionStopsReceivingOthersContinue() {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
-		List<CoreV1Event> a = new CopyOnWriteArrayList<>();
-		List<CoreV1Event> b = new CopyOnWriteArrayList<>();
+		List<RecordedEvent> a = new CopyOnWriteArrayList<>();
+		List<RecordedEvent> b = new CopyOnWriteArrayList<>();
 		Subscription sa = broadcaster.subscribe("a", a::add);
 		broadcaster.subscribe("b", b::add);
 		broadcaster.start();
@@ -225,7 +226,7 @@ class EventBroadcasterTest {
 			.retryPolicy(new RetryPolicy(12, Duration.ZERO))
 			.sleeper((d) -> {
 			}));
-		List<CoreV1Event> logged = new CopyOnWriteArrayList<>();
+		List<RecordedEvent> logged = new CopyOnWriteArrayList<>();
 		broadcaster.subscribe("watcher", logged::add);
 		broadcaster.startRecordingToSink(sink);
 		broadcaster.start();
@@ -247,9 +248,9 @@ class EventBroadcasterTest {
 		assertThat(logged).hasSize(1000);
 		assertThat(sink.stored()).hasSize(1000);
 		assertThat(sink.calls()).hasSize(5000);
-		assertThat(broadcaster.snapshot(1).dropped()).allSatisfy((reason, n) -> assertThat(n).as(reason).isZero());
+		assertThat(broadcaster.droppedByReason()).allSatisfy((reason, n) -> assertThat(n).as(reason).isZero());
 		assertThat(broadcaster.snapshot(1).sinks()).singleElement()
-			.satisfies((s) -> assertThat(s.stats()).isEqualTo(new io.github.kubeevents.sink.SinkStats(1000, 0, 4000, 0)));
+			.satisfies((s) -> assertThat(s.stats()).isEqualTo(new SinkStats(1000, 0, 4000, 0)));
 	}
 
 	@Test
@@ -268,7 +269,7 @@ class EventBroadcasterTest {
 		await().atMost(WAIT).until(() -> sink.calls().size() == 1);
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
 		assertThat(sink.calls()).hasSize(2);
-		assertThat(broadcaster.counters().dropped(DropReason.SHUTDOWN)).isEqualTo(2);
+		assertThat(broadcaster.droppedCount(DropReason.SHUTDOWN)).isEqualTo(2);
 	}
 
 	@Test
@@ -292,7 +293,7 @@ class EventBroadcasterTest {
 		assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 		await().atMost(WAIT).until(() -> broadcaster.snapshot(1).queue().depth() == 0);
 		assertThat(broadcaster.shutdown(Duration.ofMillis(200))).isFalse();
-		assertThat(broadcaster.counters().dropped(DropReason.SHUTDOWN)).isEqualTo(4);
+		assertThat(broadcaster.droppedCount(DropReason.SHUTDOWN)).isEqualTo(4);
 		assertThat(kubeEventsThreads()).isEmpty();
 	}
 
@@ -334,21 +335,21 @@ class EventBroadcasterTest {
 		await().atMost(WAIT).until(() -> sink.calls().size() == 2);
 		var snapshot = broadcaster.snapshot(10);
 		assertThat(snapshot.running()).isTrue();
-		assertThat(snapshot.subscribers()).extracting(io.github.kubeevents.introspect.RecorderSnapshot.SubscriberSnapshot::name)
+		assertThat(snapshot.subscribers()).extracting(RecorderSnapshot.SubscriberSnapshot::name)
 			.containsExactly("sink", "logging");
 		assertThat(snapshot.sinks()).singleElement().satisfies((s) -> {
-			assertThat(s.stats()).isEqualTo(new io.github.kubeevents.sink.SinkStats(1, 1, 0, 0));
+			assertThat(s.stats()).isEqualTo(new SinkStats(1, 1, 0, 0));
 			assertThat(s.correlator().observedEvents()).singleElement().satisfies((o) -> assertThat(o.count()).isEqualTo(2));
 		});
 		assertThat(snapshot.dropped().keySet()).containsExactly("queue_full", "spam_filtered", "rejected_by_server",
 				"retries_exhausted", "shutdown", "invalid_input");
 		assertThat(broadcaster.acceptedCount()).isEqualTo(2);
 		assertThat(broadcaster.queueCapacity()).isEqualTo(1000);
-		assertThat(broadcaster.sinkStats()).isEqualTo(new io.github.kubeevents.sink.SinkStats(1, 1, 0, 0));
+		assertThat(broadcaster.sinkStats()).isEqualTo(new SinkStats(1, 1, 0, 0));
 		assertThat(broadcaster.isShutdown()).isFalse();
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
 		assertThat(broadcaster.isShutdown()).isTrue();
-		assertThat(broadcaster.sinkStats()).isEqualTo(new io.github.kubeevents.sink.SinkStats(1, 1, 0, 0));
+		assertThat(broadcaster.sinkStats()).isEqualTo(new SinkStats(1, 1, 0, 0));
 	}
 
 	@Test

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class EventKeysTest {
+class EventKeysTests {
 
 	private final CoreV1Event event = TestEvents.event("Started", "started container", TestEvents.ref("Pod", "my-pod", "my-ns"))
 		.reportingComponent("rc")

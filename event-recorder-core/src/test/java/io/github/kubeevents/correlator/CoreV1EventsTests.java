@@ -1,0 +1,112 @@
+package io.github.kubeevents.correlator;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.TimeZone;
+
+import io.github.kubeevents.EventSource;
+import io.github.kubeevents.EventType;
+import io.github.kubeevents.InvolvedObject;
+import io.github.kubeevents.RecordedEvent;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1EventSource;
+import io.kubernetes.client.openapi.models.V1ObjectReference;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The core/v1 Event made from a recorded event: client-go's {@code makeEvent}. */
+class CoreV1EventsTests {
+
+	private static final Instant NOW = Instant.parse("2026-11-30T12:00:00.123456789Z");
+
+	private static final EventSource SOURCE = new EventSource("eventTest", "node-1");
+
+	private static final InvolvedObject POD = new InvolvedObject("Pod", "v1", "baz", "foo", "bar", "10", null);
+
+	private static RecordedEvent recorded(InvolvedObject regarding) {
+		return new RecordedEvent(regarding, null, EventType.NORMAL, "Started", null, "Started container c1", Map.of(),
+				SOURCE, NOW);
+	}
+
+	@Test
+	void buildsTheEventLikeClientGo() {
+		CoreV1Event event = CoreV1Events.of(recorded(POD));
+		assertThat(event.getMetadata().getName()).isEqualTo("foo.18ecd0dd41c04d15");
+		assertThat(event.getMetadata().getName()).isEqualTo("foo." + Long.toHexString(1796040000123456789L));
+		assertThat(event.getMetadata().getNamespace()).isEqualTo("baz");
+		assertThat(event.getMetadata().getAnnotations()).isNull();
+		assertThat(event.getMetadata().getResourceVersion()).isNull();
+		assertThat(event.getInvolvedObject()).isEqualTo(new V1ObjectReference().kind("Pod")
+			.apiVersion("v1")
+			.name("foo")
+			.namespace("baz")
+			.uid("bar")
+			.resourceVersion("10"));
+		assertThat(event.getReason()).isEqualTo("Started");
+		assertThat(event.getMessage()).isEqualTo("Started container c1");
+		assertThat(event.getType()).isEqualTo("Normal");
+		assertThat(event.getCount()).isEqualTo(1);
+		assertThat(event.getFirstTimestamp()).isEqualTo(OffsetDateTime.of(2026, 11, 30, 12, 0, 0, 0, ZoneOffset.UTC));
+		assertThat(event.getLastTimestamp()).isEqualTo(event.getFirstTimestamp());
+		assertThat(event.getSource()).isEqualTo(new V1EventSource().component("eventTest").host("node-1"));
+		assertThat(event.getReportingComponent()).isEqualTo("eventTest");
+		assertThat(event.getReportingInstance()).isEqualTo("node-1");
+		assertThat(event.getEventTime()).isNull();
+		assertThat(event.getRelated()).isNull();
+		assertThat(event.getAction()).isNull();
+	}
+
+	@Test
+	void clusterScopedObjectsGoToNamespaceDefaultAndKeepAnEmptyReferenceNamespace() {
+		CoreV1Event event = CoreV1Events.of(recorded(InvolvedObject.of("Node", "v1", null, "node-a")));
+		assertThat(event.getMetadata().getNamespace()).isEqualTo("default");
+		assertThat(event.getInvolvedObject().getNamespace()).isNull();
+		assertThat(event.getInvolvedObject().getKind()).isEqualTo("Node");
+	}
+
+	@Test
+	void annotationsRelatedAndActionAreWritten() {
+		InvolvedObject node = InvolvedObject.of("Node", "v1", null, "node-1").withUid("n-uid");
+		RecordedEvent recorded = new RecordedEvent(POD, node, EventType.WARNING, "FailedScheduling", "Scheduling",
+				"no room", Map.of("k", "v"), SOURCE, NOW);
+		CoreV1Event event = CoreV1Events.of(recorded);
+		assertThat(event.getMetadata().getAnnotations()).containsExactly(Map.entry("k", "v"));
+		assertThat(event.getRelated())
+			.isEqualTo(new V1ObjectReference().kind("Node").apiVersion("v1").name("node-1").uid("n-uid"));
+		assertThat(event.getAction()).isEqualTo("Scheduling");
+		assertThat(event.getType()).isEqualTo("Warning");
+	}
+
+	@Test
+	void invalidNamesGetAUuid() {
+		CoreV1Event event = CoreV1Events
+			.of(recorded(InvolvedObject.of("ClusterRole", "rbac.authorization.k8s.io/v1", null, "system:controller")));
+		assertThat(event.getMetadata().getName())
+			.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+	}
+
+	@Test
+	void timestampsAreUtcWholeSecondsWhateverTheDefaultZone() {
+		TimeZone previous = TimeZone.getDefault();
+		TimeZone.setDefault(TimeZone.getTimeZone("Asia/Kolkata"));
+		try {
+			OffsetDateTime timestamp = CoreV1Events.timestamp(Instant.parse("2026-11-30T12:34:56.789Z"));
+			assertThat(timestamp).isEqualTo(OffsetDateTime.of(2026, 11, 30, 12, 34, 56, 0, ZoneOffset.UTC));
+			assertThat(timestamp.getOffset()).isEqualTo(ZoneOffset.UTC);
+			assertThat(CoreV1Events.of(recorded(POD)).getFirstTimestamp().getOffset()).isEqualTo(ZoneOffset.UTC);
+		}
+		finally {
+			TimeZone.setDefault(previous);
+		}
+	}
+
+	@Test
+	void timestampsBeforeTheEpochTruncateTowardsTheEarlierSecond() {
+		assertThat(CoreV1Events.timestamp(Instant.parse("1969-12-31T23:59:59.500Z")))
+			.isEqualTo(OffsetDateTime.of(1969, 12, 31, 23, 59, 59, 0, ZoneOffset.UTC));
+	}
+
+}

@@ -1,0 +1,150 @@
+package io.github.kubeevents.sink;
+
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import io.github.kubeevents.TestEvents;
+import io.github.kubeevents.correlator.EventPatch;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Retry-After on 429/5xx, as client-go's REST layer does (up to 10 retries, each wait capped at 60 s), against a
+ * stub server: a real API server cannot be made to throttle (API Priority and Fairness) on demand.
+ */
+class RetryAfterTests {
+
+	private final List<Duration> sleeps = new CopyOnWriteArrayList<>();
+
+	private StubApiServer server;
+
+	private CoreV1EventSink sink;
+
+	@BeforeEach
+	void start() throws Exception {
+		this.server = new StubApiServer();
+		this.sink = new CoreV1EventSink(this.server.client(), this.sleeps::add);
+	}
+
+	@AfterEach
+	void stop() {
+		this.server.close();
+	}
+
+	private static CoreV1Event event() {
+		return TestEvents.event("R", "m", TestEvents.ref("Pod", "p", "ns"));
+	}
+
+	private List<String> requests() {
+		return this.server.requests().stream().map(StubApiServer.Request::toString).toList();
+	}
+
+	@Test
+	void throttledRequestIsRepeatedAfterTheServersDelay() throws Exception {
+		this.server.answer(new StubApiServer.Answer(429, "2"), new StubApiServer.Answer(503, "1"));
+		CoreV1Event stored = this.sink.create(event());
+		assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
+		assertThat(requests()).containsExactly("POST /api/v1/namespaces/ns/events", "POST /api/v1/namespaces/ns/events",
+				"POST /api/v1/namespaces/ns/events");
+		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(1));
+	}
+
+	@Test
+	void withoutRetryAfterTheStatusIsReturnedAtOnce() {
+		this.server.answer(new StubApiServer.Answer(503, null));
+		EventSinkException ex = catchThrowableOfType(EventSinkException.class, () -> this.sink.create(event()));
+		assertThat(ex.statusCode()).isEqualTo(503);
+		assertThat(ex.isRetryable()).isFalse();
+		assertThat(requests()).hasSize(1);
+		assertThat(this.sleeps).isEmpty();
+	}
+
+	@Test
+	void givesUpAfterTenRetriesAndCapsTheWait() {
+		for (int i = 0; i < 11; i++) {
+			this.server.answer(new StubApiServer.Answer(429, "3600"));
+		}
+		EventSinkException ex = catchThrowableOfType(EventSinkException.class, () -> this.sink.create(event()));
+		assertThat(ex.statusCode()).isEqualTo(429);
+		assertThat(ex.statusReason()).isEqualTo("TooManyRequests");
+		assertThat(requests()).hasSize(11);
+		assertThat(this.sleeps).hasSize(10).containsOnly(Duration.ofSeconds(60));
+	}
+
+	@Test
+	void clientErrorsAreNeverRepeatedEvenWithRetryAfter() {
+		this.server.answer(new StubApiServer.Answer(403, "1"));
+		EventSinkException ex = catchThrowableOfType(EventSinkException.class, () -> this.sink.create(event()));
+		assertThat(ex.statusCode()).isEqualTo(403);
+		assertThat(requests()).hasSize(1);
+	}
+
+	@Test
+	void unusableRetryAfterValuesAreNotHonoured() {
+		this.server.answer(new StubApiServer.Answer(503, "Wed, 21 Oct 2026 07:28:00 GMT"));
+		assertThat(catchThrowableOfType(EventSinkException.class, () -> this.sink.create(event())).statusCode())
+			.isEqualTo(503);
+		this.server.answer(new StubApiServer.Answer(503, "-1"));
+		assertThat(catchThrowableOfType(EventSinkException.class, () -> this.sink.create(event())).statusCode())
+			.isEqualTo(503);
+		assertThat(requests()).hasSize(2);
+		assertThat(this.sleeps).isEmpty();
+	}
+
+	@Test
+	void patchIsRepeatedToo() throws Exception {
+		this.server.answer(new StubApiServer.Answer(429, "1"), new StubApiServer.Answer(200, null));
+		this.sink.patch(event(), new EventPatch(2, OffsetDateTime.parse("2026-11-30T12:00:00Z"), "m"));
+		assertThat(requests()).containsExactly("PATCH /api/v1/namespaces/ns/events/name",
+				"PATCH /api/v1/namespaces/ns/events/name");
+		assertThat(this.server.requests()).extracting(StubApiServer.Request::contentType)
+			.containsOnly(CoreV1EventSink.STRATEGIC_MERGE_PATCH);
+		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(1));
+	}
+
+	@Test
+	void cancelEndsAWaitAndFailsTheCallWithItsStatus() {
+		CoreV1EventSink[] self = new CoreV1EventSink[1];
+		self[0] = new CoreV1EventSink(this.server.client(), (duration) -> {
+			this.sleeps.add(duration);
+			self[0].cancel();
+		});
+		this.server.answer(new StubApiServer.Answer(429, "5"));
+		EventSinkException ex = catchThrowableOfType(EventSinkException.class, () -> self[0].create(event()));
+		assertThat(ex.statusCode()).isEqualTo(429);
+		assertThat(requests()).hasSize(1);
+		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void cancelWakesTheRealSleeper() throws Exception {
+		CoreV1EventSink real = new CoreV1EventSink(this.server.client());
+		this.server.answer(new StubApiServer.Answer(429, "3600"));
+		CompletableFuture<Throwable> call = CompletableFuture.supplyAsync(() -> {
+			try {
+				real.create(event());
+				return null;
+			}
+			catch (EventSinkException ex) {
+				return ex;
+			}
+		});
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.server.requests().size() == 1);
+		real.cancel();
+		Throwable failure = call.get(10, TimeUnit.SECONDS);
+		assertThat(failure).isInstanceOfSatisfying(EventSinkException.class,
+				(ex) -> assertThat(ex.statusCode()).isEqualTo(429));
+		assertThat(requests()).hasSize(1);
+	}
+
+}
