@@ -110,7 +110,8 @@ final class CoreV1Recording implements SinkRecording {
 				Duration delay = CoreV1Recording.this.settings.retryPolicy()
 					.delayBeforeRetry(attempt, CoreV1Recording.this.settings.jitter().getAsDouble());
 				if (!CoreV1Recording.this.settings.sleepBeforeRetry(delay)) {
-					dropped(DropReason.SHUTDOWN);
+					CoreV1Recording.this.failed.increment();
+					CoreV1Recording.this.counters.drop(DropReason.SHUTDOWN, this.recorded);
 					return;
 				}
 				CoreV1Recording.this.retried.increment();
@@ -119,7 +120,7 @@ final class CoreV1Recording implements SinkRecording {
 
 		@Override
 		public void dropped(DropReason reason) {
-			CoreV1Recording.this.failed.increment();
+			// never attempted: not a failure of the sink, a drop of the queue
 			CoreV1Recording.this.counters.drop(reason, this.recorded);
 		}
 
@@ -199,6 +200,16 @@ final class CoreV1Recording implements SinkRecording {
 	private void completed(String verb, String result, long startNanos) {
 		this.settings.requestListener()
 			.requestCompleted("core/v1", verb, result, Duration.ofNanos(System.nanoTime() - startNanos));
+	}
+
+	/** Writes submitted and not finished yet. */
+	int pendingWrites() {
+		return this.writers.pending();
+	}
+
+	@Override
+	public SinkWriters writers() {
+		return this.writers;
 	}
 
 	@Override

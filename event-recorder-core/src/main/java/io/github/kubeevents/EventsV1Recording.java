@@ -147,6 +147,11 @@ final class EventsV1Recording implements SinkRecording {
 	}
 
 	@Override
+	public SinkWriters writers() {
+		return this.writers;
+	}
+
+	@Override
 	public void started() {
 		this.writers.start();
 	}

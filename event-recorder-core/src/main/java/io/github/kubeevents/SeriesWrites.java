@@ -80,7 +80,6 @@ final class SeriesWrites {
 
 		@Override
 		public void dropped(DropReason reason) {
-			SeriesWrites.this.failed.increment();
 			SeriesWrites.this.counters.drop(reason, this.entry.first);
 		}
 
@@ -116,7 +115,6 @@ final class SeriesWrites {
 		public void dropped(DropReason reason) {
 			SeriesWrites.this.cache.writeDone(this.observation.entry());
 			if (this.retry) {
-				SeriesWrites.this.failed.increment();
 				SeriesWrites.this.counters.drop(reason, this.observation.entry().first);
 			}
 		}

@@ -16,6 +16,9 @@ interface SinkRecording extends SubscriberQueue.MaintainedHandler {
 	/** Its counters. */
 	SinkStats stats();
 
+	/** Its writer threads' queues, counted as part of its subscriber queue in snapshots. */
+	SinkWriters writers();
+
 	/** Its snapshot, with the cache entries about the objects {@code filter} accepts. */
 	RecorderSnapshot.SinkSnapshot snapshot(String name, int limit, Predicate<ObjectRef> filter);
 

@@ -1,6 +1,8 @@
 package io.github.kubeevents;
 
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +52,11 @@ final class SinkWriters {
 
 	private final int capacity;
 
+	private final LongAdder queueFull = new LongAdder();
+
+	/** Writes submitted and not yet run or dropped. */
+	private final AtomicInteger pending = new AtomicInteger();
+
 	private volatile boolean closed;
 
 	private volatile boolean aborted;
@@ -86,11 +93,29 @@ final class SinkWriters {
 			write.dropped(DropReason.SHUTDOWN);
 			return false;
 		}
+		this.pending.incrementAndGet();
 		if (queue.size() >= this.capacity || !queue.offer(write)) {
+			this.pending.decrementAndGet();
+			this.queueFull.increment();
 			write.dropped(DropReason.QUEUE_FULL);
 			return false;
 		}
 		return true;
+	}
+
+	/** Writes submitted and not yet finished (queued or running). */
+	int pending() {
+		return this.pending.get();
+	}
+
+	/** Writes dropped because their thread's queue was full. */
+	long queueFullCount() {
+		return this.queueFull.sum();
+	}
+
+	/** The capacity of all writer queues together. */
+	int capacity() {
+		return this.capacity * this.queues.length;
 	}
 
 	/** Events waiting over every writer queue. */
@@ -142,30 +167,36 @@ final class SinkWriters {
 				if (write == END) {
 					break;
 				}
-				if (this.aborted) {
-					write.dropped(DropReason.SHUTDOWN);
-					continue;
-				}
 				try {
-					write.run();
+					if (this.aborted) {
+						write.dropped(DropReason.SHUTDOWN);
+					}
+					else {
+						write.run();
+					}
 				}
 				catch (Throwable ex) {
 					logger.error("Event write failed unexpectedly", ex);
 				}
+				finally {
+					this.pending.decrementAndGet();
+				}
 			}
 		}
 		catch (InterruptedException ex) {
-			Write left;
-			while ((left = queue.poll()) != null) {
-				left.dropped(DropReason.SHUTDOWN);
-			}
+			dropLeftovers(queue);
 		}
 		finally {
-			Write left;
-			while ((left = queue.poll()) != null) {
-				if (left != END) {
-					left.dropped(DropReason.SHUTDOWN);
-				}
+			dropLeftovers(queue);
+		}
+	}
+
+	private void dropLeftovers(ArrayBlockingQueue<Write> queue) {
+		Write left;
+		while ((left = queue.poll()) != null) {
+			if (left != END) {
+				this.pending.decrementAndGet();
+				left.dropped(DropReason.SHUTDOWN);
 			}
 		}
 	}

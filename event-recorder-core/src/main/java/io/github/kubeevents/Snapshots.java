@@ -40,8 +40,18 @@ final class Snapshots {
 		List<RecorderSnapshot.SubscriberSnapshot> result = new ArrayList<>();
 		for (SubscriberQueue subscriber : fanout.subscribers()) {
 			SubscriberOptions options = subscriber.options();
-			result.add(new RecorderSnapshot.SubscriberSnapshot(subscriber.name(), subscriber.depth(),
-					options.queueCapacity(), options.fullQueuePolicy().tag(), subscriber.droppedCount()));
+			int depth = subscriber.depth();
+			int capacity = options.queueCapacity();
+			long dropped = subscriber.droppedCount();
+			if (subscriber.handler() instanceof SinkRecording sink) {
+				// a sink's events also wait in its writer threads' queues
+				SinkWriters writers = sink.writers();
+				depth += writers.depth();
+				capacity += writers.capacity();
+				dropped += writers.queueFullCount();
+			}
+			result.add(new RecorderSnapshot.SubscriberSnapshot(subscriber.name(), depth, capacity,
+					options.fullQueuePolicy().tag(), dropped));
 		}
 		return result;
 	}

@@ -111,8 +111,10 @@ class EventBroadcasterLifecycleTests {
 		assertThat(broadcaster.snapshot(1).state()).isEqualTo("new");
 		assertThat(broadcaster.queueDepth()).isEqualTo(1);
 		broadcaster.start();
-		assertThat(EventBroadcasterTests.kubeEventsThreads()).containsExactlyInAnyOrder("kubeevents-broadcaster",
-				"kubeevents-subscriber-early", "kubeevents-subscriber-sink", "kubeevents-subscriber-logging");
+		// the sink's writer thread is started by its subscriber thread
+		await().atMost(WAIT).untilAsserted(() -> assertThat(EventBroadcasterTests.kubeEventsThreads())
+			.containsExactlyInAnyOrder("kubeevents-broadcaster", "kubeevents-subscriber-early",
+					"kubeevents-subscriber-sink", "kubeevents-writer-sink", "kubeevents-subscriber-logging"));
 	}
 
 	@Test
