@@ -1,12 +1,18 @@
 package io.github.kubeevents.spring;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
+import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
+import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import io.github.kubeevents.correlator.EventPatch;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.sink.EventSink;
@@ -15,7 +21,10 @@ import io.github.kubeevents.testsupport.TestClusters;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -77,6 +86,44 @@ class KubeEventsLifecycleTests {
 		assertThat(output).contains("Recording Kubernetes events as component 'orders' (host 'orders-7d9f'): not"
 				+ " writing to a cluster (not running in Kubernetes; a kubeconfig is used only with"
 				+ " kubeevents.kubeconfig.enabled=true or kubeevents.sink=kubernetes), logging events");
+	}
+
+	@Test
+	void contextCloseWritesQueuedEventsShutsDownAndLeavesNoThreads(@TempDir Path tmp) {
+		Set<Thread> before = kubeEventsThreads();
+		InMemoryEventSink sink = new InMemoryEventSink();
+		EventBroadcaster[] broadcaster = new EventBroadcaster[1];
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
+			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(tmp))
+			.withBean(EventSink.class, () -> sink)
+			.run((context) -> {
+				broadcaster[0] = context.getBean(EventBroadcaster.class);
+				Set<Thread> started = kubeEventsThreads();
+				started.removeAll(before);
+				assertThat(started).extracting(Thread::getName)
+					.containsExactlyInAnyOrder("kubeevents-broadcaster", "kubeevents-subscriber-sink",
+							"kubeevents-subscriber-logging");
+				EventRecorder recorder = context.getBean(EventRecorder.class);
+				for (int i = 0; i < 3; i++) {
+					recorder.event(TestClusters.pod("web-" + i), EventType.NORMAL, "Started", "started " + i);
+				}
+			});
+		assertThat(broadcaster[0].isShutdown()).isTrue();
+		assertThat(sink.created()).hasSize(3);
+		assertThat(broadcaster[0].droppedByReason().values()).containsOnly(0L);
+		await().untilAsserted(() -> {
+			Set<Thread> left = kubeEventsThreads();
+			left.removeAll(before);
+			assertThat(left).isEmpty();
+		});
+	}
+
+	private static Set<Thread> kubeEventsThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().startsWith("kubeevents-") && thread.isAlive())
+			.collect(Collectors.toSet());
 	}
 
 	@Test
