@@ -15,8 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 /**
- * Tests of the configuration metadata generated from {@link KubeEventsProperties} (the source of the README's
- * property table).
+ * Tests of the configuration metadata generated from {@link KubeEventsProperties} and
+ * {@code KubeEventsEndpointProperties} plus {@code additional-spring-configuration-metadata.json} (what IDEs show,
+ * and the source of the README's property table).
  */
 class ConfigurationMetadataTests {
 
@@ -35,33 +36,97 @@ class ConfigurationMetadataTests {
 		throw new AssertionError("no kubeevents metadata on the class path");
 	}
 
-	@Test
-	void everyPropertyHasADescriptionAndTheDefaultsAreClientGos() throws IOException {
-		Map<String, String> defaults = new LinkedHashMap<>();
+	private static Map<String, JsonNode> properties(String prefix) throws IOException {
+		Map<String, JsonNode> properties = new LinkedHashMap<>();
 		for (JsonNode property : metadata().get("properties")) {
 			String name = property.get("name").asString();
-			if (!name.startsWith("kubeevents.")) {
-				continue;
+			if (name.startsWith(prefix)) {
+				properties.put(name, property);
 			}
-			assertThat(property.path("description").asString()).as(name).isNotBlank().doesNotStartWith("The ")
-				.doesNotStartWith("A ").endsWith(".");
-			defaults.put(name, property.has("defaultValue") ? property.get("defaultValue").asString() : null);
 		}
+		return properties;
+	}
+
+	@Test
+	void everyPropertyHasADescriptionFollowingBootsRules() throws IOException {
+		Map<String, JsonNode> properties = properties("kubeevents.");
+		properties.putAll(properties("management.endpoint.kubeevents."));
+		properties.forEach((name, property) -> {
+			if (property.has("deprecation")) {
+				return;
+			}
+			assertThat(property.path("description").asString()).as(name)
+				.isNotBlank()
+				.doesNotStartWith("The ")
+				.doesNotStartWith("A ")
+				.endsWith(".");
+			if (property.path("type").asString().equals("java.lang.Boolean")) {
+				assertThat(property.path("description").asString()).as(name).startsWith("Whether");
+			}
+		});
+	}
+
+	@Test
+	void defaultsAreClientGos() throws IOException {
+		Map<String, String> defaults = new LinkedHashMap<>();
+		properties("kubeevents.").forEach((name, property) -> {
+			if (!property.has("deprecation")) {
+				defaults.put(name, property.has("defaultValue") ? property.get("defaultValue").asString() : null);
+			}
+		});
 		assertThat(defaults).containsOnly(entry("kubeevents.enabled", "true"), entry("kubeevents.component", null),
 				entry("kubeevents.host", null), entry("kubeevents.sink", "auto"), entry("kubeevents.log-events", "true"),
 				entry("kubeevents.shutdown-timeout", "10s"), entry("kubeevents.max-message-size", "1MB"),
-				entry("kubeevents.queue.capacity", "1000"), entry("kubeevents.queue.subscriber-capacity", "1000"),
-				entry("kubeevents.queue.full-policy", "drop"), entry("kubeevents.retry.max-attempts", "12"),
-				entry("kubeevents.retry.sleep", "10s"), entry("kubeevents.correlator.cache-size", "4096"),
+				entry("kubeevents.kubeconfig.enabled", "false"), entry("kubeevents.queue.capacity", "1000"),
+				entry("kubeevents.queue.subscriber-capacity", "1000"), entry("kubeevents.queue.full-policy", "drop"),
+				entry("kubeevents.retry.max-attempts", "12"), entry("kubeevents.retry.sleep", "10s"),
+				entry("kubeevents.correlator.cache-size", "4096"),
 				entry("kubeevents.correlator.spam-filter.enabled", "true"),
 				entry("kubeevents.correlator.spam-filter.burst", "25"),
-				entry("kubeevents.correlator.spam-filter.qps", "0.0033333333333333335"),
+				entry("kubeevents.correlator.spam-filter.refill-interval", "300s"),
 				entry("kubeevents.correlator.spam-filter.key", "object"),
 				entry("kubeevents.correlator.aggregation.enabled", "true"),
 				entry("kubeevents.correlator.aggregation.max-events", "10"),
 				entry("kubeevents.correlator.aggregation.interval", "600s"),
-				entry("kubeevents.correlator.aggregation.message-prefix", "(combined from similar events): "),
-				entry("kubeevents.endpoint.default-limit", "100"));
+				entry("kubeevents.correlator.aggregation.message-prefix", "(combined from similar events): "));
+	}
+
+	@Test
+	void componentAndHostDescribeTheirRuntimeDefaults() throws IOException {
+		Map<String, JsonNode> properties = properties("kubeevents.");
+		assertThat(properties.get("kubeevents.component").get("description").asString())
+			.contains("spring.application.name")
+			.contains("\"kube-events\"");
+		assertThat(properties.get("kubeevents.host").get("description").asString()).contains("POD_NAME")
+			.contains("HOSTNAME");
+	}
+
+	@Test
+	void removedPropertiesNameTheirReplacement() throws IOException {
+		Map<String, JsonNode> properties = properties("kubeevents.");
+		assertRemoved(properties.get("kubeevents.correlator.spam-filter.qps"),
+				"kubeevents.correlator.spam-filter.refill-interval");
+		assertRemoved(properties.get("kubeevents.endpoint.default-limit"),
+				"management.endpoint.kubeevents.default-limit");
+	}
+
+	private static void assertRemoved(JsonNode property, String replacement) {
+		assertThat(property).isNotNull();
+		JsonNode deprecation = property.get("deprecation");
+		assertThat(deprecation.get("level").asString()).isEqualTo("error");
+		assertThat(deprecation.get("replacement").asString()).isEqualTo(replacement);
+		assertThat(deprecation.get("reason").asString()).isNotBlank();
+	}
+
+	@Test
+	void endpointPropertiesAreUnderManagementEndpointKubeevents() throws IOException {
+		Map<String, String> defaults = new LinkedHashMap<>();
+		properties("management.endpoint.kubeevents.").forEach((name, property) -> defaults.put(name,
+				property.has("defaultValue") ? property.get("defaultValue").asString() : null));
+		assertThat(defaults).containsEntry("management.endpoint.kubeevents.show-values", "never")
+			.containsEntry("management.endpoint.kubeevents.roles", null)
+			.containsEntry("management.endpoint.kubeevents.default-limit", "100")
+			.containsKey("management.endpoint.kubeevents.access");
 	}
 
 	@Test

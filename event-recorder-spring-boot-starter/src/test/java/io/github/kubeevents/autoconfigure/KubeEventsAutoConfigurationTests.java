@@ -1,10 +1,9 @@
 package io.github.kubeevents.autoconfigure;
 
-import java.nio.file.Files;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
@@ -12,9 +11,19 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.FakeEventRecorder;
+import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
+import io.github.kubeevents.autoconfigure.cluster.NoKubernetesClusterException;
+import io.github.kubeevents.autoconfigure.endpoint.KubeEventsEndpointAutoConfiguration;
+import io.github.kubeevents.autoconfigure.health.KubeEventsHealthContributorAutoConfiguration;
+import io.github.kubeevents.autoconfigure.metrics.KubeEventsMetricsAutoConfiguration;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.sink.CoreV1EventSink;
 import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.spring.EffectiveSink;
+import io.github.kubeevents.spring.KubeEventsLifecycle;
+import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.testsupport.InMemoryEventSink;
+import io.github.kubeevents.testsupport.TestClusters;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.util.ClientBuilder;
@@ -35,12 +44,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link KubeEventsAutoConfiguration}: switch, back-off, sink modes, component and host.
+ * Tests for {@link KubeEventsAutoConfiguration}: switch, back-off, where events go (sink modes, the off-cluster
+ * rule of {@code auto}, the precedence of the application's beans), component and host.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class KubeEventsAutoConfigurationTests {
 
-	private static final String NO_CLUSTER_WARNING = "No Kubernetes configuration found (looked at ";
+	private static final String NOT_IN_KUBERNETES = "not running in Kubernetes; a kubeconfig is used only with"
+			+ " kubeevents.kubeconfig.enabled=true or kubeevents.sink=kubernetes";
 
 	@TempDir
 	Path tmp;
@@ -54,18 +65,13 @@ class KubeEventsAutoConfigurationTests {
 			.withBean(KubernetesConfigDetector.class, () -> detector);
 	}
 
-	private KubernetesConfigDetector homeOnly(Path home) {
-		return new KubernetesConfigDetector(Map.of(), home, this.tmp.resolve("none"));
-	}
-
 	private static KubeEventsStatus status(AssertableApplicationContext context) {
 		return context.getBean(KubeEventsStatus.class);
 	}
 
 	private static List<String> subscriberNames(AssertableApplicationContext context) {
 		return context.getBean(EventBroadcaster.class)
-			.snapshot(10)
-			.subscribers()
+			.subscriberSnapshots()
 			.stream()
 			.map(RecorderSnapshot.SubscriberSnapshot::name)
 			.toList();
@@ -78,6 +84,10 @@ class KubeEventsAutoConfigurationTests {
 			.stream()
 			.map(RecorderSnapshot.SinkSnapshot::name)
 			.toList();
+	}
+
+	private static ApiClient client(String basePath) {
+		return new ClientBuilder().setBasePath(basePath).build();
 	}
 
 	@Test
@@ -104,12 +114,19 @@ class KubeEventsAutoConfigurationTests {
 	}
 
 	@Test
+	void contextCloseShutsTheBroadcasterDown() {
+		EventBroadcaster[] broadcaster = new EventBroadcaster[1];
+		runner().run((context) -> broadcaster[0] = context.getBean(EventBroadcaster.class));
+		assertThat(broadcaster[0].isRunning()).isFalse();
+		assertThat(broadcaster[0].isShutdown()).isTrue();
+	}
+
+	@Test
 	void defaultDetectorLooksAtThisProcess() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
 			.withPropertyValues("kubeevents.sink=none")
 			.run((context) -> assertThat(context).hasSingleBean(KubernetesConfigDetector.class)
-				.getBean("kubeEventsConfigDetector")
-				.isInstanceOf(KubernetesConfigDetector.class));
+				.hasBean("kubeEventsConfigDetector"));
 	}
 
 	@Test
@@ -136,9 +153,9 @@ class KubeEventsAutoConfigurationTests {
 		runner().withBean("myBroadcaster", EventBroadcaster.class, () -> mine).run((context) -> {
 			assertThat(context).hasSingleBean(EventBroadcaster.class).getBean(EventBroadcaster.class).isSameAs(mine);
 			assertThat(mine.isRunning()).isTrue();
-			assertThat(mine.snapshot(0).queue().capacity()).isEqualTo(3);
-			context.getBean(EventRecorder.class).event(TestClusters.pod("web-1"), "Bogus", "Reason", "message");
-			assertThat(mine.counters().dropped(DropReason.INVALID_INPUT)).isEqualTo(1);
+			assertThat(mine.queueCapacity()).isEqualTo(3);
+			context.getBean(EventRecorder.class).event(TestClusters.pod("web-1"), EventType.NORMAL, "", "no reason");
+			assertThat(mine.droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);
 		});
 		assertThat(mine.isRunning()).isFalse();
 	}
@@ -172,8 +189,7 @@ class KubeEventsAutoConfigurationTests {
 	@Test
 	void userStatusReplacesTheResolution() {
 		InMemoryEventSink sink = new InMemoryEventSink();
-		KubeEventsStatus mine = new KubeEventsStatus(SinkMode.KUBERNETES, EffectiveSink.KUBERNETES, "mine", null,
-				false, sink);
+		KubeEventsStatus mine = new KubeEventsStatus("kubernetes", EffectiveSink.KUBERNETES, "mine", null, false, sink);
 		runner().withBean(KubeEventsStatus.class, () -> mine).run((context) -> {
 			assertThat(context).getBean(KubeEventsStatus.class).isSameAs(mine);
 			assertThat(subscriberNames(context)).containsExactly("sink");
@@ -184,8 +200,8 @@ class KubeEventsAutoConfigurationTests {
 	void userLifecycleReplacesOurs() {
 		runner().withBean("myLifecycle", KubeEventsLifecycle.class,
 				() -> new KubeEventsLifecycle(EventBroadcaster.builder().build(),
-						new KubeEventsStatus(SinkMode.NONE, EffectiveSink.NONE, "mine", null, false, null),
-						EventSource.of("mine"), Duration.ofSeconds(1)))
+						new KubeEventsStatus("none", EffectiveSink.NONE, "mine", null, false, null), EventSource.of("mine"),
+						Duration.ofSeconds(1)))
 			.run((context) -> {
 				assertThat(context).hasSingleBean(KubeEventsLifecycle.class).hasBean("myLifecycle");
 				assertThat(context.getBean(EventBroadcaster.class).isRunning()).isFalse();
@@ -193,121 +209,92 @@ class KubeEventsAutoConfigurationTests {
 	}
 
 	@Test
-	void userDetectorReplacesOurs() throws Exception {
-		Path home = this.tmp.resolve("home");
-		TestClusters.writeKubeconfig(home.resolve(".kube/config"), "http://127.0.0.1:1");
-		KubernetesConfigDetector mine = homeOnly(home);
+	void userDetectorReplacesOurs() throws IOException {
+		KubernetesConfigDetector mine = TestClusters.inPod(this.tmp, false);
 		runner(mine).run((context) -> {
 			assertThat(context).hasSingleBean(KubernetesConfigDetector.class)
 				.doesNotHaveBean("kubeEventsConfigDetector")
 				.getBean(KubernetesConfigDetector.class)
 				.isSameAs(mine);
-			assertThat(status(context).apiServer()).isEqualTo("http://127.0.0.1:1");
+			assertThat(status(context).apiServer()).isEqualTo("https://10.0.0.1:443");
 		});
 	}
 
+	// The off-cluster rule of sink=auto (issue 6 item 10): a test must fail if it changes
+
 	@Test
-	void autoWithoutClusterOnlyLogsAndWarnsOnce(CapturedOutput output) {
-		runner().withPropertyValues("kubeevents.log-events=false").run((context) -> {
-			KubeEventsStatus status = status(context);
-			assertThat(status.configured()).isEqualTo(SinkMode.AUTO);
-			assertThat(status.sink()).isEqualTo(EffectiveSink.LOG);
-			assertThat(status.reason()).isEqualTo("no Kubernetes configuration found (looked at $KUBECONFIG (unset), "
-					+ this.tmp.resolve("empty-home/.kube/config") + ", in-cluster service account ("
-					+ this.tmp.resolve("no-service-account") + "))");
-			assertThat(status.apiServer()).isNull();
-			assertThat(status.logEvents()).isTrue();
-			assertThat(status.eventSink()).isNull();
-			assertThat(subscriberNames(context)).containsExactly("logging");
-			assertThat(sinkNames(context)).isEmpty();
-		});
-		assertThat(output.getOut().split(java.util.regex.Pattern.quote(NO_CLUSTER_WARNING), -1)).hasSize(2);
-		assertThat(output).contains("WARN").contains("events will only be logged, not written to the API server");
+	void autoOnADeveloperMachineDoesNotWriteToItsKubeconfigsCluster(CapturedOutput output) throws IOException {
+		runner(TestClusters.developerMachine(this.tmp)).withPropertyValues("kubeevents.log-events=false")
+			.run((context) -> {
+				assertThat(status(context))
+					.isEqualTo(new KubeEventsStatus("auto", EffectiveSink.LOG, NOT_IN_KUBERNETES, null, true, null));
+				assertThat(subscriberNames(context)).containsExactly("logging");
+				assertThat(sinkNames(context)).isEmpty();
+			});
+		assertThat(output).contains("Recording Kubernetes events as component 'kube-events'")
+			.contains("not writing to a cluster (" + NOT_IN_KUBERNETES + "), logging events");
 	}
 
 	@Test
-	void autoWithHomeKubeconfigWritesToItsServer(CapturedOutput output) throws Exception {
-		Path home = this.tmp.resolve("home");
-		Path config = TestClusters.writeKubeconfig(home.resolve(".kube/config"), "http://127.0.0.1:1");
-		runner(homeOnly(home))
+	void autoOnADeveloperMachineWritesToTheKubeconfigsClusterWhenEnabled(CapturedOutput output) throws IOException {
+		runner(TestClusters.developerMachine(this.tmp)).withPropertyValues("kubeevents.kubeconfig.enabled=true")
 			.run((context) -> {
 				KubeEventsStatus status = status(context);
+				assertThat(status.configured()).isEqualTo("auto");
 				assertThat(status.sink()).isEqualTo(EffectiveSink.KUBERNETES);
-				assertThat(status.reason()).isEqualTo("kubeconfig " + config);
-				assertThat(status.apiServer()).isEqualTo("http://127.0.0.1:1");
-				assertThat(status.logEvents()).isTrue();
+				assertThat(status.reason())
+					.isEqualTo("kubeconfig " + this.tmp.resolve("env/kubeconfig") + " (from $KUBECONFIG)");
+				assertThat(status.apiServer()).isEqualTo("http://env.example:6443");
 				assertThat(status.eventSink()).isInstanceOf(CoreV1EventSink.class);
 				assertThat(subscriberNames(context)).containsExactly("sink", "logging");
 				assertThat(sinkNames(context)).containsExactly("sink");
 			});
-		assertThat(output).doesNotContain(NO_CLUSTER_WARNING);
+		assertThat(output).contains("writing Events to http://env.example:6443 (kubeconfig "
+				+ this.tmp.resolve("env/kubeconfig") + " (from $KUBECONFIG)), logging events");
 	}
 
 	@Test
-	void autoWithKubeconfigEnvUsesTheFirstExistingFile() throws Exception {
-		Path config = TestClusters.writeKubeconfig(this.tmp.resolve("cfg/kubeconfig"), "https://10.1.2.3:6443");
-		String env = this.tmp.resolve("missing") + java.io.File.pathSeparator + config;
-		runner(new KubernetesConfigDetector(Map.of("KUBECONFIG", env), null, this.tmp.resolve("none")))
-			.run((context) -> {
-				assertThat(status(context).sink()).isEqualTo(EffectiveSink.KUBERNETES);
-				assertThat(status(context).reason()).isEqualTo("kubeconfig " + config + " (from $KUBECONFIG)");
-				assertThat(status(context).apiServer()).isEqualTo("https://10.1.2.3:6443");
-			});
-	}
-
-	@Test
-	void autoInClusterUsesTheServiceAccount() throws Exception {
-		Path serviceAccount = TestClusters.writeServiceAccount(this.tmp.resolve("sa"));
-		runner(new KubernetesConfigDetector(
-						Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1", "KUBERNETES_SERVICE_PORT", "443"), null,
-						serviceAccount))
-			.run((context) -> {
-				assertThat(status(context).sink()).isEqualTo(EffectiveSink.KUBERNETES);
-				assertThat(status(context).reason()).isEqualTo("in-cluster service account " + serviceAccount);
-				assertThat(status(context).apiServer()).isEqualTo("https://10.0.0.1:443");
-			});
-	}
-
-	@Test
-	void autoWithUnreadableKubeconfigOnlyLogs(CapturedOutput output) throws Exception {
-		Path home = this.tmp.resolve("home");
-		Files.createDirectories(home.resolve(".kube"));
-		Path config = Files.writeString(home.resolve(".kube/config"), "apiVersion: v1\nkind: Config\n");
-		runner(homeOnly(home))
-			.withPropertyValues("kubeevents.log-events=false")
-			.run((context) -> {
-				assertThat(status(context).sink()).isEqualTo(EffectiveSink.LOG);
-				assertThat(status(context).reason())
-					.isEqualTo("kubeconfig " + config + " could not be loaded: No server in kubeconfig");
-				assertThat(status(context).logEvents()).isTrue();
-				assertThat(subscriberNames(context)).containsExactly("logging");
-			});
-		assertThat(output).contains("Kubernetes configuration kubeconfig " + config
-				+ " could not be loaded (No server in kubeconfig): events will only be logged");
-	}
-
-	@Test
-	void autoPrefersTheApplicationsApiClient() {
-		ApiClient client = new ClientBuilder().setBasePath("http://127.0.0.1:1").build();
-		runner().withBean(ApiClient.class, () -> client).run((context) -> {
+	void autoInAPodWritesWithTheServiceAccount() throws IOException {
+		runner(TestClusters.inPod(this.tmp, true)).run((context) -> {
 			assertThat(status(context).sink()).isEqualTo(EffectiveSink.KUBERNETES);
-			assertThat(status(context).reason()).isEqualTo("ApiClient bean");
-			assertThat(status(context).apiServer()).isEqualTo("http://127.0.0.1:1");
-			assertThat(status(context).eventSink()).isInstanceOf(CoreV1EventSink.class);
+			assertThat(status(context).reason()).isEqualTo("in-cluster service account " + this.tmp.resolve("sa"));
+			assertThat(status(context).apiServer()).isEqualTo("https://10.0.0.1:443");
 			assertThat(subscriberNames(context)).containsExactly("sink", "logging");
 		});
 	}
 
 	@Test
-	void autoPrefersTheApplicationsEventSinkAndWritesToIt() {
-		InMemoryEventSink sink = new InMemoryEventSink();
-		runner().withBean(EventSink.class, () -> sink)
-			.withBean(ApiClient.class, () -> new ClientBuilder().setBasePath("http://127.0.0.1:1").build())
+	void kubernetesUsesADevelopersKubeconfig() throws IOException {
+		runner(TestClusters.developerMachine(this.tmp))
+			.withPropertyValues("kubeevents.sink=kubernetes", "kubeevents.log-events=false")
 			.run((context) -> {
+				assertThat(status(context).configured()).isEqualTo("kubernetes");
 				assertThat(status(context).sink()).isEqualTo(EffectiveSink.KUBERNETES);
-				assertThat(status(context).reason()).isEqualTo("EventSink bean");
-				assertThat(status(context).apiServer()).isNull();
-				assertThat(status(context).eventSink()).isSameAs(sink);
+				assertThat(status(context).apiServer()).isEqualTo("http://env.example:6443");
+				assertThat(status(context).logEvents()).isFalse();
+				assertThat(subscriberNames(context)).containsExactly("sink");
+			});
+	}
+
+	@Test
+	void kubernetesWithoutClusterFailsStartup() {
+		runner().withPropertyValues("kubeevents.sink=kubernetes").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(NoKubernetesClusterException.class)
+				.hasMessage("no Kubernetes configuration was found");
+		});
+	}
+
+	@Test
+	void eventSinkBeanWinsOverConnectionDetailsApiClientAndDetection() throws IOException {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		runner(TestClusters.inPod(this.tmp, true)).withBean(EventSink.class, () -> sink)
+			.withBean(KubeEventsConnectionDetails.class, () -> () -> client("http://details:1"))
+			.withBean(ApiClient.class, () -> client("http://client:1"))
+			.run((context) -> {
+				assertThat(status(context)).isEqualTo(
+						new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean", null, true, sink));
 				context.getBean(EventRecorder.class)
 					.event(TestClusters.pod("web-1"), EventType.WARNING, "BackOff", "Back-off restarting");
 				await().until(() -> sink.created().size() == 1);
@@ -317,71 +304,36 @@ class KubeEventsAutoConfigurationTests {
 	}
 
 	@Test
-	void kubernetesWithoutClusterFailsStartup() {
-		runner().withPropertyValues("kubeevents.sink=kubernetes").run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOf(IllegalStateException.class)
-				.hasMessage("kubeevents.sink=kubernetes, but no Kubernetes configuration was found (looked at "
-						+ "$KUBECONFIG (unset), " + this.tmp.resolve("empty-home/.kube/config")
-						+ ", in-cluster service account (" + this.tmp.resolve("no-service-account")
-						+ ")). Provide a kubeconfig, run in a cluster, define an ApiClient bean, or set kubeevents.sink"
-						+ " to auto or log.");
-		});
-	}
-
-	@Test
-	void kubernetesWithUnreadableKubeconfigFailsStartup() throws Exception {
-		Path home = this.tmp.resolve("home");
-		Files.createDirectories(home.resolve(".kube"));
-		Path config = Files.writeString(home.resolve(".kube/config"), "apiVersion: v1\nkind: Config\n");
-		runner(homeOnly(home))
-			.withPropertyValues("kubeevents.sink=kubernetes")
+	void connectionDetailsBeanWinsOverApiClientAndDetection() throws IOException {
+		runner(TestClusters.inPod(this.tmp, true))
+			.withBean(KubeEventsConnectionDetails.class, () -> () -> client("http://details:1"))
+			.withBean(ApiClient.class, () -> client("http://client:1"))
 			.run((context) -> {
-				assertThat(context).hasFailed();
-				assertThat(TestClusters.cause(context.getStartupFailure(), IllegalStateException.class))
-					.hasMessage("kubeevents.sink=kubernetes, but the Kubernetes configuration kubeconfig " + config
-							+ " could not be loaded: No server in kubeconfig");
+				assertThat(status(context).reason()).startsWith("connection details: ");
+				assertThat(status(context).apiServer()).isEqualTo("http://details:1");
+				assertThat(status(context).eventSink()).isInstanceOf(CoreV1EventSink.class);
 			});
 	}
 
 	@Test
-	void kubernetesWithKubeconfigWritesToItsServer() throws Exception {
-		Path home = this.tmp.resolve("home");
-		TestClusters.writeKubeconfig(home.resolve(".kube/config"), "http://127.0.0.1:1");
-		runner(homeOnly(home))
-			.withPropertyValues("kubeevents.sink=kubernetes", "kubeevents.log-events=false")
+	void apiClientBeanWinsOverDetection() throws IOException {
+		runner(TestClusters.inPod(this.tmp, true)).withBean(ApiClient.class, () -> client("http://client:1"))
 			.run((context) -> {
-				assertThat(status(context).configured()).isEqualTo(SinkMode.KUBERNETES);
-				assertThat(status(context).sink()).isEqualTo(EffectiveSink.KUBERNETES);
-				assertThat(status(context).apiServer()).isEqualTo("http://127.0.0.1:1");
-				assertThat(status(context).logEvents()).isFalse();
-				assertThat(subscriberNames(context)).containsExactly("sink");
+				assertThat(status(context).reason()).isEqualTo("ApiClient bean");
+				assertThat(status(context).apiServer()).isEqualTo("http://client:1");
 			});
 	}
 
 	@Test
-	void kubernetesWithApiClientNeedsNoClusterConfiguration() {
-		runner().withPropertyValues("kubeevents.sink=kubernetes")
-			.withBean(ApiClient.class, () -> new ClientBuilder().setBasePath("http://127.0.0.1:1").build())
-			.run((context) -> {
-				assertThat(status(context).sink()).isEqualTo(EffectiveSink.KUBERNETES);
-				assertThat(status(context).apiServer()).isEqualTo("http://127.0.0.1:1");
-			});
-	}
-
-	@Test
-	void logModeNeverWritesAndAlwaysLogs(CapturedOutput output) throws Exception {
-		Path home = this.tmp.resolve("home");
-		TestClusters.writeKubeconfig(home.resolve(".kube/config"), "http://127.0.0.1:1");
-		runner(homeOnly(home))
+	void logModeNeverWritesAndAlwaysLogs(CapturedOutput output) throws IOException {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		runner(TestClusters.inPod(this.tmp, true))
 			.withPropertyValues("kubeevents.sink=log", "kubeevents.log-events=false")
-			.withBean(ApiClient.class, () -> new ClientBuilder().setBasePath("http://127.0.0.1:1").build())
-			.withBean(EventSink.class, InMemoryEventSink::new)
+			.withBean(ApiClient.class, () -> client("http://127.0.0.1:1"))
+			.withBean(EventSink.class, () -> sink)
 			.run((context) -> {
-				KubeEventsStatus status = status(context);
-				assertThat(status).isEqualTo(
-						new KubeEventsStatus(SinkMode.LOG, EffectiveSink.LOG, "kubeevents.sink=log", null, true, null));
+				assertThat(status(context)).isEqualTo(
+						new KubeEventsStatus("log", EffectiveSink.LOG, "kubeevents.sink=log", null, true, null));
 				assertThat(subscriberNames(context)).containsExactly("logging");
 				assertThat(sinkNames(context)).isEmpty();
 				context.getBean(EventRecorder.class)
@@ -389,9 +341,8 @@ class KubeEventsAutoConfigurationTests {
 				await().until(() -> output.getOut()
 					.contains("Event occurred object=\"default/web-1\" fieldPath=\"\" kind=\"Pod\" apiVersion=\"v1\""
 							+ " type=\"Normal\" reason=\"Pulled\" message=\"Image pulled\""));
-				assertThat(((InMemoryEventSink) context.getBean(EventSink.class)).created()).isEmpty();
+				assertThat(sink.created()).isEmpty();
 			});
-		assertThat(output).doesNotContain(NO_CLUSTER_WARNING);
 	}
 
 	@Test
@@ -400,18 +351,18 @@ class KubeEventsAutoConfigurationTests {
 			.withBean(EventSink.class, InMemoryEventSink::new)
 			.run((context) -> {
 				assertThat(status(context)).isEqualTo(
-						new KubeEventsStatus(SinkMode.NONE, EffectiveSink.NONE, "kubeevents.sink=none", null, false, null));
+						new KubeEventsStatus("none", EffectiveSink.NONE, "kubeevents.sink=none", null, false, null));
 				assertThat(subscriberNames(context)).isEmpty();
-				EventRecorder recorder = context.getBean(EventRecorder.class);
-				recorder.event(TestClusters.pod("web-1"), "Critical", "Reason", "bad type");
-				assertThat(context.getBean(EventBroadcaster.class).counters().dropped(DropReason.INVALID_INPUT))
-					.isEqualTo(1);
+				context.getBean(EventRecorder.class).event(TestClusters.pod("web-1"), EventType.NORMAL, "", "no reason");
+				assertThat(context.getBean(EventBroadcaster.class).droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);
 			});
 	}
 
 	@Test
 	void componentDefaultsToKubeEvents() {
-		runner().run((context) -> assertThat(context.getBean(EventSource.class).component()).isEqualTo("kube-events"));
+		runner().run((context) -> assertThat(context.getBean(EventSource.class).component())
+			.isEqualTo(KubeEventsAutoConfiguration.DEFAULT_COMPONENT)
+			.isEqualTo("kube-events"));
 	}
 
 	@Test
@@ -447,8 +398,8 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void hostDefaultsToEmpty() {
-		withoutSystemEnvironment()
-			.run((context) -> assertThat(context.getBean(EventSource.class)).isEqualTo(new EventSource("kube-events", "")));
+		withoutSystemEnvironment().run((context) -> assertThat(context.getBean(EventSource.class))
+			.isEqualTo(new EventSource("kube-events", "")));
 	}
 
 	@Test

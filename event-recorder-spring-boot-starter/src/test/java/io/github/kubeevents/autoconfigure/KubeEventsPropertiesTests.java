@@ -13,13 +13,17 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.FullQueuePolicy;
-import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import io.github.kubeevents.correlator.CorrelatorOptions;
-import io.github.kubeevents.correlator.CorrelatorSnapshot;
 import io.github.kubeevents.correlator.EventKeys;
+import io.github.kubeevents.introspect.CorrelatorSnapshot;
+import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.SinkStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.RetryPolicy;
-import io.github.kubeevents.sink.SinkStats;
+import io.github.kubeevents.spring.KubeEventsLifecycle;
+import io.github.kubeevents.testsupport.InMemoryEventSink;
+import io.github.kubeevents.testsupport.TestClusters;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,8 +54,7 @@ class KubeEventsPropertiesTests {
 	private ApplicationContextRunner runner() {
 		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
 			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp))
-			.withBean(CorrelatorOptionsCustomizer.class,
-					() -> (builder) -> builder.clock(Clock.fixed(NOW, ZoneOffset.UTC)));
+			.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(Clock.fixed(NOW, ZoneOffset.UTC)));
 	}
 
 	private ApplicationContextRunner runnerWithSink(InMemoryEventSink sink) {
@@ -63,8 +66,12 @@ class KubeEventsPropertiesTests {
 		return context.getBean(KubeEventsProperties.class);
 	}
 
+	private static EventBroadcaster broadcaster(AssertableApplicationContext context) {
+		return context.getBean(EventBroadcaster.class);
+	}
+
 	private static RecorderSnapshot snapshot(AssertableApplicationContext context) {
-		return context.getBean(EventBroadcaster.class).snapshot(100);
+		return broadcaster(context).snapshot(100);
 	}
 
 	private static CorrelatorSnapshot correlator(AssertableApplicationContext context) {
@@ -79,26 +86,14 @@ class KubeEventsPropertiesTests {
 	void defaultsAreClientGos() {
 		runner().run((context) -> {
 			KubeEventsProperties properties = properties(context);
-			assertThat(properties.enabled()).isTrue();
-			assertThat(properties.component()).isNull();
-			assertThat(properties.host()).isNull();
-			assertThat(properties.sink()).isEqualTo(SinkMode.AUTO);
-			assertThat(properties.logEvents()).isTrue();
-			assertThat(properties.shutdownTimeout()).isEqualTo(Duration.ofSeconds(10));
-			assertThat(properties.maxMessageSize()).isEqualTo(DataSize.ofMegabytes(1));
+			assertThat(properties).isEqualTo(defaults());
 			assertThat(properties.maxMessageBytes()).isEqualTo(1048576);
-			assertThat(properties.queue()).isEqualTo(new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP));
-			assertThat(properties.retry()).isEqualTo(new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)));
 			assertThat(properties.retry().toPolicy()).isEqualTo(RetryPolicy.defaults());
-			assertThat(properties.correlator()).isEqualTo(new KubeEventsProperties.Correlator(4096,
-					new KubeEventsProperties.SpamFilter(true, 25, 1.0 / 300, SpamKey.OBJECT),
-					new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
-							"(combined from similar events): ")));
-			assertThat(properties.endpoint()).isEqualTo(new KubeEventsProperties.Endpoint(100));
+			assertThat(properties.correlator().spamFilter().qps()).isEqualTo(1.0 / 300);
 
 			CorrelatorOptions options = properties.correlator().toOptionsBuilder().build();
 			CorrelatorOptions clientGo = CorrelatorOptions.defaults();
-			assertThat(options.lruCacheSize()).isEqualTo(clientGo.lruCacheSize()).isEqualTo(4096);
+			assertThat(options.cacheSize()).isEqualTo(clientGo.cacheSize()).isEqualTo(4096);
 			assertThat(options.spamFilterEnabled()).isTrue();
 			assertThat(options.burst()).isEqualTo(clientGo.burst()).isEqualTo(25);
 			assertThat(options.qps()).isEqualTo(clientGo.qps()).isEqualTo(1.0 / 300);
@@ -109,11 +104,33 @@ class KubeEventsPropertiesTests {
 
 			RecorderSnapshot snapshot = snapshot(context);
 			assertThat(snapshot.queue()).isEqualTo(new RecorderSnapshot.QueueSnapshot(0, 1000));
-			assertThat(snapshot.subscribers()).containsExactly(
-					new RecorderSnapshot.SubscriberSnapshot("logging", 0, 1000, FullQueuePolicy.DROP, 0));
+			assertThat(snapshot.subscribers())
+				.containsExactly(new RecorderSnapshot.SubscriberSnapshot("logging", 0, 1000, "drop", 0));
 			assertThat(ReflectionTestUtils.getField(context.getBean(KubeEventsLifecycle.class), "shutdownTimeout"))
 				.isEqualTo(Duration.ofSeconds(10));
 		});
+	}
+
+	/**
+	 * The defaults, spelled out (client-go's: queue 1000, 12 attempts 10 s apart, burst 25 refilled every 300 s,
+	 * aggregation of 10 within 600 s, caches of 4096).
+	 * @return the defaults
+	 */
+	static KubeEventsProperties defaults() {
+		return new KubeEventsProperties(true, null, null, SinkMode.AUTO, true, Duration.ofSeconds(10),
+				DataSize.ofMegabytes(1), new KubeEventsProperties.Kubeconfig(false),
+				new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
+				new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)),
+				new KubeEventsProperties.Correlator(4096,
+						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
+						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
+								"(combined from similar events): ")));
+	}
+
+	@Test
+	void kubeconfigCanBeEnabled() {
+		runner().withPropertyValues("kubeevents.kubeconfig.enabled=true")
+			.run((context) -> assertThat(properties(context).kubeconfig().enabled()).isTrue());
 	}
 
 	@Test
@@ -125,8 +142,8 @@ class KubeEventsPropertiesTests {
 					.isEqualTo(new KubeEventsProperties.Queue(5, 7, FullQueuePolicy.WAIT));
 				RecorderSnapshot snapshot = snapshot(context);
 				assertThat(snapshot.queue()).isEqualTo(new RecorderSnapshot.QueueSnapshot(0, 5));
-				assertThat(snapshot.subscribers()).containsExactly(
-						new RecorderSnapshot.SubscriberSnapshot("logging", 0, 7, FullQueuePolicy.WAIT, 0));
+				assertThat(snapshot.subscribers())
+					.containsExactly(new RecorderSnapshot.SubscriberSnapshot("logging", 0, 7, "wait", 0));
 			});
 	}
 
@@ -137,8 +154,7 @@ class KubeEventsPropertiesTests {
 			.run((context) -> {
 				assertThat(properties(context).retry()).isEqualTo(new KubeEventsProperties.Retry(2, Duration.ZERO));
 				recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "started");
-				EventBroadcaster broadcaster = context.getBean(EventBroadcaster.class);
-				await().until(() -> broadcaster.counters().dropped(DropReason.RETRIES_EXHAUSTED) == 1);
+				await().until(() -> broadcaster(context).droppedCount(DropReason.RETRIES_EXHAUSTED) == 1);
 				assertThat(snapshot(context).sinks().get(0).stats()).isEqualTo(new SinkStats(0, 0, 1, 1));
 				assertThat(sink.created()).isEmpty();
 			});
@@ -153,8 +169,7 @@ class KubeEventsPropertiesTests {
 			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Short", "1234567890");
 			await().until(() -> sink.created().size() == 1);
 			assertThat(sink.created().get(0).getReason()).isEqualTo("Short");
-			assertThat(context.getBean(EventBroadcaster.class).counters().dropped(DropReason.INVALID_INPUT))
-				.isEqualTo(1);
+			assertThat(broadcaster(context).droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);
 		});
 	}
 
@@ -170,14 +185,17 @@ class KubeEventsPropertiesTests {
 	void correlatorPropertiesBindIntoTheOptions() {
 		runner().withPropertyValues("kubeevents.correlator.cache-size=64",
 				"kubeevents.correlator.spam-filter.enabled=false", "kubeevents.correlator.spam-filter.burst=3",
-				"kubeevents.correlator.spam-filter.qps=0.5",
+				"kubeevents.correlator.spam-filter.refill-interval=2s",
 				"kubeevents.correlator.spam-filter.key=object-and-reason",
 				"kubeevents.correlator.aggregation.enabled=false", "kubeevents.correlator.aggregation.max-events=4",
 				"kubeevents.correlator.aggregation.interval=2m")
-			.withInitializer(TestClusters.rawProperties(Map.of("kubeevents.correlator.aggregation.message-prefix", "[agg] ")))
+			.withInitializer(
+					TestClusters.rawProperties(Map.of("kubeevents.correlator.aggregation.message-prefix", "[agg] ")))
 			.run((context) -> {
+				assertThat(properties(context).correlator().spamFilter().refillInterval())
+					.isEqualTo(Duration.ofSeconds(2));
 				CorrelatorOptions options = properties(context).correlator().toOptionsBuilder().build();
-				assertThat(options.lruCacheSize()).isEqualTo(64);
+				assertThat(options.cacheSize()).isEqualTo(64);
 				assertThat(options.spamFilterEnabled()).isFalse();
 				assertThat(options.burst()).isEqualTo(3);
 				assertThat(options.qps()).isEqualTo(0.5);
@@ -203,13 +221,26 @@ class KubeEventsPropertiesTests {
 	}
 
 	@Test
+	void spamFilterRefillIntervalPacesTheBuckets() {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		runnerWithSink(sink)
+			.withPropertyValues("kubeevents.correlator.spam-filter.burst=1",
+					"kubeevents.correlator.spam-filter.refill-interval=42s")
+			.run((context) -> {
+				recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "started");
+				await().until(() -> sink.created().size() == 1);
+				assertThat(correlator(context).spamBuckets()).singleElement()
+					.satisfies((bucket) -> assertThat(bucket.timeToNextToken()).isEqualTo(Duration.ofSeconds(42)));
+			});
+	}
+
+	@Test
 	void spamFilterBurstDropsTheRest() {
 		InMemoryEventSink sink = new InMemoryEventSink();
 		runnerWithSink(sink).withPropertyValues("kubeevents.correlator.spam-filter.burst=1").run((context) -> {
 			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "one");
 			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "two");
-			EventBroadcaster broadcaster = context.getBean(EventBroadcaster.class);
-			await().until(() -> broadcaster.counters().dropped(DropReason.SPAM_FILTERED) == 1);
+			await().until(() -> broadcaster(context).droppedCount(DropReason.SPAM_FILTERED) == 1);
 			assertThat(sink.created()).extracting(CoreV1Event::getMessage).containsExactly("one");
 		});
 	}
@@ -225,8 +256,7 @@ class KubeEventsPropertiesTests {
 				recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "two");
 				await().until(() -> sink.created().size() == 2);
 				assertThat(correlator(context).spamBucketsSize()).isZero();
-				assertThat(context.getBean(EventBroadcaster.class).counters().dropped(DropReason.SPAM_FILTERED))
-					.isZero();
+				assertThat(broadcaster(context).droppedCount(DropReason.SPAM_FILTERED)).isZero();
 			});
 	}
 
@@ -237,9 +267,10 @@ class KubeEventsPropertiesTests {
 			.run((context) -> {
 				recordTwoReasons(context);
 				await().until(() -> sink.created().size() == 2);
-				assertThat(correlator(context).spamBuckets()).extracting(CorrelatorSnapshot.SpamBucket::key)
-					.containsExactlyInAnyOrder("kube-eventsPoddefaultweb-1uid-web-1v1NormalStarted",
-							"kube-eventsPoddefaultweb-1uid-web-1v1NormalPulled");
+				assertThat(correlator(context).spamBuckets())
+					.extracting(CorrelatorSnapshot.SpamBucket::reason, CorrelatorSnapshot.SpamBucket::tokensLeft)
+					.containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("Started", 24.0),
+							org.assertj.core.groups.Tuple.tuple("Pulled", 24.0));
 			});
 	}
 
@@ -249,10 +280,10 @@ class KubeEventsPropertiesTests {
 		runnerWithSink(sink).run((context) -> {
 			recordTwoReasons(context);
 			await().until(() -> sink.created().size() == 2);
-			assertThat(correlator(context).spamBuckets()).extracting(CorrelatorSnapshot.SpamBucket::key)
-				.containsExactly("kube-eventsPoddefaultweb-1uid-web-1v1Normal");
-			assertThat(correlator(context).spamBuckets()).extracting(CorrelatorSnapshot.SpamBucket::tokensLeft)
-				.containsExactly(23.0);
+			assertThat(correlator(context).spamBuckets()).singleElement().satisfies((bucket) -> {
+				assertThat(bucket.object().name()).isEqualTo("web-1");
+				assertThat(bucket.tokensLeft()).isEqualTo(23.0);
+			});
 		});
 	}
 
@@ -264,9 +295,9 @@ class KubeEventsPropertiesTests {
 	@Test
 	void aggregationFoldsSimilarEventsWithThePrefix() {
 		InMemoryEventSink sink = new InMemoryEventSink();
-		runnerWithSink(sink)
-			.withPropertyValues("kubeevents.correlator.aggregation.max-events=2")
-			.withInitializer(TestClusters.rawProperties(Map.of("kubeevents.correlator.aggregation.message-prefix", "[agg] ")))
+		runnerWithSink(sink).withPropertyValues("kubeevents.correlator.aggregation.max-events=2")
+			.withInitializer(
+					TestClusters.rawProperties(Map.of("kubeevents.correlator.aggregation.message-prefix", "[agg] ")))
 			.run((context) -> {
 				recorder(context).event(TestClusters.pod("web-1"), EventType.WARNING, "Failed", "error 1");
 				recorder(context).event(TestClusters.pod("web-1"), EventType.WARNING, "Failed", "error 2");
@@ -299,42 +330,57 @@ class KubeEventsPropertiesTests {
 				recorder(context).event(TestClusters.pod("web-" + i), EventType.NORMAL, "Started", "started");
 			}
 			await().until(() -> sink.created().size() == 5);
-			CorrelatorSnapshot correlator = correlator(context);
-			assertThat(List.of(correlator.aggregatorSize(), correlator.observedSize(), correlator.spamBucketsSize()))
-				.containsExactly(1L, 1L, 1L);
+			// Caffeine evicts asynchronously
+			await().untilAsserted(() -> {
+				CorrelatorSnapshot correlator = correlator(context);
+				assertThat(List.of(correlator.aggregatorSize(), correlator.observedSize(), correlator.spamBucketsSize()))
+					.containsExactly(1L, 1L, 1L);
+			});
 		});
 	}
 
 	@Test
 	void customizersRunAfterTheProperties() {
 		runner().withPropertyValues("kubeevents.queue.capacity=5")
-			.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.incomingQueueCapacity(9))
+			.withBean("queueCustomizer", EventBroadcasterCustomizer.class, () -> (builder) -> builder.incomingQueueCapacity(9))
 			.run((context) -> assertThat(snapshot(context).queue().capacity()).isEqualTo(9));
+	}
+
+	@Test
+	void correlatorCustomizersRunAfterTheProperties() {
+		runner().withPropertyValues("kubeevents.correlator.spam-filter.burst=3")
+			.withBean(CorrelatorOptionsCustomizer.class, () -> (builder) -> builder.burst(7))
+			.withBean(EventSink.class, InMemoryEventSink::new)
+			.run((context) -> {
+				recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "started");
+				await().untilAsserted(() -> assertThat(correlator(context).spamBuckets())
+					.extracting(CorrelatorSnapshot.SpamBucket::tokensLeft)
+					.containsExactly(6.0));
+			});
 	}
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
-			kubeevents.shutdown-timeout=0s                          | kubeevents.shutdown-timeout must be positive, was PT0S
-			kubeevents.shutdown-timeout=-1s                         | kubeevents.shutdown-timeout must be positive, was PT-1S
-			kubeevents.max-message-size=0B                          | kubeevents.max-message-size must be between 1B and 2147483647B, was 0B
-			kubeevents.max-message-size=2GB                         | kubeevents.max-message-size must be between 1B and 2147483647B, was 2147483648B
-			kubeevents.queue.capacity=0                             | kubeevents.queue.capacity must be at least 1, was 0
-			kubeevents.queue.subscriber-capacity=0                  | kubeevents.queue.subscriber-capacity must be at least 1, was 0
-			kubeevents.retry.max-attempts=0                         | kubeevents.retry.max-attempts must be at least 1, was 0
-			kubeevents.retry.sleep=-1s                              | kubeevents.retry.sleep must be zero or positive, was PT-1S
-			kubeevents.correlator.cache-size=0                      | kubeevents.correlator.cache-size must be at least 1, was 0
-			kubeevents.correlator.spam-filter.burst=0               | kubeevents.correlator.spam-filter.burst must be at least 1, was 0
-			kubeevents.correlator.spam-filter.qps=0                 | kubeevents.correlator.spam-filter.qps must be a positive finite number, was 0.0
-			kubeevents.correlator.spam-filter.qps=-1                | kubeevents.correlator.spam-filter.qps must be a positive finite number, was -1.0
-			kubeevents.correlator.aggregation.max-events=1          | kubeevents.correlator.aggregation.max-events must be at least 2, was 1
-			kubeevents.correlator.aggregation.interval=0s           | kubeevents.correlator.aggregation.interval must be positive, was PT0S
-			kubeevents.endpoint.default-limit=-1                    | kubeevents.endpoint.default-limit must be zero or positive, was -1
+			kubeevents.shutdown-timeout=0s                          | kubeevents.shutdown-timeout must be positive, was 'PT0S'
+			kubeevents.shutdown-timeout=-1s                         | kubeevents.shutdown-timeout must be positive, was 'PT-1S'
+			kubeevents.max-message-size=0B                          | kubeevents.max-message-size must be between 1B and 2147483647B, was '0B'
+			kubeevents.max-message-size=2GB                         | kubeevents.max-message-size must be between 1B and 2147483647B, was '2147483648B'
+			kubeevents.queue.capacity=0                             | kubeevents.queue.capacity must be at least 1, was '0'
+			kubeevents.queue.subscriber-capacity=0                  | kubeevents.queue.subscriber-capacity must be at least 1, was '0'
+			kubeevents.retry.max-attempts=0                         | kubeevents.retry.max-attempts must be at least 1, was '0'
+			kubeevents.retry.sleep=-1s                              | kubeevents.retry.sleep must be zero or positive, was 'PT-1S'
+			kubeevents.correlator.cache-size=0                      | kubeevents.correlator.cache-size must be at least 1, was '0'
+			kubeevents.correlator.spam-filter.burst=0               | kubeevents.correlator.spam-filter.burst must be at least 1, was '0'
+			kubeevents.correlator.spam-filter.refill-interval=0s    | kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT0S'
+			kubeevents.correlator.spam-filter.refill-interval=-5s   | kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT-5S'
+			kubeevents.correlator.aggregation.max-events=1          | kubeevents.correlator.aggregation.max-events must be at least 2, was '1'
+			kubeevents.correlator.aggregation.interval=0s           | kubeevents.correlator.aggregation.interval must be positive, was 'PT0S'
 			""")
-	void invalidValueFailsStartupNamingTheProperty(String property, String message) {
+	void invalidValueFailsStartupNamingThePropertyAndTheValue(String property, String message) {
 		runner().withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOf(IllegalArgumentException.class)
+				.isInstanceOf(InvalidKubeEventsPropertyException.class)
 				.hasMessage(message);
 		});
 	}
@@ -344,19 +390,20 @@ class KubeEventsPropertiesTests {
 		runner().withInitializer(TestClusters.rawProperties(Map.of("kubeevents.component", "   "))).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOf(IllegalArgumentException.class)
+				.isInstanceOf(InvalidKubeEventsPropertyException.class)
 				.hasMessage("kubeevents.component must not be blank, was '   '");
 		});
 	}
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
-			kubeevents.sink=cluster                         | kubeevents.sink' to io.github.kubeevents.autoconfigure.SinkMode
-			kubeevents.queue.full-policy=block              | kubeevents.queue.full-policy' to io.github.kubeevents.FullQueuePolicy
-			kubeevents.correlator.spam-filter.key=reason    | kubeevents.correlator.spam-filter.key' to io.github.kubeevents.autoconfigure.SpamKey
-			kubeevents.retry.max-attempts=many              | kubeevents.retry.max-attempts' to int
-			kubeevents.retry.sleep=soon                     | kubeevents.retry.sleep' to java.time.Duration
-			kubeevents.max-message-size=large               | kubeevents.max-message-size' to org.springframework.util.unit.DataSize
+			kubeevents.sink=cluster                                 | kubeevents.sink' to io.github.kubeevents.autoconfigure.SinkMode
+			kubeevents.queue.full-policy=block                      | kubeevents.queue.full-policy' to io.github.kubeevents.FullQueuePolicy
+			kubeevents.correlator.spam-filter.key=reason            | kubeevents.correlator.spam-filter.key' to io.github.kubeevents.autoconfigure.SpamKey
+			kubeevents.correlator.spam-filter.refill-interval=often | kubeevents.correlator.spam-filter.refill-interval' to java.time.Duration
+			kubeevents.retry.max-attempts=many                      | kubeevents.retry.max-attempts' to int
+			kubeevents.retry.sleep=soon                             | kubeevents.retry.sleep' to java.time.Duration
+			kubeevents.max-message-size=large                       | kubeevents.max-message-size' to org.springframework.util.unit.DataSize
 			""")
 	void unconvertibleValueFailsStartupNamingTheProperty(String property, String target) {
 		runner().withPropertyValues(property).run((context) -> {

@@ -1,9 +1,22 @@
 package io.github.kubeevents.sample;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.kubeevents.autoconfigure.KubernetesConfigDetector;
+import io.github.kubeevents.FullQueuePolicy;
+import io.github.kubeevents.autoconfigure.KubeEventsProperties;
+import io.github.kubeevents.autoconfigure.SinkMode;
+import io.github.kubeevents.autoconfigure.SpamKey;
+import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
+import io.github.kubeevents.correlator.EventPatch;
+import io.github.kubeevents.sink.EventSink;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -15,43 +28,85 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.json.JsonCompareMode;
 import org.springframework.test.web.servlet.client.RestTestClient;
+import org.springframework.util.unit.DataSize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Starts the sample with no cluster (whatever the machine has: the cluster detector sees an empty environment),
- * records an event over HTTP and finds it logged and reflected in {@code /actuator/kubeevents}.
+ * Starts the sample as a developer would, on a machine whose kubeconfig ({@code ~/.kube/config} and
+ * {@code $KUBECONFIG}) points at a cluster but not in a pod: with the library's defaults, events are logged and
+ * not written there. Records events over HTTP and finds them logged and in {@code /actuator/kubeevents}.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "POD_NAME=sample-pod-1")
 @AutoConfigureRestTestClient
-@DirtiesContext
 @ExtendWith(OutputCaptureExtension.class)
 class SampleApplicationTests {
 
-	static final Path NO_HOME = Path.of("target/no-home");
+	static final Path DEVELOPER_HOME = Path.of("target/developer-home");
 
-	static final Path NO_SERVICE_ACCOUNT = Path.of("target/no-service-account");
+	static final Path KUBECONFIG = Path.of("target/developer-kubeconfig");
 
 	@Autowired
 	RestTestClient client;
 
+	@Autowired
+	KubeEventsProperties properties;
+
 	@TestConfiguration(proxyBeanMethods = false)
-	static class NoCluster {
+	static class DeveloperMachine {
 
 		@Bean
-		KubernetesConfigDetector noClusterDetector() {
-			return new KubernetesConfigDetector(Map.of(), NO_HOME, NO_SERVICE_ACCOUNT);
+		KubernetesConfigDetector developerMachineDetector() throws IOException {
+			writeKubeconfig(DEVELOPER_HOME.resolve(".kube/config"));
+			writeKubeconfig(KUBECONFIG);
+			return new KubernetesConfigDetector(Map.of("KUBECONFIG", KUBECONFIG.toString()), DEVELOPER_HOME,
+					Path.of("target/no-service-account"));
+		}
+
+		private static void writeKubeconfig(Path file) throws IOException {
+			Files.createDirectories(file.toAbsolutePath().getParent());
+			Files.writeString(file, """
+					apiVersion: v1
+					kind: Config
+					clusters:
+					- name: dev
+					  cluster:
+					    server: http://127.0.0.1:1
+					contexts:
+					- name: dev
+					  context:
+					    cluster: dev
+					    user: dev
+					current-context: dev
+					users:
+					- name: dev
+					  user:
+					    token: dev-token
+					""");
 		}
 
 	}
 
 	@Test
-	void recordsAnEventWithoutAClusterAndLogsIt(CapturedOutput output) {
+	void runsWithTheLibrarysDefaults() {
+		assertThat(this.properties).isEqualTo(new KubeEventsProperties(true, null, null, SinkMode.AUTO, true,
+				Duration.ofSeconds(10), DataSize.ofMegabytes(1), new KubeEventsProperties.Kubeconfig(false),
+				new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
+				new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)),
+				new KubeEventsProperties.Correlator(4096,
+						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
+						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
+								"(combined from similar events): "))));
+	}
+
+	@Test
+	void recordsAnEventWithoutWritingToTheDevelopersClusterAndLogsIt(CapturedOutput output) {
 		this.client.post()
 			.uri("/events")
 			.contentType(MediaType.APPLICATION_JSON)
@@ -65,7 +120,7 @@ class SampleApplicationTests {
 			.expectBody()
 			.json("""
 					{"object": "shop/checkout", "kind": "Deployment", "type": "Warning", "reason": "ScalingFailed",
-					 "message": "quota \\"cpu\\" exceeded"}
+					 "eventNamespace": "shop", "messageBytes": 20}
 					""", JsonCompareMode.STRICT);
 		await().until(() -> output.getOut()
 			.contains("Event occurred object=\"shop/checkout\" fieldPath=\"\" kind=\"Deployment\" apiVersion=\"apps/v1\""
@@ -80,17 +135,14 @@ class SampleApplicationTests {
 			.jsonPath("$.host").isEqualTo("sample-pod-1")
 			.jsonPath("$.sink.configured").isEqualTo("auto")
 			.jsonPath("$.sink.effective").isEqualTo("log")
-			.jsonPath("$.sink.reason").isEqualTo("no Kubernetes configuration found (looked at $KUBECONFIG (unset), "
-					+ NO_HOME.resolve(".kube/config") + ", in-cluster service account (" + NO_SERVICE_ACCOUNT + "))")
-			.jsonPath("$.sink.apiServer").value((apiServer) -> assertThat(apiServer).isNull())
+			.jsonPath("$.sink.reason").isEqualTo("not running in Kubernetes; a kubeconfig is used only with"
+					+ " kubeevents.kubeconfig.enabled=true or kubeevents.sink=kubernetes")
 			.jsonPath("$.sink.logEvents").isEqualTo(true)
-			.jsonPath("$.recorder.running").isEqualTo(true)
-			.jsonPath("$.recorder.queue").isEqualTo(Map.of("depth", 0, "capacity", 2000))
-			.jsonPath("$.recorder.subscribers").isEqualTo(java.util.List.of(Map.of("name", "logging", "depth", 0,
-					"capacity", 1000, "fullQueuePolicy", "DROP", "dropped", 0)))
-			.jsonPath("$.recorder.sinks").isEmpty()
-			.jsonPath("$.recorder.dropped").isEqualTo(Map.of("queue_full", 0, "spam_filtered", 0,
-					"rejected_by_server", 0, "retries_exhausted", 0, "shutdown", 0, "invalid_input", 0));
+			.jsonPath("$.recorder.state").isEqualTo("running")
+			.jsonPath("$.recorder.queue").isEqualTo(Map.of("depth", 0, "capacity", 1000))
+			.jsonPath("$.recorder.subscribers").isEqualTo(List.of(Map.of("name", "logging", "depth", 0,
+					"capacity", 1000, "fullQueuePolicy", "drop", "dropped", 0)))
+			.jsonPath("$.recorder.sinks").isEmpty();
 	}
 
 	@Test
@@ -106,8 +158,46 @@ class SampleApplicationTests {
 			.isAccepted()
 			.expectBody()
 			.json("""
-					{"object": "default/web-1", "kind": "Pod", "type": "Normal", "reason": "Started", "message": ""}
+					{"object": "default/web-1", "kind": "Pod", "type": "Normal", "reason": "Started",
+					 "eventNamespace": "default", "messageBytes": 0}
 					""", JsonCompareMode.STRICT);
+	}
+
+	@Test
+	void clusterScopedObjectHasNoNamespaceAndItsEventGoesToDefault() {
+		this.client.post()
+			.uri("/events")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("""
+					{"kind": "Node", "apiVersion": "v1", "namespace": "shop", "name": "node-1", "reason": "NodeNotReady",
+					 "type": "Warning"}
+					""")
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.expectBody()
+			.json("""
+					{"object": "node-1", "kind": "Node", "type": "Warning", "reason": "NodeNotReady",
+					 "eventNamespace": "default", "messageBytes": 0}
+					""", JsonCompareMode.STRICT);
+	}
+
+	@Test
+	void messageLargerThanTheLimitIsTooLargeAndNotEchoed() {
+		String message = "0123456789abcdef".repeat(2 * 1024 * 1024 / 16);
+		String body = this.client.post()
+			.uri("/events")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"kind\": \"Pod\", \"name\": \"web-1\", \"reason\": \"Started\", \"message\": \"" + message + "\"}")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(HttpStatus.CONTENT_TOO_LARGE)
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		assertThat(body).contains("message is 2097152 UTF-8 bytes, more than kubeevents.max-message-size (1048576 bytes)")
+			.doesNotContain("0123456789abcdef")
+			.hasSizeLessThan(1024);
 	}
 
 	@Test
@@ -143,14 +233,14 @@ class SampleApplicationTests {
 	@Test
 	void exposesTheRecorderMetricsAndHealth() {
 		this.client.get()
-			.uri("/actuator/metrics/kubeevents.queue.capacity")
+			.uri("/actuator/metrics/kubeevents.queue.capacity?tag=queue:incoming")
 			.exchange()
 			.expectStatus()
 			.isOk()
 			.expectBody()
-			.jsonPath("$.measurements[0].value").isEqualTo(2000.0);
+			.jsonPath("$.measurements[0].value").isEqualTo(1000.0);
 		this.client.get()
-			.uri("/actuator/metrics/kubeevents.events.dropped?tag=reason:invalid_input")
+			.uri("/actuator/metrics/kubeevents.dropped?tag=reason:invalid_input")
 			.exchange()
 			.expectStatus()
 			.isOk()
@@ -164,6 +254,71 @@ class SampleApplicationTests {
 			.expectBody()
 			.jsonPath("$.components.kubeevents.status").isEqualTo("UP")
 			.jsonPath("$.components.kubeevents.details.sink").isEqualTo("log");
+	}
+
+	/**
+	 * With a sink (as an application's {@code EventSink} bean), what reaches the API server.
+	 */
+	@Nested
+	@Import(WithSink.RecordingSinkConfiguration.class)
+	class WithSink {
+
+		@Autowired
+		RecordingSink sink;
+
+		@Test
+		void nodeEventHasAnInvolvedObjectWithoutNamespaceAndIsWrittenToDefault() {
+			SampleApplicationTests.this.client.post()
+				.uri("/events")
+				.contentType(MediaType.APPLICATION_JSON)
+				.body("""
+						{"kind": "Node", "apiVersion": "v1", "name": "node-7", "uid": "9b2e", "type": "Warning",
+						 "reason": "NodeNotReady", "message": "Node node-7 status is now: NodeNotReady"}
+						""")
+				.exchange()
+				.expectStatus()
+				.isAccepted();
+			await().until(() -> this.sink.created.stream()
+				.anyMatch((event) -> event.getInvolvedObject().getName().equals("node-7")));
+			CoreV1Event event = this.sink.created.stream()
+				.filter((candidate) -> candidate.getInvolvedObject().getName().equals("node-7"))
+				.findFirst()
+				.orElseThrow();
+			assertThat(event.getMetadata().getNamespace()).isEqualTo("default");
+			assertThat(event.getInvolvedObject().getNamespace()).isNull();
+			assertThat(event.getInvolvedObject().getKind()).isEqualTo("Node");
+			assertThat(event.getInvolvedObject().getUid()).isEqualTo("9b2e");
+			assertThat(event.getMessage()).isEqualTo("Node node-7 status is now: NodeNotReady");
+		}
+
+		@TestConfiguration(proxyBeanMethods = false)
+		static class RecordingSinkConfiguration {
+
+			@Bean
+			RecordingSink recordingSink() {
+				return new RecordingSink();
+			}
+
+		}
+
+	}
+
+	/** Keeps what it is asked to write. */
+	static final class RecordingSink implements EventSink {
+
+		final List<CoreV1Event> created = new CopyOnWriteArrayList<>();
+
+		@Override
+		public CoreV1Event create(CoreV1Event event) {
+			this.created.add(event);
+			return event;
+		}
+
+		@Override
+		public CoreV1Event patch(CoreV1Event event, EventPatch patch) {
+			return event;
+		}
+
 	}
 
 }

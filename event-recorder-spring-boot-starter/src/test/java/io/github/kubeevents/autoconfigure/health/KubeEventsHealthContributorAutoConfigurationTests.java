@@ -1,11 +1,16 @@
-package io.github.kubeevents.autoconfigure;
+package io.github.kubeevents.autoconfigure.health;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
+import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
+import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
+import io.github.kubeevents.health.KubeEventsHealthIndicator;
+import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,7 +24,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link KubeEventsHealthContributorAutoConfiguration} and {@link KubeEventsHealthIndicator}.
+ * Tests for {@link KubeEventsHealthContributorAutoConfiguration}.
  */
 class KubeEventsHealthContributorAutoConfigurationTests {
 
@@ -58,7 +63,7 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 	@Test
 	void indicatorIsDownOnceShutDown() {
 		runner().run((context) -> {
-			context.getBean(EventBroadcaster.class).shutdown(java.time.Duration.ofSeconds(5));
+			context.getBean(EventBroadcaster.class).shutdown(Duration.ofSeconds(5));
 			Health health = context.getBean(KubeEventsHealthIndicator.class).health();
 			assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 			assertThat(health.getDetails()).containsEntry("state", "shut down");

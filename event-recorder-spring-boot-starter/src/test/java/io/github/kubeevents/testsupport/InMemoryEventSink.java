@@ -1,8 +1,9 @@
-package io.github.kubeevents.autoconfigure;
+package io.github.kubeevents.testsupport;
 
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.kubeevents.correlator.EventPatch;
 import io.github.kubeevents.sink.EventSink;
@@ -10,8 +11,8 @@ import io.github.kubeevents.sink.EventSinkException;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**
- * An {@link EventSink} keeping what it is asked to write; the first {@code transportFailures} calls fail with a
- * transport error.
+ * An {@link EventSink} keeping what it is asked to write. Failures can be scripted: each call first takes the next
+ * scripted failure, if any, and throws it.
  */
 public final class InMemoryEventSink implements EventSink {
 
@@ -19,14 +20,29 @@ public final class InMemoryEventSink implements EventSink {
 
 	private final List<CoreV1Event> patched = new CopyOnWriteArrayList<>();
 
-	private final AtomicInteger transportFailures;
+	private final Queue<EventSinkException> failures = new ConcurrentLinkedQueue<>();
 
 	public InMemoryEventSink() {
-		this(0);
 	}
 
+	/**
+	 * A sink whose first calls fail with a transport error.
+	 * @param transportFailures how many calls fail
+	 */
 	public InMemoryEventSink(int transportFailures) {
-		this.transportFailures = new AtomicInteger(transportFailures);
+		for (int i = 0; i < transportFailures; i++) {
+			failNext(EventSinkException.of(EventSinkException.Kind.TRANSPORT, "connection refused", null));
+		}
+	}
+
+	/**
+	 * Makes the next call (after those already scripted) throw {@code failure}.
+	 * @param failure the failure
+	 * @return this sink
+	 */
+	public InMemoryEventSink failNext(EventSinkException failure) {
+		this.failures.add(failure);
+		return this;
 	}
 
 	@Override
@@ -44,8 +60,9 @@ public final class InMemoryEventSink implements EventSink {
 	}
 
 	private void failIfDue() throws EventSinkException {
-		if (this.transportFailures.getAndUpdate((n) -> Math.max(0, n - 1)) > 0) {
-			throw EventSinkException.of(EventSinkException.Kind.TRANSPORT, "connection refused", null);
+		EventSinkException failure = this.failures.poll();
+		if (failure != null) {
+			throw failure;
 		}
 	}
 

@@ -1,0 +1,122 @@
+package io.github.kubeevents.health;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+
+import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.EventSource;
+import io.github.kubeevents.EventType;
+import io.github.kubeevents.introspect.LastRejection;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.spring.EffectiveSink;
+import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.testsupport.InMemoryEventSink;
+import io.github.kubeevents.testsupport.TestClusters;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link KubeEventsHealthIndicator}.
+ */
+class KubeEventsHealthIndicatorTests {
+
+	private static final Instant NOW = Instant.parse("2026-01-02T03:04:05Z");
+
+	private final InMemoryEventSink sink = new InMemoryEventSink();
+
+	private final EventBroadcaster broadcaster = EventBroadcaster.builder()
+		.clock(Clock.fixed(NOW, ZoneOffset.UTC))
+		.build();
+
+	private final KubeEventsHealthIndicator indicator = new KubeEventsHealthIndicator(this.broadcaster,
+			new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean", null, false, this.sink));
+
+	@AfterEach
+	void shutdown() {
+		this.broadcaster.shutdown(Duration.ofSeconds(5));
+	}
+
+	private void start() {
+		this.broadcaster.startRecordingToSink(this.sink);
+		this.broadcaster.start();
+	}
+
+	private void recordBackOff() {
+		this.broadcaster.newRecorder(EventSource.of("test"))
+			.event(TestClusters.pod("web-1"), EventType.WARNING, "BackOff", "Back-off restarting failed container");
+	}
+
+	@Test
+	void unknownBeforeStart() {
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
+		assertThat(health.getDetails()).isEqualTo(Map.of("state", "not started", "sink", "kubernetes", "queueDepth", 0,
+				"queueCapacity", 1000, "accepted", 0L, "dropped", 0L));
+	}
+
+	@Test
+	void upWhileRunning() {
+		start();
+		recordBackOff();
+		await().until(() -> this.sink.created().size() == 1);
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).isEqualTo(Map.of("sink", "kubernetes", "queueDepth", 0, "queueCapacity", 1000,
+				"accepted", 1L, "dropped", 0L));
+	}
+
+	@Test
+	void downAfterShutdown() {
+		start();
+		this.broadcaster.shutdown(Duration.ofSeconds(5));
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).containsEntry("state", "shut down");
+	}
+
+	@Test
+	void dropsDoNotMakeItDown() {
+		start();
+		this.broadcaster.newRecorder(EventSource.of("test")).event(TestClusters.pod("web-1"), EventType.NORMAL, "", "");
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("dropped", 1L).doesNotContainKey("lastRejection");
+	}
+
+	@Test
+	void showsTheLastRejectionAfterAForbidden() {
+		this.sink.failNext(EventSinkException.status(403, "Forbidden", "events is forbidden: User \"system:serviceaccount:"
+				+ "shop:web\" cannot create resource \"events\" in API group \"\" in the namespace \"default\""));
+		start();
+		recordBackOff();
+		await().until(() -> this.indicator.health().getDetails().containsKey("lastRejection"));
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("dropped", 1L)
+			.containsEntry("lastRejection", new LastRejection(NOW,
+					"object=\"default/web-1\" kind=\"Pod\" type=\"Warning\" reason=\"BackOff\"",
+					"Server rejected event (will not retry!): events is forbidden: User \"system:serviceaccount:shop:web\""
+							+ " cannot create resource \"events\" in API group \"\" in the namespace \"default\""));
+	}
+
+	@Test
+	void alreadyExistsIsNotARejectionWorthShowing() {
+		this.sink.failNext(EventSinkException.status(409, "AlreadyExists", "events \"web-1.1886caf21c963200\" already exists"));
+		start();
+		recordBackOff();
+		await().until(() -> this.broadcaster.droppedByReason().get("rejected_by_server") == 1L);
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("dropped", 1L).doesNotContainKey("lastRejection");
+	}
+
+}
