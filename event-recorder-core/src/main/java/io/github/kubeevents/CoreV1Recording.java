@@ -222,6 +222,11 @@ final class CoreV1Recording implements SinkRecording {
 		this.writers.closeAndJoin();
 	}
 
+	@Override
+	public boolean awaitTermination(long deadlineNanos) {
+		return this.writers.join(deadlineNanos);
+	}
+
 	/** Stops retrying: a sleep in progress ends, and each later event gets one attempt only. Idempotent. */
 	@Override
 	public void cancel() {

@@ -162,6 +162,11 @@ final class EventsV1Recording implements SinkRecording {
 	}
 
 	@Override
+	public boolean awaitTermination(long deadlineNanos) {
+		return this.writers.join(deadlineNanos);
+	}
+
+	@Override
 	public void cancel() {
 		this.settings.cancel();
 		this.sink.cancel();

@@ -1,6 +1,7 @@
 package io.github.kubeevents;
 
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -149,6 +150,30 @@ final class SinkWriters {
 				return;
 			}
 		}
+	}
+
+	/**
+	 * Waits for every writer thread to end, until {@code deadlineNanos}.
+	 * @return {@code true} when all ended
+	 */
+	boolean join(long deadlineNanos) {
+		boolean ended = true;
+		for (Thread thread : this.threads) {
+			if (thread.getState() == Thread.State.NEW) {
+				continue;
+			}
+			long remaining = deadlineNanos - System.nanoTime();
+			try {
+				if (remaining > 0) {
+					TimeUnit.NANOSECONDS.timedJoin(thread, remaining);
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			ended &= !thread.isAlive();
+		}
+		return ended;
 	}
 
 	/** The shutdown deadline passed: stop writing, count what is left. */

@@ -154,7 +154,11 @@ final class SubscriberQueue implements Subscription {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		return !this.thread.isAlive();
+		boolean ended = !this.thread.isAlive();
+		if (this.handler instanceof MaintainedHandler maintained) {
+			ended &= maintained.awaitTermination(deadlineNanos);
+		}
+		return ended;
 	}
 
 	boolean isAlive() {
@@ -277,6 +281,15 @@ final class SubscriberQueue implements Subscription {
 
 		/** The shutdown deadline passed: abandon in-flight requests. Any thread. */
 		default void abort() {
+		}
+
+		/**
+		 * Waits for the handler's own threads, if any, until the deadline (shutdown).
+		 * @param deadlineNanos the {@link System#nanoTime()} deadline
+		 * @return {@code true} when they all ended
+		 */
+		default boolean awaitTermination(long deadlineNanos) {
+			return true;
 		}
 
 		/** The subscriber's thread is ending, its queue done (on its own thread); may wait for its own work. */

@@ -75,17 +75,21 @@ class ConfigurationMetadataTests {
 			}
 		});
 		assertThat(defaults).containsOnly(entry("kubeevents.enabled", "true"), entry("kubeevents.component", null),
-				entry("kubeevents.host", null), entry("kubeevents.sink", "auto"), entry("kubeevents.log-events", "true"),
+				entry("kubeevents.host", null), entry("kubeevents.log-events", "true"),
 				entry("kubeevents.shutdown-timeout", "10s"), entry("kubeevents.max-message-size", "1MB"),
+				entry("kubeevents.api", "auto"), entry("kubeevents.sink.mode", "auto"),
+				entry("kubeevents.sink.request-timeout", "5s"), entry("kubeevents.sink.writers", "1"),
+				entry("kubeevents.sink.rate-limit.qps", null), entry("kubeevents.sink.rate-limit.burst", "10"),
+				entry("kubeevents.series.cache-size", "4096"),
 				entry("kubeevents.kubeconfig.enabled", "false"), entry("kubeevents.queue.capacity", "1000"),
 				entry("kubeevents.queue.subscriber-capacity", "1000"), entry("kubeevents.queue.full-policy", "drop"),
 				entry("kubeevents.retry.max-attempts", "12"), entry("kubeevents.retry.sleep", "10s"),
 				entry("kubeevents.correlator.cache-size", "4096"),
-				entry("kubeevents.correlator.spam-filter.enabled", "true"),
+				entry("kubeevents.correlator.spam-filter.enabled", null),
 				entry("kubeevents.correlator.spam-filter.burst", "25"),
 				entry("kubeevents.correlator.spam-filter.refill-interval", "300s"),
 				entry("kubeevents.correlator.spam-filter.key", "object"),
-				entry("kubeevents.correlator.aggregation.enabled", "true"),
+				entry("kubeevents.correlator.aggregation.enabled", null),
 				entry("kubeevents.correlator.aggregation.max-events", "10"),
 				entry("kubeevents.correlator.aggregation.interval", "600s"),
 				entry("kubeevents.correlator.aggregation.message-prefix", "(combined from similar events): "));
@@ -108,6 +112,7 @@ class ConfigurationMetadataTests {
 				"kubeevents.correlator.spam-filter.refill-interval");
 		assertRemoved(properties.get("kubeevents.endpoint.default-limit"),
 				"management.endpoint.kubeevents.default-limit");
+		assertRemoved(properties.get("kubeevents.sink"), "kubeevents.sink.mode");
 	}
 
 	private static void assertRemoved(JsonNode property, String replacement) {
@@ -139,7 +144,8 @@ class ConfigurationMetadataTests {
 			}
 			hints.put(hint.get("name").asString(), values.toString());
 		}
-		assertThat(hints).containsOnly(entry("kubeevents.sink", "auto,kubernetes,log,none"),
+		assertThat(hints).containsOnly(entry("kubeevents.sink.mode", "auto,kubernetes,log,none"),
+				entry("kubeevents.api", "auto,events.k8s.io/v1,core/v1"),
 				entry("kubeevents.queue.full-policy", "drop,wait"),
 				entry("kubeevents.correlator.spam-filter.key", "object,object-and-reason"));
 	}

@@ -22,6 +22,7 @@ import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.spring.EffectiveSink;
 import io.github.kubeevents.spring.KubeEventsLifecycle;
 import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.spring.SinkTarget;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import io.kubernetes.client.openapi.ApiClient;
@@ -51,7 +52,7 @@ import static org.awaitility.Awaitility.await;
 class KubeEventsAutoConfigurationTests {
 
 	private static final String NOT_IN_KUBERNETES = "not running in Kubernetes; a kubeconfig is used only with"
-			+ " kubeevents.kubeconfig.enabled=true or kubeevents.sink=kubernetes";
+			+ " kubeevents.kubeconfig.enabled=true or kubeevents.sink.mode=kubernetes";
 
 	@TempDir
 	Path tmp;
@@ -124,7 +125,7 @@ class KubeEventsAutoConfigurationTests {
 	@Test
 	void defaultDetectorLooksAtThisProcess() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
-			.withPropertyValues("kubeevents.sink=none")
+			.withPropertyValues("kubeevents.sink.mode=none")
 			.run((context) -> assertThat(context).hasSingleBean(KubernetesConfigDetector.class)
 				.hasBean("kubeEventsConfigDetector"));
 	}
@@ -189,7 +190,7 @@ class KubeEventsAutoConfigurationTests {
 	@Test
 	void userStatusReplacesTheResolution() {
 		InMemoryEventSink sink = new InMemoryEventSink();
-		KubeEventsStatus mine = new KubeEventsStatus("kubernetes", EffectiveSink.KUBERNETES, "mine", null, false, sink);
+		KubeEventsStatus mine = new KubeEventsStatus("kubernetes", EffectiveSink.KUBERNETES, "mine", null, false, new SinkTarget.CoreV1(sink));
 		runner().withBean(KubeEventsStatus.class, () -> mine).run((context) -> {
 			assertThat(context).getBean(KubeEventsStatus.class).isSameAs(mine);
 			assertThat(subscriberNames(context)).containsExactly("sink");
@@ -245,7 +246,7 @@ class KubeEventsAutoConfigurationTests {
 				assertThat(status.reason())
 					.isEqualTo("kubeconfig " + this.tmp.resolve("env/kubeconfig") + " (from $KUBECONFIG)");
 				assertThat(status.apiServer()).isEqualTo("http://env.example:6443");
-				assertThat(status.eventSink()).isInstanceOf(CoreV1EventSink.class);
+				assertThat(status.target()).isInstanceOf(SinkTarget.Client.class);
 				assertThat(subscriberNames(context)).containsExactly("sink", "logging");
 				assertThat(sinkNames(context)).containsExactly("sink");
 			});
@@ -266,7 +267,7 @@ class KubeEventsAutoConfigurationTests {
 	@Test
 	void kubernetesUsesADevelopersKubeconfig() throws IOException {
 		runner(TestClusters.developerMachine(this.tmp))
-			.withPropertyValues("kubeevents.sink=kubernetes", "kubeevents.log-events=false")
+			.withPropertyValues("kubeevents.sink.mode=kubernetes", "kubeevents.log-events=false")
 			.run((context) -> {
 				assertThat(status(context).configured()).isEqualTo("kubernetes");
 				assertThat(status(context).sink()).isEqualTo(EffectiveSink.KUBERNETES);
@@ -278,7 +279,7 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void kubernetesWithoutClusterFailsStartup() {
-		runner().withPropertyValues("kubeevents.sink=kubernetes").run((context) -> {
+		runner().withPropertyValues("kubeevents.sink.mode=kubernetes").run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
 				.isInstanceOf(NoKubernetesClusterException.class)
@@ -294,7 +295,7 @@ class KubeEventsAutoConfigurationTests {
 			.withBean(ApiClient.class, () -> client("http://client:1"))
 			.run((context) -> {
 				assertThat(status(context)).isEqualTo(
-						new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean", null, true, sink));
+						new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean", null, true, new SinkTarget.CoreV1(sink)));
 				context.getBean(EventRecorder.class)
 					.event(TestClusters.pod("web-1"), EventType.WARNING, "BackOff", "Back-off restarting");
 				await().until(() -> sink.created().size() == 1);
@@ -311,7 +312,7 @@ class KubeEventsAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(status(context).reason()).startsWith("connection details: ");
 				assertThat(status(context).apiServer()).isEqualTo("http://details:1");
-				assertThat(status(context).eventSink()).isInstanceOf(CoreV1EventSink.class);
+				assertThat(status(context).target()).isInstanceOf(SinkTarget.Client.class);
 			});
 	}
 
@@ -328,12 +329,12 @@ class KubeEventsAutoConfigurationTests {
 	void logModeNeverWritesAndAlwaysLogs(CapturedOutput output) throws IOException {
 		InMemoryEventSink sink = new InMemoryEventSink();
 		runner(TestClusters.inPod(this.tmp, true))
-			.withPropertyValues("kubeevents.sink=log", "kubeevents.log-events=false")
+			.withPropertyValues("kubeevents.sink.mode=log", "kubeevents.log-events=false")
 			.withBean(ApiClient.class, () -> client("http://127.0.0.1:1"))
 			.withBean(EventSink.class, () -> sink)
 			.run((context) -> {
 				assertThat(status(context)).isEqualTo(
-						new KubeEventsStatus("log", EffectiveSink.LOG, "kubeevents.sink=log", null, true, null));
+						new KubeEventsStatus("log", EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null));
 				assertThat(subscriberNames(context)).containsExactly("logging");
 				assertThat(sinkNames(context)).isEmpty();
 				context.getBean(EventRecorder.class)
@@ -347,11 +348,11 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void noneModeNeitherWritesNorLogsButCounts() {
-		runner().withPropertyValues("kubeevents.sink=none")
+		runner().withPropertyValues("kubeevents.sink.mode=none")
 			.withBean(EventSink.class, InMemoryEventSink::new)
 			.run((context) -> {
 				assertThat(status(context)).isEqualTo(
-						new KubeEventsStatus("none", EffectiveSink.NONE, "kubeevents.sink=none", null, false, null));
+						new KubeEventsStatus("none", EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
 				assertThat(subscriberNames(context)).isEmpty();
 				context.getBean(EventRecorder.class).event(TestClusters.pod("web-1"), EventType.NORMAL, "", "no reason");
 				assertThat(context.getBean(EventBroadcaster.class).droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);

@@ -20,6 +20,7 @@ import io.github.kubeevents.introspect.CorrelatorSnapshot;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.SinkStats;
 import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.spring.KubeEventsLifecycle;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
@@ -91,7 +92,7 @@ class KubeEventsPropertiesTests {
 			assertThat(properties.retry().toPolicy()).isEqualTo(RetryPolicy.defaults());
 			assertThat(properties.correlator().spamFilter().qps()).isEqualTo(1.0 / 300);
 
-			CorrelatorOptions options = properties.correlator().toOptionsBuilder().build();
+			CorrelatorOptions options = properties.correlator().toOptionsBuilder(EventsApi.CORE_V1).build();
 			CorrelatorOptions clientGo = CorrelatorOptions.defaults();
 			assertThat(options.cacheSize()).isEqualTo(clientGo.cacheSize()).isEqualTo(4096);
 			assertThat(options.spamFilterEnabled()).isTrue();
@@ -117,14 +118,52 @@ class KubeEventsPropertiesTests {
 	 * @return the defaults
 	 */
 	static KubeEventsProperties defaults() {
-		return new KubeEventsProperties(true, null, null, SinkMode.AUTO, true, Duration.ofSeconds(10),
-				DataSize.ofMegabytes(1), new KubeEventsProperties.Kubeconfig(false),
-				new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
+		return new KubeEventsProperties(true, null, null, true, Duration.ofSeconds(10), DataSize.ofMegabytes(1), "auto",
+				new KubeEventsProperties.Kubeconfig(false),
+				new KubeEventsProperties.Sink(SinkMode.AUTO, Duration.ofSeconds(5), 1,
+						new KubeEventsProperties.RateLimit(null, 10)),
+				new KubeEventsProperties.Series(4096), new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
 				new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)),
 				new KubeEventsProperties.Correlator(4096,
-						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
-						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
+						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
+						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),
 								"(combined from similar events): ")));
+	}
+
+	@Test
+	void aggregationAndSpamFilterDefaultOnForCoreV1AndOffForEventsV1() {
+		runner().run((context) -> {
+			KubeEventsProperties.Correlator correlator = properties(context).correlator();
+			CorrelatorOptions coreV1 = correlator.toOptionsBuilder(EventsApi.CORE_V1).build();
+			CorrelatorOptions eventsV1 = correlator.toOptionsBuilder(EventsApi.EVENTS_V1).build();
+			assertThat(coreV1.aggregationEnabled()).isTrue();
+			assertThat(coreV1.spamFilterEnabled()).isTrue();
+			assertThat(eventsV1.aggregationEnabled()).isFalse();
+			assertThat(eventsV1.spamFilterEnabled()).isFalse();
+		});
+		runner().withPropertyValues("kubeevents.correlator.spam-filter.enabled=true",
+				"kubeevents.correlator.aggregation.enabled=false")
+			.run((context) -> {
+				KubeEventsProperties.Correlator correlator = properties(context).correlator();
+				assertThat(correlator.toOptionsBuilder(EventsApi.EVENTS_V1).build().spamFilterEnabled()).isTrue();
+				assertThat(correlator.toOptionsBuilder(EventsApi.CORE_V1).build().aggregationEnabled()).isFalse();
+			});
+	}
+
+	@Test
+	void sinkSeriesAndApiPropertiesBind() {
+		runner().withPropertyValues("kubeevents.api=events.k8s.io/v1", "kubeevents.sink.mode=log",
+				"kubeevents.sink.request-timeout=2s", "kubeevents.sink.writers=4", "kubeevents.sink.rate-limit.qps=5",
+				"kubeevents.sink.rate-limit.burst=7", "kubeevents.series.cache-size=99")
+			.run((context) -> {
+				KubeEventsProperties properties = properties(context);
+				assertThat(properties.eventsApi()).isEqualTo(EventsApi.EVENTS_V1);
+				assertThat(properties.sink()).isEqualTo(new KubeEventsProperties.Sink(SinkMode.LOG, Duration.ofSeconds(2),
+						4, new KubeEventsProperties.RateLimit(5.0, 7)));
+				assertThat(properties.series().cacheSize()).isEqualTo(99);
+				assertThat(context.getBean(io.github.kubeevents.EventBroadcaster.class).writeBudget())
+					.isEqualTo(new io.github.kubeevents.introspect.WriteBudgetSnapshot(5.0, 7, 0, Duration.ZERO));
+			});
 	}
 
 	@Test
@@ -194,7 +233,7 @@ class KubeEventsPropertiesTests {
 			.run((context) -> {
 				assertThat(properties(context).correlator().spamFilter().refillInterval())
 					.isEqualTo(Duration.ofSeconds(2));
-				CorrelatorOptions options = properties(context).correlator().toOptionsBuilder().build();
+				CorrelatorOptions options = properties(context).correlator().toOptionsBuilder(EventsApi.CORE_V1).build();
 				assertThat(options.cacheSize()).isEqualTo(64);
 				assertThat(options.spamFilterEnabled()).isFalse();
 				assertThat(options.burst()).isEqualTo(3);
@@ -375,6 +414,12 @@ class KubeEventsPropertiesTests {
 			kubeevents.correlator.spam-filter.refill-interval=-5s   | kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT-5S'
 			kubeevents.correlator.aggregation.max-events=1          | kubeevents.correlator.aggregation.max-events must be at least 2, was '1'
 			kubeevents.correlator.aggregation.interval=0s           | kubeevents.correlator.aggregation.interval must be positive, was 'PT0S'
+			kubeevents.api=events/v2                                | kubeevents.api must be one of auto, events.k8s.io/v1, core/v1, was 'events/v2'
+			kubeevents.sink.writers=0                               | kubeevents.sink.writers must be between 1 and 64, was '0'
+			kubeevents.sink.request-timeout=-1s                     | kubeevents.sink.request-timeout must be zero (no limit) or positive, was 'PT-1S'
+			kubeevents.sink.rate-limit.qps=0                        | kubeevents.sink.rate-limit.qps must be positive, was '0.0'
+			kubeevents.sink.rate-limit.burst=0                      | kubeevents.sink.rate-limit.burst must be at least 1, was '0'
+			kubeevents.series.cache-size=0                          | kubeevents.series.cache-size must be at least 1, was '0'
 			""")
 	void invalidValueFailsStartupNamingThePropertyAndTheValue(String property, String message) {
 		runner().withPropertyValues(property).run((context) -> {
@@ -397,7 +442,7 @@ class KubeEventsPropertiesTests {
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
-			kubeevents.sink=cluster                                 | kubeevents.sink' to io.github.kubeevents.autoconfigure.SinkMode
+			kubeevents.sink.mode=cluster                            | kubeevents.sink.mode' to io.github.kubeevents.autoconfigure.SinkMode
 			kubeevents.queue.full-policy=block                      | kubeevents.queue.full-policy' to io.github.kubeevents.FullQueuePolicy
 			kubeevents.correlator.spam-filter.key=reason            | kubeevents.correlator.spam-filter.key' to io.github.kubeevents.autoconfigure.SpamKey
 			kubeevents.correlator.spam-filter.refill-interval=often | kubeevents.correlator.spam-filter.refill-interval' to java.time.Duration

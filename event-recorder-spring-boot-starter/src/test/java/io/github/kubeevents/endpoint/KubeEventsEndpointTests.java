@@ -16,6 +16,7 @@ import io.github.kubeevents.introspect.CorrelatorSnapshot;
 import io.github.kubeevents.introspect.ObjectRef;
 import io.github.kubeevents.spring.EffectiveSink;
 import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.spring.SinkTarget;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.AfterEach;
@@ -46,7 +47,7 @@ class KubeEventsEndpointTests {
 		.build();
 
 	private final KubeEventsStatus status = new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean",
-			null, false, this.sink);
+			null, false, new SinkTarget.CoreV1(this.sink));
 
 	@BeforeEach
 	void recordThreeEvents() {

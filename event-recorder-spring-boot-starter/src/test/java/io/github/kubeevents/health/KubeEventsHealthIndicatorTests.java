@@ -13,6 +13,7 @@ import io.github.kubeevents.introspect.LastRejection;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.spring.EffectiveSink;
 import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.spring.SinkTarget;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.AfterEach;
@@ -38,7 +39,7 @@ class KubeEventsHealthIndicatorTests {
 		.build();
 
 	private final KubeEventsHealthIndicator indicator = new KubeEventsHealthIndicator(this.broadcaster,
-			new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean", null, false, this.sink));
+			new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean", null, false, new SinkTarget.CoreV1(this.sink)));
 
 	@AfterEach
 	void shutdown() {

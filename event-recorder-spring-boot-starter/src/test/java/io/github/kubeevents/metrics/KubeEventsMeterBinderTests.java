@@ -62,7 +62,7 @@ class KubeEventsMeterBinderTests {
 		bindAndStart();
 		assertThat(this.registry.getMeters()).extracting((meter) -> meter.getId().getName())
 			.containsOnly("kubeevents.accepted", "kubeevents.dropped", "kubeevents.written", "kubeevents.sink.retries",
-					"kubeevents.queue.depth", "kubeevents.queue.capacity");
+					"kubeevents.truncated", "kubeevents.queue.depth", "kubeevents.queue.capacity");
 		assertThat(this.registry.find("kubeevents.dropped").functionCounters())
 			.extracting((counter) -> counter.getId().getTag("reason"))
 			.containsExactlyInAnyOrder(Arrays.stream(DropReason.values()).map(DropReason::tag).toArray(String[]::new));
@@ -91,7 +91,8 @@ class KubeEventsMeterBinderTests {
 		assertThat(counter("kubeevents.sink.retries")).isZero();
 		assertThat(gauge("kubeevents.queue.depth", "queue", "incoming")).isZero();
 		assertThat(gauge("kubeevents.queue.capacity", "queue", "incoming")).isEqualTo(5.0);
-		assertThat(gauge("kubeevents.queue.capacity", "queue", "sink")).isEqualTo(1000.0);
+		// the sink's subscriber queue and its writer thread's queue
+		assertThat(gauge("kubeevents.queue.capacity", "queue", "sink")).isEqualTo(2000.0);
 		assertThat(gauge("kubeevents.queue.capacity", "queue", "logging")).isEqualTo(1000.0);
 	}
 

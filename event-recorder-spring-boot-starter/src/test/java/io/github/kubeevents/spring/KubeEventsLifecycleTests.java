@@ -19,6 +19,7 @@ import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +43,7 @@ class KubeEventsLifecycleTests {
 	private static final EventSource SOURCE = new EventSource("orders", "orders-7d9f");
 
 	private static KubeEventsStatus logOnly() {
-		return new KubeEventsStatus("log", EffectiveSink.LOG, "kubeevents.sink=log", null, true, null);
+		return new KubeEventsStatus("log", EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null);
 	}
 
 	private static KubeEventsLifecycle lifecycle(EventBroadcaster broadcaster, KubeEventsStatus status) {
@@ -68,7 +69,7 @@ class KubeEventsLifecycleTests {
 		InMemoryEventSink sink = new InMemoryEventSink();
 		KubeEventsLifecycle lifecycle = lifecycle(EventBroadcaster.builder().build(), new KubeEventsStatus("auto",
 				EffectiveSink.KUBERNETES, "in-cluster service account /var/run/secrets/kubernetes.io/serviceaccount",
-				"https://10.0.0.1:443", true, sink));
+				"https://10.0.0.1:443", true, new SinkTarget.CoreV1(sink)));
 		lifecycle.start();
 		lifecycle.stop();
 		assertThat(output).contains("Recording Kubernetes events as component 'orders' (host 'orders-7d9f'): writing"
@@ -80,12 +81,12 @@ class KubeEventsLifecycleTests {
 	void startupLineSaysWhyEventsAreNotWritten(CapturedOutput output) {
 		KubeEventsLifecycle lifecycle = lifecycle(EventBroadcaster.builder().build(),
 				new KubeEventsStatus("auto", EffectiveSink.LOG, "not running in Kubernetes; a kubeconfig is used only"
-						+ " with kubeevents.kubeconfig.enabled=true or kubeevents.sink=kubernetes", null, true, null));
+						+ " with kubeevents.kubeconfig.enabled=true or kubeevents.sink.mode=kubernetes", null, true, null));
 		lifecycle.start();
 		lifecycle.stop();
 		assertThat(output).contains("Recording Kubernetes events as component 'orders' (host 'orders-7d9f'): not"
 				+ " writing to a cluster (not running in Kubernetes; a kubeconfig is used only with"
-				+ " kubeevents.kubeconfig.enabled=true or kubeevents.sink=kubernetes), logging events");
+				+ " kubeevents.kubeconfig.enabled=true or kubeevents.sink.mode=kubernetes), logging events");
 	}
 
 	@Test
@@ -98,11 +99,14 @@ class KubeEventsLifecycleTests {
 			.withBean(EventSink.class, () -> sink)
 			.run((context) -> {
 				broadcaster[0] = context.getBean(EventBroadcaster.class);
-				Set<Thread> started = kubeEventsThreads();
-				started.removeAll(before);
-				assertThat(started).extracting(Thread::getName)
-					.containsExactlyInAnyOrder("kubeevents-broadcaster", "kubeevents-subscriber-sink",
-							"kubeevents-subscriber-logging");
+				// the sink's writer thread is started by its subscriber thread
+				Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+					Set<Thread> started = kubeEventsThreads();
+					started.removeAll(before);
+					assertThat(started).extracting(Thread::getName)
+						.containsExactlyInAnyOrder("kubeevents-broadcaster", "kubeevents-subscriber-sink",
+								"kubeevents-writer-sink", "kubeevents-subscriber-logging");
+				});
 				EventRecorder recorder = context.getBean(EventRecorder.class);
 				for (int i = 0; i < 3; i++) {
 					recorder.event(TestClusters.pod("web-" + i), EventType.NORMAL, "Started", "started " + i);
@@ -131,7 +135,7 @@ class KubeEventsLifecycleTests {
 		EventBroadcaster broadcaster = EventBroadcaster.builder().build();
 		InMemoryEventSink sink = new InMemoryEventSink();
 		KubeEventsLifecycle lifecycle = lifecycle(broadcaster,
-				new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "test", null, false, sink));
+				new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "test", null, false, new SinkTarget.CoreV1(sink)));
 		broadcaster.newRecorder(SOURCE).event(TestClusters.pod("web-1"), EventType.NORMAL, "Scheduled", "early");
 		assertThat(lifecycle.isRunning()).isFalse();
 		lifecycle.start();
@@ -170,7 +174,7 @@ class KubeEventsLifecycleTests {
 	void noneSubscribesNothing() {
 		EventBroadcaster broadcaster = EventBroadcaster.builder().build();
 		KubeEventsLifecycle lifecycle = lifecycle(broadcaster,
-				new KubeEventsStatus("none", EffectiveSink.NONE, "kubeevents.sink=none", null, false, null));
+				new KubeEventsStatus("none", EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
 		lifecycle.start();
 		assertThat(broadcaster.isRunning()).isTrue();
 		assertThat(subscribers(broadcaster)).isEmpty();
@@ -204,7 +208,7 @@ class KubeEventsLifecycleTests {
 		// the broadcaster's own timeout is long: a second wait in close() would show
 		EventBroadcaster broadcaster = EventBroadcaster.builder().shutdownTimeout(Duration.ofSeconds(30)).build();
 		KubeEventsLifecycle lifecycle = new KubeEventsLifecycle(broadcaster,
-				new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "test", null, false, stuck), SOURCE,
+				new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "test", null, false, new SinkTarget.CoreV1(stuck)), SOURCE,
 				Duration.ofMillis(200));
 		try {
 			lifecycle.start();

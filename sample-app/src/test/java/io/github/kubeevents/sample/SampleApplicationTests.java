@@ -95,13 +95,15 @@ class SampleApplicationTests {
 
 	@Test
 	void runsWithTheLibrarysDefaults() {
-		assertThat(this.properties).isEqualTo(new KubeEventsProperties(true, null, null, SinkMode.AUTO, true,
-				Duration.ofSeconds(10), DataSize.ofMegabytes(1), new KubeEventsProperties.Kubeconfig(false),
-				new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
+		assertThat(this.properties).isEqualTo(new KubeEventsProperties(true, null, null, true, Duration.ofSeconds(10),
+				DataSize.ofMegabytes(1), "auto", new KubeEventsProperties.Kubeconfig(false),
+				new KubeEventsProperties.Sink(SinkMode.AUTO, Duration.ofSeconds(5), 1,
+						new KubeEventsProperties.RateLimit(null, 10)),
+				new KubeEventsProperties.Series(4096), new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
 				new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)),
 				new KubeEventsProperties.Correlator(4096,
-						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
-						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
+						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
+						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),
 								"(combined from similar events): "))));
 	}
 
@@ -136,7 +138,7 @@ class SampleApplicationTests {
 			.jsonPath("$.sink.configured").isEqualTo("auto")
 			.jsonPath("$.sink.effective").isEqualTo("log")
 			.jsonPath("$.sink.reason").isEqualTo("not running in Kubernetes; a kubeconfig is used only with"
-					+ " kubeevents.kubeconfig.enabled=true or kubeevents.sink=kubernetes")
+					+ " kubeevents.kubeconfig.enabled=true or kubeevents.sink.mode=kubernetes")
 			.jsonPath("$.sink.logEvents").isEqualTo(true)
 			.jsonPath("$.recorder.state").isEqualTo("running")
 			.jsonPath("$.recorder.queue").isEqualTo(Map.of("depth", 0, "capacity", 1000))

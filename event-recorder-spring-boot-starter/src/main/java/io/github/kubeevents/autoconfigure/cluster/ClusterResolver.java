@@ -78,8 +78,8 @@ public final class ClusterResolver {
 			UserSinks userSinks, @Nullable KubeEventsConnectionDetails connectionDetails,
 			@Nullable ApiClient userClient) {
 		return switch (mode) {
-			case "none" -> new KubeEventsStatus(mode, EffectiveSink.NONE, "kubeevents.sink=none", null, false, null);
-			case "log" -> new KubeEventsStatus(mode, EffectiveSink.LOG, "kubeevents.sink=log", null, true, null);
+			case "none" -> new KubeEventsStatus(mode, EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null);
+			case "log" -> new KubeEventsStatus(mode, EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null);
 			default -> resolveCluster(mode, logEvents, kubeconfigEnabled || "kubernetes".equals(mode), userSinks,
 					connectionDetails, userClient);
 		};
@@ -110,7 +110,7 @@ public final class ClusterResolver {
 			}
 			String why = this.detector.isRunningInKubernetes() ? "no service account credentials in " + searched
 					: "not running in Kubernetes; a kubeconfig is used only with kubeevents.kubeconfig.enabled=true"
-							+ " or kubeevents.sink=kubernetes";
+							+ " or kubeevents.sink.mode=kubernetes";
 			return new KubeEventsStatus(mode, EffectiveSink.LOG, why, null, true, null);
 		}
 		ClusterConfig found = config.get();

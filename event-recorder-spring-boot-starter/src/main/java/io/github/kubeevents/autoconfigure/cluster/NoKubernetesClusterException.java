@@ -1,7 +1,7 @@
 package io.github.kubeevents.autoconfigure.cluster;
 
 /**
- * {@code kubeevents.sink=kubernetes} was configured, but no cluster could be found or its configuration could
+ * {@code kubeevents.sink.mode=kubernetes} was configured, but no cluster could be found or its configuration could
  * not be loaded. {@link NoKubernetesClusterFailureAnalyzer} turns it into Spring Boot's "Description / Action"
  * report.
  *

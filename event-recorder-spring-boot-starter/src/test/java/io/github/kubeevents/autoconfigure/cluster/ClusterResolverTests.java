@@ -9,8 +9,13 @@ import java.util.Map;
 
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
 import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.sink.SeriesPatch;
+import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.github.kubeevents.spring.EffectiveSink;
 import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.spring.SinkTarget;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import io.kubernetes.client.openapi.ApiClient;
@@ -28,22 +33,38 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class ClusterResolverTests {
 
 	private static final String NOT_IN_KUBERNETES = "not running in Kubernetes; a kubeconfig is used only with"
-			+ " kubeevents.kubeconfig.enabled=true or kubeevents.sink=kubernetes";
+			+ " kubeevents.kubeconfig.enabled=true or kubeevents.sink.mode=kubernetes";
 
 	@TempDir
 	Path tmp;
 
 	private final List<ApiClient> clients = new ArrayList<>();
 
-	private final List<EventSink> builtSinks = new ArrayList<>();
+	/** The resolver, with the clients it chose recorded in {@link #clients}. */
+	private Resolver resolver(KubernetesConfigDetector detector) {
+		ClusterResolver resolver = new ClusterResolver(detector);
+		return (mode, logEvents, kubeconfig, sink, details, client) -> {
+			KubeEventsStatus status = resolver.resolve(mode, logEvents, kubeconfig,
+					(sink != null) ? new ClusterResolver.UserSinks(sink, null, EventsApi.AUTO)
+							: ClusterResolver.UserSinks.NONE,
+					details, client);
+			if (status.target() instanceof SinkTarget.Client target) {
+				this.clients.add(target.client());
+			}
+			return status;
+		};
+	}
 
-	private ClusterResolver resolver(KubernetesConfigDetector detector) {
-		return new ClusterResolver(detector, (client) -> {
-			this.clients.add(client);
-			EventSink sink = new InMemoryEventSink();
-			this.builtSinks.add(sink);
-			return sink;
-		});
+	@FunctionalInterface
+	private interface Resolver {
+
+		KubeEventsStatus resolve(String mode, boolean logEvents, boolean kubeconfigEnabled, EventSink sink,
+				KubeEventsConnectionDetails details, ApiClient client);
+
+	}
+
+	private SinkTarget chosenClient() {
+		return new SinkTarget.Client(this.clients.get(0));
 	}
 
 	private static ApiClient client(String basePath) {
@@ -72,7 +93,7 @@ class ClusterResolverTests {
 		KubeEventsStatus status = resolver(TestClusters.inPod(this.tmp, true)).resolve("none", true, true,
 				new InMemoryEventSink(), connectionDetails("http://details:1"), client("http://client:1"));
 		assertThat(status)
-			.isEqualTo(new KubeEventsStatus("none", EffectiveSink.NONE, "kubeevents.sink=none", null, false, null));
+			.isEqualTo(new KubeEventsStatus("none", EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
 		assertThat(this.clients).isEmpty();
 	}
 
@@ -81,7 +102,7 @@ class ClusterResolverTests {
 		KubeEventsStatus status = resolver(TestClusters.inPod(this.tmp, true)).resolve("log", false, true,
 				new InMemoryEventSink(), connectionDetails("http://details:1"), client("http://client:1"));
 		assertThat(status)
-			.isEqualTo(new KubeEventsStatus("log", EffectiveSink.LOG, "kubeevents.sink=log", null, true, null));
+			.isEqualTo(new KubeEventsStatus("log", EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null));
 		assertThat(this.clients).isEmpty();
 	}
 
@@ -105,7 +126,7 @@ class ClusterResolverTests {
 			.isEqualTo("kubeconfig " + this.tmp.resolve("env/kubeconfig") + " (from $KUBECONFIG)");
 		assertThat(status.apiServer()).isEqualTo("http://env.example:6443");
 		assertThat(status.logEvents()).isFalse();
-		assertThat(status.eventSink()).isSameAs(this.builtSinks.get(0));
+		assertThat(status.target()).isEqualTo(chosenClient());
 	}
 
 	@Test
@@ -115,7 +136,7 @@ class ClusterResolverTests {
 		KubeEventsStatus status = resolver(new KubernetesConfigDetector(Map.of(), home, this.tmp.resolve("sa")))
 			.resolve("auto", true, true, null, null, null);
 		assertThat(status).isEqualTo(new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "kubeconfig " + config,
-				"http://home.example:6443", true, this.builtSinks.get(0)));
+				"http://home.example:6443", true, chosenClient()));
 	}
 
 	@Test
@@ -124,7 +145,7 @@ class ClusterResolverTests {
 				null, null);
 		assertThat(status).isEqualTo(new KubeEventsStatus("auto", EffectiveSink.KUBERNETES,
 				"in-cluster service account " + this.tmp.resolve("sa"), "https://10.0.0.1:443", true,
-				this.builtSinks.get(0)));
+				chosenClient()));
 	}
 
 	@Test
@@ -205,8 +226,39 @@ class ClusterResolverTests {
 		KubeEventsStatus status = resolver(TestClusters.inPod(this.tmp, true)).resolve("auto", true, true, sink,
 				connectionDetails("http://details:1"), client("http://client:1"));
 		assertThat(status)
-			.isEqualTo(new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean", null, true, sink));
+			.isEqualTo(new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean", null, true, new SinkTarget.CoreV1(sink)));
 		assertThat(this.clients).isEmpty();
+	}
+
+	@Test
+	void eventsV1SinkBeanWinsUnlessCoreV1IsConfigured() {
+		InMemoryEventSink coreV1 = new InMemoryEventSink();
+		EventsV1Sink eventsV1 = new EventsV1Sink() {
+
+			@Override
+			public EventsV1Event create(EventsV1Event event) {
+				return event;
+			}
+
+			@Override
+			public EventsV1Event patch(EventsV1Event event, SeriesPatch patch) {
+				return event;
+			}
+
+		};
+		ClusterResolver resolver = new ClusterResolver(TestClusters.noCluster(this.tmp));
+		for (EventsApi api : List.of(EventsApi.AUTO, EventsApi.EVENTS_V1)) {
+			assertThat(resolver.resolve("kubernetes", true, false, new ClusterResolver.UserSinks(coreV1, eventsV1, api),
+					null, null))
+				.isEqualTo(new KubeEventsStatus("kubernetes", EffectiveSink.KUBERNETES, "EventsV1Sink bean", null, true,
+						new SinkTarget.EventsV1(eventsV1)));
+		}
+		assertThat(resolver.resolve("kubernetes", true, false,
+				new ClusterResolver.UserSinks(coreV1, eventsV1, EventsApi.CORE_V1), null, null).target())
+			.isEqualTo(new SinkTarget.CoreV1(coreV1));
+		assertThat(resolver.resolve("kubernetes", true, false,
+				new ClusterResolver.UserSinks(null, eventsV1, EventsApi.CORE_V1), null, null).target())
+			.isEqualTo(new SinkTarget.EventsV1(eventsV1));
 	}
 
 	@Test
@@ -214,7 +266,7 @@ class ClusterResolverTests {
 		KubeEventsStatus status = resolver(TestClusters.inPod(this.tmp, true)).resolve("auto", true, true, null,
 				connectionDetails("http://details:1"), client("http://client:1"));
 		assertThat(status).isEqualTo(new KubeEventsStatus("auto", EffectiveSink.KUBERNETES,
-				"connection details: K3sContainer rancher/k3s:test", "http://details:1", true, this.builtSinks.get(0)));
+				"connection details: K3sContainer rancher/k3s:test", "http://details:1", true, chosenClient()));
 		assertThat(this.clients).extracting(ApiClient::getBasePath).containsExactly("http://details:1");
 	}
 
@@ -232,7 +284,7 @@ class ClusterResolverTests {
 		KubeEventsStatus status = resolver(TestClusters.inPod(this.tmp, true)).resolve("auto", true, true, null, null,
 				client("http://client:1"));
 		assertThat(status).isEqualTo(new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "ApiClient bean",
-				"http://client:1", true, this.builtSinks.get(0)));
+				"http://client:1", true, chosenClient()));
 		assertThat(this.clients).extracting(ApiClient::getBasePath).containsExactly("http://client:1");
 	}
 

@@ -39,20 +39,20 @@ class NoKubernetesClusterFailureAnalyzerTests {
 		KubernetesConfigDetector detector = TestClusters.noCluster(this.tmp);
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
 			.withBean(KubernetesConfigDetector.class, () -> detector)
-			.withPropertyValues("kubeevents.sink=kubernetes")
+			.withPropertyValues("kubeevents.sink.mode=kubernetes")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysis analysis = new NoKubernetesClusterFailureAnalyzer().analyze(context.getStartupFailure());
 				assertThat(analysis).isNotNull();
 				assertThat(analysis.getDescription()).isEqualTo("The Kubernetes event recorder is configured to write"
-						+ " to a cluster (kubeevents.sink=kubernetes), but no Kubernetes configuration was found.\n\n"
+						+ " to a cluster (kubeevents.sink.mode=kubernetes), but no Kubernetes configuration was found.\n\n"
 						+ "Looked at: " + detector.describeSearch(true));
 				assertThat(analysis.getAction()).startsWith("Do one of these:")
 					.contains("run the application in a Kubernetes pod")
 					.contains("point $KUBECONFIG at a kubeconfig, or create ~/.kube/config")
 					.contains("define an ApiClient or KubeEventsConnectionDetails bean")
-					.contains("set kubeevents.sink=auto")
-					.contains("kubeevents.sink=log");
+					.contains("set kubeevents.sink.mode=auto")
+					.contains("kubeevents.sink.mode=log");
 				assertThat(analysis.getCause()).isInstanceOf(NoKubernetesClusterException.class);
 			});
 	}
@@ -75,10 +75,10 @@ class NoKubernetesClusterFailureAnalyzerTests {
 		NoCluster.dir = this.tmp;
 		SpringApplication application = new SpringApplication(NoCluster.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
-		assertThatException().isThrownBy(() -> application.run("--kubeevents.sink=kubernetes"));
+		assertThatException().isThrownBy(() -> application.run("--kubeevents.sink.mode=kubernetes"));
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("Description:\n\nThe Kubernetes event recorder is configured to write to a cluster"
-					+ " (kubeevents.sink=kubernetes), but no Kubernetes configuration was found.")
+					+ " (kubeevents.sink.mode=kubernetes), but no Kubernetes configuration was found.")
 			.contains("Action:\n\nDo one of these:");
 	}
 

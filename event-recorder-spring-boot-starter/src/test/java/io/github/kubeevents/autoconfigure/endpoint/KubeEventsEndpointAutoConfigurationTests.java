@@ -146,14 +146,14 @@ class KubeEventsEndpointAutoConfigurationTests {
 
 	@Test
 	void describesTheRecorder() {
-		exposed().withPropertyValues("kubeevents.sink=log", "kubeevents.component=orders", "kubeevents.host=pod-1")
+		exposed().withPropertyValues("kubeevents.sink.mode=log", "kubeevents.component=orders", "kubeevents.host=pod-1")
 			.run((context) -> {
 				KubeEventsEndpoint.KubeEventsDescriptor descriptor = context.getBean(KubeEventsEndpoint.class)
 					.kubeEvents(SecurityContext.NONE, null);
 				assertThat(descriptor.component()).isEqualTo("orders");
 				assertThat(descriptor.host()).isEqualTo("pod-1");
 				assertThat(descriptor.sink())
-					.isEqualTo(new KubeEventsEndpoint.SinkDescriptor("log", "log", "kubeevents.sink=log", null, true));
+					.isEqualTo(new KubeEventsEndpoint.SinkDescriptor("log", "log", "kubeevents.sink.mode=log", null, true));
 				assertThat(descriptor.recorder().running()).isTrue();
 			});
 	}

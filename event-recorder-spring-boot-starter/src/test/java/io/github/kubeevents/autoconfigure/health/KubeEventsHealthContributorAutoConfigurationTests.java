@@ -51,7 +51,7 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 
 	@Test
 	void indicatorCountsDrops() {
-		runner().withPropertyValues("kubeevents.sink=none").run((context) -> {
+		runner().withPropertyValues("kubeevents.sink.mode=none").run((context) -> {
 			context.getBean(EventRecorder.class).event(TestClusters.pod("web-1"), EventType.NORMAL, "", "no reason");
 			Health health = context.getBean(KubeEventsHealthIndicator.class).health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);

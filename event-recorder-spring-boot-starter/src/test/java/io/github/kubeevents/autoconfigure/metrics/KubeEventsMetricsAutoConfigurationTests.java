@@ -72,7 +72,7 @@ class KubeEventsMetricsAutoConfigurationTests {
 
 	@Test
 	void countsDropsByReason() {
-		runner().withPropertyValues("kubeevents.sink=none").run((context) -> {
+		runner().withPropertyValues("kubeevents.sink.mode=none").run((context) -> {
 			EventRecorder recorder = context.getBean(EventRecorder.class);
 			recorder.event(TestClusters.pod("web-1"), EventType.NORMAL, "", "no reason");
 			recorder.event(TestClusters.pod("web-1"), EventType.NORMAL, "", "no reason");
