@@ -3,6 +3,7 @@ package io.github.kubeevents.correlator;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -49,11 +50,22 @@ final class EventObserver {
 
 	/**
 	 * Stores what the server returned for a written event, under its full event key (client-go's
-	 * {@code UpdateState}).
+	 * {@code UpdateState}). Writes run on the sink's writer threads, so later occurrences of the same event may
+	 * have been observed (and counted, even if the spam filter then dropped them) while this write was in flight:
+	 * the higher count stays, so the next PATCH carries it as in client-go, where the state is updated before the
+	 * next event is observed.
 	 * @param serverEvent the Event the API server returned
 	 */
 	synchronized void updateState(CoreV1Event serverEvent) {
-		this.records.put(EventKeys.eventKey(serverEvent), ObservedRecord.of(serverEvent));
+		String key = EventKeys.eventKey(serverEvent);
+		ObservedRecord stored = ObservedRecord.of(serverEvent);
+		ObservedRecord current = this.records.getIfPresent(key);
+		if (current != null && current.count() > stored.count() && Objects.equals(current.name(), stored.name())) {
+			stored = new ObservedRecord(current.count(), stored.firstTimestamp(), current.lastTimestamp(),
+					stored.name(), stored.resourceVersion(), stored.object(), stored.type(), stored.reason(),
+					current.message());
+		}
+		this.records.put(key, stored);
 	}
 
 	List<CorrelatorSnapshot.ObservedEvent> snapshot(int limit, Predicate<ObjectRef> filter) {

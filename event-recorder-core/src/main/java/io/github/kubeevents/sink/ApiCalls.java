@@ -3,6 +3,7 @@ package io.github.kubeevents.sink;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -10,17 +11,25 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import com.google.gson.ExclusionStrategy;
+import com.google.gson.FieldAttributes;
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
 import okhttp3.Call;
 import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
+import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,6 +37,13 @@ import org.jspecify.annotations.Nullable;
  * timeout, which covers connecting, the TLS handshake, writing and reading), Retry-After for 429/5xx as
  * client-go's REST layer does, strategic-merge PATCH without client-java's {@code PatchUtils}, cancellation of
  * requests in flight at the shutdown deadline, and the classification of failures.
+ *
+ * <p>Requests are built once per write with the generated API (so the client's authentication, base path and
+ * default headers apply as usual) and sent on the client's OkHttp client with TCP_NODELAY (OkHttp leaves Nagle's
+ * algorithm on, which can stall a small request behind the previous one's). Answers are read to the end and
+ * parsed leniently, like client-go's decoder: the generated models' strict parsing would turn a successful write
+ * into an "unexpected response" (and a retry, and a duplicate) as soon as a newer API server adds a field to
+ * Event; it also builds a JSON tree of the whole body first, managedFields included.
  *
  * <p>Thread-safe.
  */
@@ -44,6 +60,26 @@ final class ApiCalls {
 
 	private final Duration requestTimeout;
 
+	/** Lenient, reflective: unknown fields ignored, managedFields skipped, times as the client reads them. */
+	private static final Gson LENIENT = new GsonBuilder()
+		.registerTypeAdapter(OffsetDateTime.class, JSON.getGson().getAdapter(OffsetDateTime.class))
+		.setExclusionStrategies(new ExclusionStrategy() {
+
+			@Override
+			public boolean shouldSkipField(FieldAttributes field) {
+				return field.getName().equals("managedFields");
+			}
+
+			@Override
+			public boolean shouldSkipClass(Class<?> type) {
+				return false;
+			}
+
+		})
+		.create();
+
+	private final OkHttpClient httpClient;
+
 	private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean cancelled;
@@ -54,6 +90,8 @@ final class ApiCalls {
 		this.apiClient = Objects.requireNonNull(apiClient, "apiClient");
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 		this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+		OkHttpClient client = apiClient.getHttpClient();
+		this.httpClient = client.newBuilder().socketFactory(new NoDelaySocketFactory(client.socketFactory())).build();
 	}
 
 	ApiClient apiClient() {
@@ -62,7 +100,8 @@ final class ApiCalls {
 
 	/** Runs a generated request. */
 	<T> T call(CallBuilder builder, Class<T> type, String verb) throws EventSinkException {
-		return withRetryAfter(() -> execute(build(builder), type), verb);
+		Request request = build(builder).request();
+		return withRetryAfter(() -> execute(request, type), verb);
 	}
 
 	/**
@@ -71,14 +110,12 @@ final class ApiCalls {
 	 */
 	<T> T patch(CallBuilder generated, Map<String, Object> body, Class<T> type) throws EventSinkException {
 		byte[] bytes = JSON.serialize(body).getBytes(StandardCharsets.UTF_8);
-		return withRetryAfter(() -> {
-			Request request = build(generated).request()
-				.newBuilder()
-				.header("Content-Type", STRATEGIC_MERGE_PATCH)
-				.patch(RequestBody.create(bytes, STRATEGIC_MERGE_PATCH_TYPE))
-				.build();
-			return execute(this.apiClient.getHttpClient().newCall(request), type);
-		}, "patch");
+		Request request = build(generated).request()
+			.newBuilder()
+			.header("Content-Type", STRATEGIC_MERGE_PATCH)
+			.patch(RequestBody.create(bytes, STRATEGIC_MERGE_PATCH_TYPE))
+			.build();
+		return withRetryAfter(() -> execute(request, type), "patch");
 	}
 
 	private static Call build(CallBuilder builder) {
@@ -90,10 +127,11 @@ final class ApiCalls {
 		}
 	}
 
-	private <T> T execute(Call call, Class<T> type) throws ApiException {
+	private <T> T execute(Request request, Class<T> type) throws ApiException {
 		if (this.aborted) {
 			throw new ApiException(new IOException("sink aborted by the shutdown deadline"));
 		}
+		Call call = this.httpClient.newCall(request);
 		if (!this.requestTimeout.isZero()) {
 			call.timeout().timeout(this.requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
 		}
@@ -102,11 +140,42 @@ final class ApiCalls {
 			if (this.aborted) {
 				call.cancel();
 			}
-			return this.apiClient.<T>execute(call, type).getData();
+			try (Response response = call.execute()) {
+				// read to the end: an HTTP/2 stream closed before END_STREAM is reset
+				String body = (response.body() != null) ? response.body().string() : "";
+				if (!response.isSuccessful()) {
+					throw new ApiException(response.message(), response.code(), response.headers().toMultimap(),
+							body);
+				}
+				return parse(body, type);
+			}
+		}
+		catch (IOException ex) {
+			throw new ApiException(ex);
 		}
 		finally {
 			this.inFlight.remove(call);
 		}
+	}
+
+	/** The answer as {@code type}; an unreadable answer or one without a name is an unexpected response. */
+	static <T> T parse(String body, Class<T> type) {
+		T result;
+		try {
+			result = LENIENT.fromJson(body, type);
+		}
+		catch (JsonParseException ex) {
+			throw new IllegalArgumentException("the answer is not a " + type.getSimpleName() + ": " + ex.getMessage(),
+					ex);
+		}
+		if (result instanceof KubernetesObject object
+				&& (object.getMetadata() == null || object.getMetadata().getName() == null)) {
+			throw new IllegalArgumentException("the answer is not a " + type.getSimpleName() + " (no metadata.name)");
+		}
+		if (result == null) {
+			throw new IllegalArgumentException("the answer is empty");
+		}
+		return result;
 	}
 
 	private <T> T withRetryAfter(Attempt<T> attempt, String verb) throws EventSinkException {

@@ -31,7 +31,7 @@ class EventsApiSelectionIT {
 			.apiServerArg("--runtime-config=events.k8s.io/v1=false")
 			.start()) {
 			ApiClient client = cp.adminClient();
-			CoreV1Api admin = new CoreV1Api(client);
+			CoreV1Api admin = new CoreV1Api(cp.adminClient());
 			String ns = createNamespace(admin);
 			HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 			starter(client, "kubeevents.api=auto").run((context) -> {

@@ -20,9 +20,16 @@ final class Files2 {
 	 * @param keep files to keep (their directories stay too), or {@code null}
 	 */
 	static void deleteRecursively(Path root, Predicate<Path> keep) {
-		if (root == null || !Files.exists(root)) {
-			return;
+		// a few passes: a file that appears while the tree is walked (a process still flushing) is caught next time
+		for (int pass = 0; pass < 5 && root != null && Files.exists(root); pass++) {
+			deleteOnce(root, keep);
+			if (keep != null) {
+				return;
+			}
 		}
+	}
+
+	private static void deleteOnce(Path root, Predicate<Path> keep) {
 		try (Stream<Path> walk = Files.walk(root)) {
 			walk.sorted(Comparator.reverseOrder()).forEach((p) -> {
 				try {

@@ -24,23 +24,27 @@ import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
 import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.EventsV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The packaged sample application ({@code java -jar}, system property {@code sample.jar} set by failsafe) against
- * a real kube-apiserver, found the way a user's app finds it: through {@code $KUBECONFIG} (with {@code HOME} a
- * fresh directory, so no other configuration is picked up). An event posted to {@code /events} must be stored
- * by the server exactly, and {@code /actuator/kubeevents} must account for it.
+ * a real kube-apiserver, found through {@code $KUBECONFIG} (with {@code HOME} a fresh directory, so no other
+ * configuration is picked up), which a developer opts into with {@code kubeevents.kubeconfig.enabled=true}. With
+ * either events API ({@code kubeevents.api}), an event posted to {@code /events} must be stored by the server
+ * exactly, and {@code /actuator/kubeevents} must account for it.
  */
 @WithTestCluster
 class SampleAppJarIT {
@@ -53,8 +57,10 @@ class SampleAppJarIT {
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-	@Test
-	void packagedAppWritesAnEventThroughKubeconfig(KubernetesTestCluster cp, @TempDir Path tmp) throws Exception {
+	@ParameterizedTest
+	@ValueSource(strings = { "core/v1", "events.k8s.io/v1" })
+	void packagedAppWritesAnEventThroughKubeconfig(String api, KubernetesTestCluster cp, @TempDir Path tmp)
+			throws Exception {
 		Path jar = Path.of(System.getProperty("sample.jar", "target/sample-app-0.1.0-SNAPSHOT.jar"));
 		assertThat(jar).as("the packaged sample app (run 'package' first)").isRegularFile();
 		CoreV1Api admin = new CoreV1Api(cp.adminClient());
@@ -73,7 +79,7 @@ class SampleAppJarIT {
 
 		ProcessBuilder builder = new ProcessBuilder(javaExecutable(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
 				"-Duser.home=" + home, "-jar", jar.toAbsolutePath().toString(), "--server.port=" + port,
-				"--server.address=127.0.0.1")
+				"--server.address=127.0.0.1", "--kubeevents.kubeconfig.enabled=true", "--kubeevents.api=" + api)
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
@@ -106,28 +112,55 @@ class SampleAppJarIT {
 						.build(),
 					HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
 			assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
+			// the message is not echoed, only its size
 			assertThat(JsonParser.parseString(posted.body())).isEqualTo(JsonParser.parseString("""
 					{"object": "%s/app-settings", "kind": "ConfigMap", "type": "Normal", "reason": "ConfigReloaded",
-					 "message": "Reloaded \\"app-settings\\": feature=on \u2713"}
-					""".formatted(ns)));
+					 "eventNamespace": "%s", "messageBytes": %d}
+					""".formatted(ns, ns, message.getBytes(StandardCharsets.UTF_8).length)));
 
-			List<CoreV1Event> stored = await().atMost(AWAIT)
-				.pollInterval(Duration.ofMillis(200))
-				.until(() -> admin.listNamespacedEvent(ns).execute().getItems(), (items) -> !items.isEmpty());
-			assertThat(stored).hasSize(1);
-			CoreV1Event event = stored.get(0);
-			assertThat(event.getMetadata().getName()).matches("app-settings\\.[0-9a-f]+");
-			assertThat(event.getMetadata().getNamespace()).isEqualTo(ns);
-			assertThat(event.getInvolvedObject()).isEqualTo(
-					new V1ObjectReference().kind("ConfigMap").apiVersion("v1").namespace(ns).name("app-settings").uid(uid));
-			assertThat(event.getType()).isEqualTo("Normal");
-			assertThat(event.getReason()).isEqualTo("ConfigReloaded");
-			assertThat(event.getMessage()).isEqualTo(message);
-			assertThat(event.getCount()).isEqualTo(1);
-			assertThat(event.getSource()).isEqualTo(new V1EventSource().component("kube-events-sample").host(POD_NAME));
-			assertThat(event.getReportingComponent()).isEqualTo("kube-events-sample");
-			assertThat(event.getReportingInstance()).isEqualTo(POD_NAME);
-			assertThat(event.getFirstTimestamp()).isEqualTo(event.getLastTimestamp());
+			V1ObjectReference configMapRef = new V1ObjectReference().kind("ConfigMap")
+				.apiVersion("v1")
+				.namespace(ns)
+				.name("app-settings")
+				.uid(uid);
+			if (api.equals("core/v1")) {
+				List<CoreV1Event> stored = await().atMost(AWAIT)
+					.pollInterval(Duration.ofMillis(200))
+					.until(() -> admin.listNamespacedEvent(ns).execute().getItems(), (items) -> !items.isEmpty());
+				assertThat(stored).hasSize(1);
+				CoreV1Event event = stored.get(0);
+				assertThat(event.getMetadata().getName()).matches("app-settings\\.[0-9a-f]+");
+				assertThat(event.getMetadata().getNamespace()).isEqualTo(ns);
+				assertThat(event.getInvolvedObject()).isEqualTo(configMapRef);
+				assertThat(event.getType()).isEqualTo("Normal");
+				assertThat(event.getReason()).isEqualTo("ConfigReloaded");
+				assertThat(event.getMessage()).isEqualTo(message);
+				assertThat(event.getCount()).isEqualTo(1);
+				assertThat(event.getSource())
+					.isEqualTo(new V1EventSource().component("kube-events-sample").host(POD_NAME));
+				assertThat(event.getReportingComponent()).isEqualTo("kube-events-sample");
+				assertThat(event.getReportingInstance()).isEqualTo(POD_NAME);
+				assertThat(event.getFirstTimestamp()).isEqualTo(event.getLastTimestamp());
+			}
+			else {
+				EventsV1Api events = new EventsV1Api(cp.adminClient());
+				List<EventsV1Event> stored = await().atMost(AWAIT)
+					.pollInterval(Duration.ofMillis(200))
+					.until(() -> events.listNamespacedEvent(ns).execute().getItems(), (items) -> !items.isEmpty());
+				assertThat(stored).hasSize(1);
+				EventsV1Event event = stored.get(0);
+				assertThat(event.getMetadata().getName()).matches("app-settings\\.[0-9a-f]+");
+				assertThat(event.getRegarding()).isEqualTo(configMapRef);
+				assertThat(event.getType()).isEqualTo("Normal");
+				assertThat(event.getReason()).isEqualTo("ConfigReloaded");
+				assertThat(event.getAction()).isEqualTo("ConfigReloaded");
+				assertThat(event.getNote()).isEqualTo(message);
+				assertThat(event.getSeries()).isNull();
+				assertThat(event.getDeprecatedCount()).isNull();
+				assertThat(event.getReportingController()).isEqualTo("kube-events-sample");
+				assertThat(event.getReportingInstance()).isEqualTo("kube-events-sample-" + POD_NAME);
+				assertThat(event.getEventTime()).isNotNull();
+			}
 
 			// the stats are updated just after the write returns: wait for them, then compare exactly
 			JsonObject descriptor = await().atMost(AWAIT)
@@ -137,6 +170,9 @@ class SampleAppJarIT {
 			assertThat(descriptor.get("host").getAsString()).isEqualTo(POD_NAME);
 			JsonObject sink = descriptor.getAsJsonObject("sink");
 			assertThat(sink.get("configured").getAsString()).isEqualTo("auto");
+			JsonObject sinkView = descriptor.getAsJsonObject("recorder").getAsJsonArray("sinks").get(0).getAsJsonObject();
+			assertThat(sinkView.get("api").getAsString()).isEqualTo(api);
+			assertThat(sinkView.get("apiReason").getAsString()).isEqualTo("configured");
 			assertThat(sink.get("effective").getAsString()).isEqualTo("kubernetes");
 			assertThat(sink.get("reason").getAsString()).isEqualTo("kubeconfig " + kubeconfig + " (from $KUBECONFIG)");
 			assertThat(sink.get("apiServer").getAsString()).isEqualTo(cp.baseUrl());
