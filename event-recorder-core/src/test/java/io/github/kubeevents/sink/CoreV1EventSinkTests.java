@@ -127,6 +127,27 @@ class CoreV1EventSinkTests {
 	}
 
 	@Test
+	void answersAreParsedLenientlyLikeClientGoButMustBeAnEvent() throws Exception {
+		String fromANewerServer = "{\"kind\":\"Event\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"web-0.1\","
+				+ "\"namespace\":\"ns\",\"resourceVersion\":\"7\",\"managedFields\":[{\"manager\":\"x\"}]},"
+				+ "\"involvedObject\":{\"kind\":\"Pod\",\"name\":\"web-0\"},\"count\":3,"
+				+ "\"aFieldOfKubernetes2.0\":{\"nested\":true},\"lastTimestamp\":\"2026-11-30T12:00:05Z\"}";
+		try (StubApiServer server = new StubApiServer()) {
+			server.answer(new StubApiServer.Answer(201, null, fromANewerServer),
+					new StubApiServer.Answer(201, null, "{\"kind\":\"Status\"}"));
+			CoreV1EventSink sink = new CoreV1EventSink(server.client());
+			CoreV1Event stored = sink.create(event());
+			assertThat(stored.getMetadata().getName()).isEqualTo("web-0.1");
+			assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
+			assertThat(stored.getMetadata().getManagedFields()).as("skipped").isNullOrEmpty();
+			assertThat(stored.getCount()).isEqualTo(3);
+			assertThat(stored.getLastTimestamp()).isEqualTo(T5);
+			EventSinkException notAnEvent = catchThrowableOfType(EventSinkException.class, () -> sink.create(event()));
+			assertThat(notAnEvent.kind()).isEqualTo(EventSinkException.Kind.UNEXPECTED_RESPONSE);
+		}
+	}
+
+	@Test
 	void deadConnectionIsATransportFailure() throws Exception {
 		ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + closedPort());
 		CoreV1EventSink sink = new CoreV1EventSink(client);
