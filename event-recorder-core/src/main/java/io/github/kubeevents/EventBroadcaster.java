@@ -51,9 +51,6 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
 
-	/** How long threads that ignored the deadline get after their requests were cancelled. */
-	private static final Duration ABORT_GRACE = Duration.ofSeconds(1);
-
 	private final Clock clock;
 
 	private final SubscriberOptions subscriberOptions;
@@ -195,7 +192,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return {@code true} between {@link #start()} and {@link #shutdown(Duration)}
 	 */
 	public boolean isRunning() {
-		return this.fanout.state() == Fanout.State.RUNNING;
+		return this.fanout.state() == BroadcasterState.RUNNING;
 	}
 
 	/**
@@ -203,8 +200,8 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return {@code true} once shutdown began
 	 */
 	public boolean isShutdown() {
-		Fanout.State state = this.fanout.state();
-		return state == Fanout.State.DRAINING || state == Fanout.State.TERMINATED;
+		BroadcasterState state = this.fanout.state();
+		return state == BroadcasterState.DRAINING || state == BroadcasterState.TERMINATED;
 	}
 
 	/**
@@ -220,21 +217,8 @@ public final class EventBroadcaster implements AutoCloseable {
 		if (!this.fanout.beginShutdown()) {
 			return this.drained;
 		}
-		for (SubscriberQueue subscriber : this.fanout.startedSubscribers()) {
-			subscriber.cancel();
-		}
-		this.sinkSettings.cancel();
-		boolean clean = this.fanout.awaitTermination(System.nanoTime() + timeout.toNanos());
-		if (!clean) {
-			logger.warn("Event broadcaster did not drain within {}; cancelling requests in flight", timeout);
-			this.fanout.abort();
-			if (!this.fanout.awaitTermination(System.nanoTime() + ABORT_GRACE.toNanos())) {
-				logger.warn("Event threads still running {} after the deadline; abandoning them", ABORT_GRACE);
-				this.fanout.abandon();
-			}
-		}
+		boolean clean = this.fanout.drain(timeout, this.sinkSettings::cancel);
 		this.drained = clean;
-		this.fanout.terminated();
 		SinkStats stats = sinkStats();
 		this.counters.finalSummary("created " + stats.created() + ", patched " + stats.patched());
 		return clean;

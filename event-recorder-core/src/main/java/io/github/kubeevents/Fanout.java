@@ -32,28 +32,14 @@ import org.slf4j.LoggerFactory;
  */
 final class Fanout {
 
-	/** The lifecycle, in order; it only moves forward. */
-	enum State {
-
-		/** Built; events are queued, no thread runs. */
-		NEW,
-
-		/** Distributing. */
-		RUNNING,
-
-		/** Shutdown began: no new events; what is queued is being distributed and handled. */
-		DRAINING,
-
-		/** Shutdown ended (drained, or abandoned at the deadline). */
-		TERMINATED
-
-	}
-
 	private static final Logger logger = LoggerFactory.getLogger(Fanout.class);
 
 	private static final Object SHUTDOWN = new Object();
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
+
+	/** How long threads that ignored the deadline get after their requests were cancelled. */
+	private static final Duration ABORT_GRACE = Duration.ofSeconds(1);
 
 	private static final long FLUSH_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -65,7 +51,7 @@ final class Fanout {
 
 	private final AtomicInteger queued = new AtomicInteger();
 
-	private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+	private final AtomicReference<BroadcasterState> state = new AtomicReference<>(BroadcasterState.NEW);
 
 	/** Subscribers receiving events; changed on the distribution thread (or under the lock before start). */
 	private final List<SubscriberQueue> subscribers = new CopyOnWriteArrayList<>();
@@ -86,16 +72,16 @@ final class Fanout {
 		this.distributor.setDaemon(true);
 	}
 
-	State state() {
+	BroadcasterState state() {
 		return this.state.get();
 	}
 
 	/** Enqueues without blocking; counts a drop when stopped or full. */
 	boolean publish(RecordedEvent event) {
-		State current = this.state.get();
-		if (current == State.DRAINING || current == State.TERMINATED) {
+		BroadcasterState current = this.state.get();
+		if (current == BroadcasterState.DRAINING || current == BroadcasterState.TERMINATED) {
 			this.counters.drop(DropReason.SHUTDOWN, event);
-			if (current == State.TERMINATED) {
+			if (current == BroadcasterState.TERMINATED) {
 				// no distribution thread is left to write the summary
 				this.counters.flush(false);
 			}
@@ -126,11 +112,11 @@ final class Fanout {
 	boolean subscribe(SubscriberQueue subscriber) {
 		FutureTask<Void> command;
 		synchronized (this.lock) {
-			State current = this.state.get();
-			if (current == State.DRAINING || current == State.TERMINATED) {
+			BroadcasterState current = this.state.get();
+			if (current == BroadcasterState.DRAINING || current == BroadcasterState.TERMINATED) {
 				return false;
 			}
-			if (current == State.NEW) {
+			if (current == BroadcasterState.NEW) {
 				this.subscribers.add(subscriber);
 				return true;
 			}
@@ -148,12 +134,12 @@ final class Fanout {
 	/** Removes a subscriber; it finishes its queue, then its thread ends. */
 	void unsubscribe(SubscriberQueue subscriber) {
 		synchronized (this.lock) {
-			State current = this.state.get();
-			if (current == State.NEW) {
+			BroadcasterState current = this.state.get();
+			if (current == BroadcasterState.NEW) {
 				this.subscribers.remove(subscriber);
 				subscriber.closeInput();
 			}
-			else if (current == State.RUNNING) {
+			else if (current == BroadcasterState.RUNNING) {
 				this.incoming.add(new FutureTask<>(() -> {
 					this.subscribers.remove(subscriber);
 					subscriber.closeInput();
@@ -165,7 +151,7 @@ final class Fanout {
 	/** Starts the distribution thread and every subscriber added so far. Idempotent. */
 	void start() {
 		synchronized (this.lock) {
-			if (this.state.compareAndSet(State.NEW, State.RUNNING)) {
+			if (this.state.compareAndSet(BroadcasterState.NEW, BroadcasterState.RUNNING)) {
 				startThreads();
 			}
 		}
@@ -177,13 +163,13 @@ final class Fanout {
 	 */
 	boolean beginShutdown() {
 		synchronized (this.lock) {
-			State previous = this.state.get();
-			if (previous == State.DRAINING || previous == State.TERMINATED) {
+			BroadcasterState previous = this.state.get();
+			if (previous == BroadcasterState.DRAINING || previous == BroadcasterState.TERMINATED) {
 				return false;
 			}
-			this.state.set(State.DRAINING);
+			this.state.set(BroadcasterState.DRAINING);
 			this.incoming.add(SHUTDOWN);
-			if (previous == State.NEW) {
+			if (previous == BroadcasterState.NEW) {
 				// drain what was published before start to the subscribers added before start
 				startThreads();
 			}
@@ -192,11 +178,37 @@ final class Fanout {
 	}
 
 	/**
+	 * The rest of a shutdown that {@link #beginShutdown()} began: subscribers stop waiting between retries, the
+	 * queues drain until the deadline; past it the threads are interrupted and requests in flight cancelled, and
+	 * threads that still have not ended a second later are abandoned with their queues counted.
+	 * @param timeout the deadline
+	 * @param cancelWaits ends every wait between retries
+	 * @return {@code true} when everything drained in time
+	 */
+	boolean drain(Duration timeout, Runnable cancelWaits) {
+		for (SubscriberQueue subscriber : this.started) {
+			subscriber.cancel();
+		}
+		cancelWaits.run();
+		boolean clean = awaitTermination(System.nanoTime() + timeout.toNanos());
+		if (!clean) {
+			logger.warn("Event broadcaster did not drain within {}; cancelling requests in flight", timeout);
+			abort();
+			if (!awaitTermination(System.nanoTime() + ABORT_GRACE.toNanos())) {
+				logger.warn("Event threads still running {} after the deadline; abandoning them", ABORT_GRACE);
+				abandon();
+			}
+		}
+		terminated();
+		return clean;
+	}
+
+	/**
 	 * Waits for the distribution thread and every subscriber thread until {@code deadlineNanos}.
 	 * @return {@code true} when all of them ended
 	 */
-	boolean awaitTermination(long deadlineNanos) {
-		boolean clean = join(this.distributor, deadlineNanos);
+	private boolean awaitTermination(long deadlineNanos) {
+		boolean clean = Threads.join(this.distributor, deadlineNanos);
 		for (SubscriberQueue subscriber : this.started) {
 			clean &= subscriber.join(deadlineNanos);
 		}
@@ -204,7 +216,7 @@ final class Fanout {
 	}
 
 	/** The deadline passed: interrupt every thread; what is still queued is counted as {@code shutdown}. */
-	void abort() {
+	private void abort() {
 		this.distributor.interrupt();
 		for (SubscriberQueue subscriber : this.started) {
 			subscriber.abort();
@@ -212,7 +224,7 @@ final class Fanout {
 	}
 
 	/** Threads outlived the grace after {@link #abort()}: count what their queues still hold. */
-	void abandon() {
+	private void abandon() {
 		for (SubscriberQueue subscriber : this.started) {
 			if (subscriber.isAlive()) {
 				subscriber.drainAbandoned();
@@ -220,8 +232,8 @@ final class Fanout {
 		}
 	}
 
-	void terminated() {
-		this.state.set(State.TERMINATED);
+	private void terminated() {
+		this.state.set(BroadcasterState.TERMINATED);
 	}
 
 	List<SubscriberQueue> subscribers() {
@@ -317,22 +329,6 @@ final class Fanout {
 				throw ex;
 			}
 		}
-	}
-
-	private static boolean join(Thread thread, long deadlineNanos) {
-		if (thread.getState() == Thread.State.NEW) {
-			return true;
-		}
-		try {
-			long remaining = deadlineNanos - System.nanoTime();
-			if (remaining > 0) {
-				TimeUnit.NANOSECONDS.timedJoin(thread, remaining);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		return !thread.isAlive();
 	}
 
 	private static void await(FutureTask<Void> command) {

@@ -1,7 +1,6 @@
 package io.github.kubeevents;
 
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -159,19 +158,7 @@ final class SinkWriters {
 	boolean join(long deadlineNanos) {
 		boolean ended = true;
 		for (Thread thread : this.threads) {
-			if (thread.getState() == Thread.State.NEW) {
-				continue;
-			}
-			long remaining = deadlineNanos - System.nanoTime();
-			try {
-				if (remaining > 0) {
-					TimeUnit.NANOSECONDS.timedJoin(thread, remaining);
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			ended &= !thread.isAlive();
+			ended &= Threads.join(thread, deadlineNanos);
 		}
 		return ended;
 	}

@@ -142,19 +142,7 @@ final class SubscriberQueue implements Subscription {
 	}
 
 	boolean join(long deadlineNanos) {
-		if (this.thread.getState() == Thread.State.NEW) {
-			return true;
-		}
-		long remaining = deadlineNanos - System.nanoTime();
-		try {
-			if (remaining > 0) {
-				TimeUnit.NANOSECONDS.timedJoin(this.thread, remaining);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		boolean ended = !this.thread.isAlive();
+		boolean ended = Threads.join(this.thread, deadlineNanos);
 		if (this.handler instanceof MaintainedHandler maintained) {
 			ended &= maintained.awaitTermination(deadlineNanos);
 		}
