@@ -34,6 +34,9 @@ final class Fanout {
 
 	private static final Logger logger = LoggerFactory.getLogger(Fanout.class);
 
+	/** Shutdown is the broadcaster's, so are its log lines. */
+	private static final Logger shutdownLogger = LoggerFactory.getLogger(EventBroadcaster.class);
+
 	private static final Object SHUTDOWN = new Object();
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
@@ -192,10 +195,10 @@ final class Fanout {
 		cancelWaits.run();
 		boolean clean = awaitTermination(System.nanoTime() + timeout.toNanos());
 		if (!clean) {
-			logger.warn("Event broadcaster did not drain within {}; cancelling requests in flight", timeout);
+			shutdownLogger.warn("Event broadcaster did not drain within {}; cancelling requests in flight", timeout);
 			abort();
 			if (!awaitTermination(System.nanoTime() + ABORT_GRACE.toNanos())) {
-				logger.warn("Event threads still running {} after the deadline; abandoning them", ABORT_GRACE);
+				shutdownLogger.warn("Event threads still running {} after the deadline; abandoning them", ABORT_GRACE);
 				abandon();
 			}
 		}
