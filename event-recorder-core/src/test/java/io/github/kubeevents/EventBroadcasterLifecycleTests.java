@@ -111,10 +111,11 @@ class EventBroadcasterLifecycleTests {
 		assertThat(broadcaster.snapshot(1).state()).isEqualTo("new");
 		assertThat(broadcaster.queueDepth()).isEqualTo(1);
 		broadcaster.start();
-		// the sink's writer thread is started by its subscriber thread
+		// the sink's writer threads (four by default) are started by its subscriber thread
 		await().atMost(WAIT).untilAsserted(() -> assertThat(EventBroadcasterTests.kubeEventsThreads())
 			.containsExactlyInAnyOrder("kubeevents-broadcaster", "kubeevents-subscriber-early",
-					"kubeevents-subscriber-sink", "kubeevents-writer-sink", "kubeevents-subscriber-logging"));
+					"kubeevents-subscriber-sink", "kubeevents-writer-sink-0", "kubeevents-writer-sink-1",
+					"kubeevents-writer-sink-2", "kubeevents-writer-sink-3", "kubeevents-subscriber-logging"));
 	}
 
 	@Test
@@ -299,7 +300,9 @@ class EventBroadcasterLifecycleTests {
 	@Test
 	void sinkIsAbortedWhenTheDeadlinePassesAndItsPendingEventsCountedAsShutdown() throws Exception {
 		ScriptedSink sink = new ScriptedSink().delayEachCall(Duration.ofHours(1));
-		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder().retryPolicy(new RetryPolicy(12, Duration.ofHours(1))));
+		// one writer: event 1 waits in the queue behind event 0
+		EventBroadcaster broadcaster = broadcaster(
+				EventBroadcaster.builder().retryPolicy(new RetryPolicy(12, Duration.ofHours(1))).sinkWriters(1));
 		broadcaster.startRecordingToSink(sink);
 		broadcaster.start();
 		broadcaster.publish(event(0));

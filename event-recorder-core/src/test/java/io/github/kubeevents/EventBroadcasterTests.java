@@ -261,7 +261,8 @@ class EventBroadcasterTests {
 		}
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder()
 			.retryPolicy(new RetryPolicy(12, Duration.ofHours(1)))
-			.jitter(() -> 0.99));
+			.jitter(() -> 0.99)
+			.sinkWriters(1));
 		broadcaster.startRecordingToSink(sink);
 		broadcaster.start();
 		broadcaster.publish(event(0));

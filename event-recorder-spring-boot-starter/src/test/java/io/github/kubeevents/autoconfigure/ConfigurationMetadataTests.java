@@ -78,7 +78,7 @@ class ConfigurationMetadataTests {
 				entry("kubeevents.host", null), entry("kubeevents.log-events", "true"),
 				entry("kubeevents.shutdown-timeout", "10s"), entry("kubeevents.max-message-size", "1MB"),
 				entry("kubeevents.api", "auto"), entry("kubeevents.sink.mode", "auto"),
-				entry("kubeevents.sink.request-timeout", "5s"), entry("kubeevents.sink.writers", "1"),
+				entry("kubeevents.sink.request-timeout", "5s"), entry("kubeevents.sink.writers", "4"),
 				entry("kubeevents.sink.rate-limit.qps", null), entry("kubeevents.sink.rate-limit.burst", "10"),
 				entry("kubeevents.series.cache-size", "4096"),
 				entry("kubeevents.kubeconfig.enabled", "false"), entry("kubeevents.queue.capacity", "1000"),

@@ -153,13 +153,13 @@ class KubeEventsPropertiesTests {
 	@Test
 	void sinkSeriesAndApiPropertiesBind() {
 		runner().withPropertyValues("kubeevents.api=events.k8s.io/v1", "kubeevents.sink.mode=log",
-				"kubeevents.sink.request-timeout=2s", "kubeevents.sink.writers=4", "kubeevents.sink.rate-limit.qps=5",
+				"kubeevents.sink.request-timeout=2s", "kubeevents.sink.writers=2", "kubeevents.sink.rate-limit.qps=5",
 				"kubeevents.sink.rate-limit.burst=7", "kubeevents.series.cache-size=99")
 			.run((context) -> {
 				KubeEventsProperties properties = properties(context);
 				assertThat(properties.eventsApi()).isEqualTo(EventsApi.EVENTS_V1);
 				assertThat(properties.sink()).isEqualTo(new KubeEventsProperties.Sink(SinkMode.LOG, Duration.ofSeconds(2),
-						4, new KubeEventsProperties.RateLimit(5.0, 7)));
+						2, new KubeEventsProperties.RateLimit(5.0, 7)));
 				assertThat(properties.series().cacheSize()).isEqualTo(99);
 				assertThat(context.getBean(io.github.kubeevents.EventBroadcaster.class).writeBudget())
 					.isEqualTo(new io.github.kubeevents.introspect.WriteBudgetSnapshot(5.0, 7, 0, Duration.ZERO));

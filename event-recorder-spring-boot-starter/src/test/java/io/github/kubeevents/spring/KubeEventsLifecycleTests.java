@@ -99,13 +99,14 @@ class KubeEventsLifecycleTests {
 			.withBean(EventSink.class, () -> sink)
 			.run((context) -> {
 				broadcaster[0] = context.getBean(EventBroadcaster.class);
-				// the sink's writer thread is started by its subscriber thread
+				// the sink's writer threads (four by default) are started by its subscriber thread
 				Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 					Set<Thread> started = kubeEventsThreads();
 					started.removeAll(before);
 					assertThat(started).extracting(Thread::getName)
 						.containsExactlyInAnyOrder("kubeevents-broadcaster", "kubeevents-subscriber-sink",
-								"kubeevents-writer-sink", "kubeevents-subscriber-logging");
+								"kubeevents-writer-sink-0", "kubeevents-writer-sink-1",
+								"kubeevents-writer-sink-2", "kubeevents-writer-sink-3", "kubeevents-subscriber-logging");
 				});
 				EventRecorder recorder = context.getBean(EventRecorder.class);
 				for (int i = 0; i < 3; i++) {
