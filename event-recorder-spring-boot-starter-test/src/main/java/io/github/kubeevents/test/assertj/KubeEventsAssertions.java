@@ -32,6 +32,16 @@ public final class KubeEventsAssertions {
 	}
 
 	/**
+	 * Assertions on the Events a namespace of a real cluster holds, e.g.
+	 * {@code assertThat(ClusterEvents.read(cluster, "default"))}.
+	 * @param actual the Events, read by {@link ClusterEvents#read}
+	 * @return the assertion object
+	 */
+	public static ClusterEventsAssert assertThat(ClusterEvents actual) {
+		return new ClusterEventsAssert(actual);
+	}
+
+	/**
 	 * Assertions on one recorded event.
 	 * @param actual the event
 	 * @return the assertion object

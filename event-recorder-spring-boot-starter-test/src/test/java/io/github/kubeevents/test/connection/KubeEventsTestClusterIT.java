@@ -1,6 +1,7 @@
 package io.github.kubeevents.test.connection;
 
 import java.time.Duration;
+import java.util.UUID;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
@@ -9,15 +10,19 @@ import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
 import io.github.kubeevents.spring.EffectiveSink;
 import io.github.kubeevents.spring.KubeEventsStatus;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
+import io.github.kubeevents.test.assertj.ClusterEvents;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
 import io.github.kubeevents.test.example.WidgetApplication;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
+import static io.github.kubeevents.test.assertj.KubeEventsAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -37,6 +42,9 @@ class KubeEventsTestClusterIT {
 	@Autowired
 	KubeEventsStatus status;
 
+	@Autowired
+	EventRecorder recorder;
+
 	@Test
 	void theRecorderWritesToTheSharedClusterAsAdmin(KubernetesTestCluster cluster) {
 		assertThat(this.connectionDetails).isInstanceOfSatisfying(TestClusterConnectionDetails.class, (details) -> {
@@ -47,6 +55,26 @@ class KubeEventsTestClusterIT {
 		assertThat(this.status.apiServer()).isEqualTo(cluster.baseUrl());
 		assertThat(this.status.reason())
 			.isEqualTo("connection details: test cluster (" + cluster.backend() + ", admin)");
+	}
+
+	@Test
+	void clusterAssertionsSeeTheStoredEvent(KubernetesTestCluster cluster) throws Exception {
+		String namespace = "it-" + UUID.randomUUID().toString().substring(0, 8);
+		new CoreV1Api(cluster.adminClient())
+			.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace)))
+			.execute();
+		this.recorder.about(InvolvedObject.of("Widget", "example.com/v1", namespace, "w-1"))
+			.action("Create")
+			.warning("FailedCreate", "Error creating widget w-1: quota exceeded");
+		await().atMost(AWAIT)
+			.untilAsserted(() -> assertThat(ClusterEvents.read(cluster, namespace)).hasWarning("FailedCreate")
+				.doesNotHaveReason("Created")
+				.hasOccurrences("FailedCreate", 1)
+				.eventWithReason("FailedCreate")
+				.isAbout("Widget", namespace, "w-1")
+				.hasAction("Create")
+				.hasMessage("Error creating widget w-1: quota exceeded")
+				.hasComponent("widgets"));
 	}
 
 	@Nested
