@@ -12,6 +12,7 @@ import io.github.kubeevents.spring.KubeEventsStatus;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.assertj.ClusterEvents;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
+import io.github.kubeevents.test.cluster.TestClusterExtension;
 import io.github.kubeevents.test.example.WidgetApplication;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Namespace;
@@ -51,6 +52,7 @@ class KubeEventsTestClusterIT {
 			assertThat(details.cluster()).isSameAs(cluster);
 			assertThat(details.identity()).isEqualTo(Identity.ADMIN);
 		});
+		assertThat(TestClusterExtension.sharedCluster(cluster.backend())).isSameAs(cluster);
 		assertThat(this.status.sink()).isEqualTo(EffectiveSink.KUBERNETES);
 		assertThat(this.status.apiServer()).isEqualTo(cluster.baseUrl());
 		assertThat(this.status.reason())
