@@ -288,8 +288,21 @@ public final class TestClusterExtension implements ExecutionCondition, TestInsta
 	 * @throws IllegalStateException when it could not start, or under {@code CI=true} when there is none
 	 */
 	public static KubernetesTestCluster sharedCluster() {
+		return sharedCluster(TestClusterBackend.AUTO);
+	}
+
+	/**
+	 * The shared cluster of {@code backend} with the defaults, started on first use; the same instance the extension
+	 * injects into classes with {@code @WithTestCluster(backend = ...)} and otherwise default settings. Skips (aborts)
+	 * the calling test when the backend is not available, or throws under {@code CI=true}. See {@link #sharedCluster()}
+	 * for who stops it.
+	 * @param backend the backend, or {@link TestClusterBackend#AUTO} for {@link #sharedCluster()}'s choice
+	 * @return the cluster
+	 * @throws IllegalStateException when it could not start, or under {@code CI=true} when there is none
+	 */
+	public static KubernetesTestCluster sharedCluster(TestClusterBackend backend) {
 		Selection selection = available(
-				BackendSelector.select(TestClusterBackend.AUTO, EnumSet.noneOf(Capability.class), ENVIRONMENT));
+				BackendSelector.select(backend, EnumSet.noneOf(Capability.class), ENVIRONMENT));
 		return shared(selection).get();
 	}
 

@@ -1,0 +1,60 @@
+package io.github.kubeevents.test.autoconfigure;
+
+import java.time.Clock;
+
+import io.github.kubeevents.EventRecorder;
+import io.github.kubeevents.EventSource;
+import io.github.kubeevents.FakeEventRecorder;
+import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
+import io.github.kubeevents.spring.EffectiveSink;
+import io.github.kubeevents.spring.KubeEventsStatus;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
+
+/**
+ * Auto-configuration imported by {@link AutoConfigureFakeEventRecorder}: a {@link FakeEventRecorder} bean as the
+ * application's {@link EventRecorder}, and a {@link KubeEventsStatus} that sends the pipeline's events nowhere.
+ *
+ * <p>Ordered before {@link KubeEventsAutoConfiguration}, whose recorder and status beans back off
+ * ({@code @ConditionalOnMissingBean}). The status bean, rather than the property {@code kubeevents.sink.mode=none},
+ * is what stops the pipeline: it is the decision the starter would otherwise make from the properties, the
+ * connection details, an {@code ApiClient} bean and the developer's kubeconfig, so replacing it (as
+ * {@code @AutoConfigureTestDatabase} replaces the {@code DataSource} rather than editing {@code spring.datasource.*})
+ * cannot be undone by a property in a test profile or {@code @SpringBootTest(properties = ...)}: such a test never
+ * contacts a cluster. The broadcaster, lifecycle, endpoint, health and metrics beans stay, and report sink
+ * {@code none}.
+ *
+ * <p>The fake is {@link Primary}, so it is injected where an {@link EventRecorder} is wanted even if the
+ * application declares a recorder bean of its own. It captures with the application's {@link EventSource} (the
+ * component and host the real recorder would write) and the system clock.
+ */
+@AutoConfiguration(before = KubeEventsAutoConfiguration.class)
+public final class FakeEventRecorderAutoConfiguration {
+
+	/** Prefix of the properties mapped from {@link AutoConfigureFakeEventRecorder}'s attributes. */
+	public static final String PROPERTY_PREFIX = "kubeevents.test.fake-recorder";
+
+	/** The property mapped from {@link AutoConfigureFakeEventRecorder#clearAfterEachTest()}. */
+	public static final String CLEAR_AFTER_EACH_TEST_PROPERTY = PROPERTY_PREFIX + ".clear-after-each-test";
+
+	/** Why the pipeline discards events, shown in the startup line, the endpoint and health. */
+	public static final String REASON = "@AutoConfigureFakeEventRecorder: events are captured by the FakeEventRecorder bean";
+
+	FakeEventRecorderAutoConfiguration() {
+	}
+
+	@Bean
+	@Primary
+	FakeEventRecorder fakeEventRecorder(ObjectProvider<EventSource> source) {
+		return new FakeEventRecorder(source.getIfAvailable(() -> FakeEventRecorder.DEFAULT_SOURCE), Clock.systemUTC());
+	}
+
+	@Bean
+	KubeEventsStatus fakeEventRecorderKubeEventsStatus() {
+		return new KubeEventsStatus(EffectiveSink.NONE.value(), EffectiveSink.NONE, REASON, null, false, null);
+	}
+
+}

@@ -1,0 +1,104 @@
+package io.github.kubeevents.test.autoconfigure;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.EventRecorder;
+import io.github.kubeevents.FakeEventRecorder;
+import io.github.kubeevents.InvolvedObject;
+import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
+import io.github.kubeevents.spring.EffectiveSink;
+import io.github.kubeevents.spring.KubeEventsStatus;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+import static io.github.kubeevents.test.assertj.KubeEventsAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@link AutoConfigureFakeEventRecorder} in a {@code @SpringBootTest} whose configuration asks for a real cluster
+ * ({@code kubeevents.sink.mode=kubernetes}, a kubeconfig found by the detector): nothing contacts the "cluster", a
+ * port that counts connections. The control case starts the same application without the annotation, against a
+ * second such port, and sees the recorder connect.
+ */
+@SpringBootTest(classes = AutoConfigureFakeEventRecorderTests.Application.class,
+		properties = { "kubeevents.sink.mode=kubernetes", "kubeevents.api=auto" })
+@AutoConfigureFakeEventRecorder
+class AutoConfigureFakeEventRecorderTests {
+
+	static final CountingServer cluster = CountingServer.start();
+
+	static final Path KUBECONFIG = cluster.writeKubeconfig(Path.of("target/fake-recorder-tests/kubeconfig"));
+
+	private static final InvolvedObject POD = InvolvedObject.of("Pod", "v1", "default", "web-0");
+
+	@Autowired
+	EventRecorder recorder;
+
+	@Autowired
+	FakeEventRecorder fake;
+
+	@Autowired
+	KubeEventsStatus status;
+
+	@Autowired
+	EventBroadcaster broadcaster;
+
+	@AfterAll
+	static void stopServer() throws IOException {
+		cluster.close();
+	}
+
+	@Test
+	void recordsIntoTheFakeAndNeverContactsTheCluster() {
+		assertThat(this.recorder).isSameAs(this.fake);
+		this.recorder.about(POD).warning("BackOff", "Back-off restarting failed container");
+		assertThat(this.fake).onlyEvent().isWarning().hasReason("BackOff").isAbout("Pod", "default", "web-0");
+		assertThat(this.status.sink()).isEqualTo(EffectiveSink.NONE);
+		assertThat(this.broadcaster.snapshot(10).sinks()).isEmpty();
+		await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(cluster::connections, (n) -> n == 0);
+	}
+
+	@Test
+	void withoutTheAnnotationTheSameApplicationContactsTheCluster() throws IOException {
+		try (CountingServer otherCluster = CountingServer.start();
+				ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
+					.web(WebApplicationType.NONE)
+					.properties("kubeevents.sink.mode=kubernetes", "kubeevents.api=auto", "kubeevents.shutdown-timeout=1s",
+							"test.kubeconfig=" + otherCluster.writeKubeconfig(Path.of("target/fake-recorder-tests/other"))
+								.toAbsolutePath())
+					.run()) {
+			context.getBean(EventRecorder.class).about(POD).warning("BackOff", "Back-off restarting failed container");
+			assertThat(context.getBean(EventRecorder.class)).isNotInstanceOf(FakeEventRecorder.class);
+			await().atMost(Duration.ofSeconds(30)).until(otherCluster::connections, (n) -> n > 0);
+		}
+	}
+
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class Application {
+
+		@Bean
+		KubernetesConfigDetector developerMachine(Environment environment) {
+			String kubeconfig = environment.getProperty("test.kubeconfig", KUBECONFIG.toAbsolutePath().toString());
+			return new KubernetesConfigDetector(Map.of("KUBECONFIG", kubeconfig), Path.of("target/no-home"),
+					Path.of("target/no-sa"));
+		}
+
+	}
+
+}
