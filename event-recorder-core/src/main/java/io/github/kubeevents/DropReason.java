@@ -16,7 +16,10 @@ public enum DropReason {
 	/** The API server answered with an HTTP error status (4xx/5xx); never retried, like client-go. */
 	REJECTED_BY_SERVER("rejected_by_server", false),
 
-	/** Every attempt failed with a transport error (default 12 attempts). */
+	/**
+	 * Every attempt failed with a retryable error (default 12 attempts): the server could not be reached, its
+	 * answer could not be read, or it stayed busy (429/5xx) after the Retry-After waits it asked for.
+	 */
 	RETRIES_EXHAUSTED("retries_exhausted", false),
 
 	/** Recorded after shutdown began, or still pending when shutdown cancelled its retries or hit its deadline. */

@@ -104,7 +104,10 @@ class CoreV1RecordingTests {
 				Arguments.of("unexpected object",
 						EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE, "garbage", null), 12,
 						DropReason.RETRIES_EXHAUSTED, "unexpected_response"),
-				Arguments.of("transport", transport(), 12, DropReason.RETRIES_EXHAUSTED, "transport_error"));
+				Arguments.of("transport", transport(), 12, DropReason.RETRIES_EXHAUSTED, "transport_error"),
+				Arguments.of("still busy after Retry-After",
+						EventSinkException.unavailable(EventSinkException.status(503, "ServiceUnavailable", "busy")), 12,
+						DropReason.RETRIES_EXHAUSTED, "server_error"));
 	}
 
 	@ParameterizedTest(name = "{0} -> {2} attempt(s)")

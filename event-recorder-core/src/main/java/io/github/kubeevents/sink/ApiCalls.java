@@ -189,8 +189,11 @@ final class ApiCalls {
 			}
 			catch (ApiException ex) {
 				Duration wait = retryAfter(ex);
-				if (wait == null || retry >= CoreV1EventSink.MAX_RETRY_AFTER_RETRIES || this.cancelled) {
+				if (wait == null || this.cancelled) {
 					throw classify(ex);
+				}
+				if (retry >= CoreV1EventSink.MAX_RETRY_AFTER_RETRIES) {
+					throw EventSinkException.unavailable(classify(ex));
 				}
 				try {
 					this.sleeper.sleep(wait);

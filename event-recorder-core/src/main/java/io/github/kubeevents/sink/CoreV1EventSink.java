@@ -21,7 +21,9 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
  *
  * <p>Like client-go's REST layer, a 429 or 5xx answer that carries a {@code Retry-After} header (in seconds) is
  * retried here, up to {@value #MAX_RETRY_AFTER_RETRIES} times, waiting what the server asked for (capped at
- * {@link #MAX_RETRY_AFTER}). Any other HTTP status, and these once the retries are used up, reach the caller.
+ * {@link #MAX_RETRY_AFTER}). Once these retries are used up the failure is
+ * {@link EventSinkException.Kind#UNAVAILABLE}, which the recorder retries on its retry policy (client-go drops
+ * it). Any other HTTP status reaches the caller as {@link EventSinkException.Kind#HTTP_STATUS}.
  *
  * <p>Failures are classified: I/O (the client's {@code ApiException} with code 0, timeouts included) →
  * {@link EventSinkException.Kind#TRANSPORT}; an HTTP status → {@link EventSinkException.Kind#HTTP_STATUS} (with

@@ -23,7 +23,15 @@ public final class EventSinkException extends Exception {
 		UNEXPECTED_RESPONSE,
 
 		/** The server could not be reached or the connection failed (I/O): retried. */
-		TRANSPORT
+		TRANSPORT,
+
+		/**
+		 * The server answered 429 or 5xx with {@code Retry-After} and still did after the ten waits it asked for:
+		 * retried on the retry policy, like a transport failure. Differs from client-go deliberately: there such
+		 * an answer is a {@code StatusError} and the event is dropped, so with several writers a busy server
+		 * would cost several events per ten seconds; here it costs what a refused connection costs.
+		 */
+		UNAVAILABLE
 
 	}
 
@@ -38,7 +46,7 @@ public final class EventSinkException extends Exception {
 	/**
 	 * A classified failure.
 	 * @param kind the error class
-	 * @param statusCode the HTTP status for {@link Kind#HTTP_STATUS}, else 0
+	 * @param statusCode the HTTP status for {@link Kind#HTTP_STATUS} and {@link Kind#UNAVAILABLE}, else 0
 	 * @param statusReason the Status reason (e.g. {@code AlreadyExists}), or {@code ""}
 	 * @param namespaceTerminating whether a Status cause says the namespace is terminating
 	 * @param message the message
@@ -62,6 +70,16 @@ public final class EventSinkException extends Exception {
 	 */
 	public static EventSinkException of(Kind kind, String message, Throwable cause) {
 		return new EventSinkException(kind, 0, "", false, message, cause);
+	}
+
+	/**
+	 * A 429 or 5xx answer whose {@code Retry-After} waits are used up: {@link Kind#UNAVAILABLE}, retried.
+	 * @param status the classified answer ({@link Kind#HTTP_STATUS})
+	 * @return the exception
+	 */
+	public static EventSinkException unavailable(EventSinkException status) {
+		return new EventSinkException(Kind.UNAVAILABLE, status.statusCode, status.statusReason, false,
+				status.getMessage() + " (still busy after the waits it asked for)", status.getCause());
 	}
 
 	/**
@@ -95,9 +113,9 @@ public final class EventSinkException extends Exception {
 		return this.namespaceTerminating;
 	}
 
-	/** @return whether the recorder retries this failure (transport and unexpected-response errors) */
+	/** @return whether the recorder retries this failure (transport, unexpected-response and unavailable errors) */
 	public boolean isRetryable() {
-		return this.kind == Kind.TRANSPORT || this.kind == Kind.UNEXPECTED_RESPONSE;
+		return this.kind == Kind.TRANSPORT || this.kind == Kind.UNEXPECTED_RESPONSE || this.kind == Kind.UNAVAILABLE;
 	}
 
 	/** @return whether this is HTTP 404 (the Event expired or was deleted) */

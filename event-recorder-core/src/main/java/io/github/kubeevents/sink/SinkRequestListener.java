@@ -33,7 +33,7 @@ public interface SinkRequestListener {
 	 */
 	static String resultOf(EventSinkException ex) {
 		return switch (ex.kind()) {
-			case HTTP_STATUS -> (ex.statusCode() >= 500) ? "server_error" : "client_error";
+			case HTTP_STATUS, UNAVAILABLE -> (ex.statusCode() >= 500) ? "server_error" : "client_error";
 			case TRANSPORT -> "transport_error";
 			case UNEXPECTED_RESPONSE -> "unexpected_response";
 			case REQUEST_CONSTRUCTION -> "invalid_request";

@@ -77,6 +77,9 @@ class RetryAfterTests {
 		EventSinkException ex = catchThrowableOfType(EventSinkException.class, () -> this.sink.create(event()));
 		assertThat(ex.statusCode()).isEqualTo(429);
 		assertThat(ex.statusReason()).isEqualTo("TooManyRequests");
+		// still busy: the recorder retries it on its retry policy instead of dropping it (client-go drops it)
+		assertThat(ex.kind()).isEqualTo(EventSinkException.Kind.UNAVAILABLE);
+		assertThat(ex.isRetryable()).isTrue();
 		assertThat(requests()).hasSize(11);
 		assertThat(this.sleeps).hasSize(10).containsOnly(Duration.ofSeconds(60));
 	}
@@ -122,6 +125,7 @@ class RetryAfterTests {
 		this.server.answer(new StubApiServer.Answer(429, "5"));
 		EventSinkException ex = catchThrowableOfType(EventSinkException.class, () -> self[0].create(event()));
 		assertThat(ex.statusCode()).isEqualTo(429);
+		assertThat(ex.kind()).isEqualTo(EventSinkException.Kind.HTTP_STATUS);
 		assertThat(requests()).hasSize(1);
 		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(5));
 	}
