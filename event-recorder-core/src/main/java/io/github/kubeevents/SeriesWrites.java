@@ -211,6 +211,16 @@ final class SeriesWrites {
 							"Unable to write event (retry limit of " + maxAttempts + " attempts exceeded!)", false);
 					return true;
 				}
+				if (this.settings.isCancelled()) {
+					// shutdown ends the retries: the drop below is counted and summarised, not announced as a retry
+					if (logger.isDebugEnabled()) {
+						logger.debug("Unable to write event (attempt {}/{}, will not retry): {}: {}", n, maxAttempts,
+								recorded.describe(), ex.getMessage());
+					}
+					this.failed.increment();
+					this.counters.drop(DropReason.SHUTDOWN, recorded);
+					return true;
+				}
 				logger.warn("Unable to write event (attempt {}/{}, may retry after sleeping): {}: {}", n, maxAttempts,
 						recorded.describe(), ex.getMessage());
 				Duration delay = this.settings.retryPolicy().sleep();

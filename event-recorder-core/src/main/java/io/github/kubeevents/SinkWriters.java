@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * The threads that write one sink's events to the API server: a fixed number of daemon threads
  * ({@code kubeevents-writer-<sink>-<n>}), each with a bounded queue. Writes are sharded by object, so the writes
  * about one object stay in order (a PATCH never overtakes its CREATE) while different objects are written in
- * parallel. With one thread (the default) every write is in recording order, as in client-go.
+ * parallel. With one thread every write is in recording order, as in client-go; the default is four.
  *
  * <p>Only the sink's subscriber thread submits (a single producer). A full queue drops the write and counts it
  * ({@code queue_full}). Closing lets the threads finish their queues; {@link #abort()} makes them count what is

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable and thread-safe.
  *
  * @param size entries held
- * @param capacity the most entries held; beyond it the least valuable entry is evicted (its final count written
+ * @param capacity the most entries held; beyond it the least recently seen entry is evicted (its final count written
  * first)
  * @param entries up to the requested number of entries
  */

@@ -35,8 +35,8 @@ public enum EventsApi {
 	}
 
 	/**
-	 * The API for a value, case-insensitively; {@code v1} and {@code events.k8s.io} are accepted for
-	 * events.k8s.io/v1, {@code core} and {@code record} for core/v1.
+	 * The API for a value, case-insensitively; {@code events.k8s.io}, {@code events-v1} and {@code events_v1} are
+	 * accepted for events.k8s.io/v1, {@code core}, {@code core-v1}, {@code core_v1} and {@code record} for core/v1.
 	 * @param value the value
 	 * @return the API, or {@code null} when unknown
 	 */

@@ -28,7 +28,7 @@ import org.springframework.core.env.Environment;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the Kubernetes
  * event recorder: an {@link EventBroadcaster} built from {@link KubeEventsProperties}, an {@link EventRecorder}
- * for the application's {@link EventSource}, the sink chosen by {@code kubeevents.sink} (see
+ * for the application's {@link EventSource}, the sink chosen by {@code kubeevents.sink.mode} (see
  * {@link ClusterResolver}) and the {@link KubeEventsLifecycle} that starts and stops them.
  *
  * <p>Switched off with {@code kubeevents.enabled=false}. Every bean backs off when the application defines one of

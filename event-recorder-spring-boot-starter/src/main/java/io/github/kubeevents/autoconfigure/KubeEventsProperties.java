@@ -17,7 +17,9 @@ import org.springframework.util.unit.DataSize;
 import static io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyException.require;
 
 /**
- * Configuration of the kube-events recorder ({@code kubeevents.*}). Every default is client-go's.
+ * Configuration of the kube-events recorder ({@code kubeevents.*}). The correlator, queue and retry defaults are
+ * client-go's; the settings client-go does not have (sink writers, request timeout, series cache size, message size
+ * limit) have defaults of their own, documented on each.
  *
  * <p>Bound by constructor; nested groups are never {@code null}. Invalid values fail startup with an
  * {@link InvalidKubeEventsPropertyException} naming the property.
@@ -202,11 +204,13 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	}
 
 	/**
-	 * Retry settings of API server writes ({@code kubeevents.retry.*}). Only transport failures are retried;
-	 * an HTTP error status drops the event at once.
+	 * Retry settings of API server writes ({@code kubeevents.retry.*}). Transport failures, unreadable answers and
+	 * 429/5xx answers still busy after their Retry-After waits are retried; any other HTTP error status drops the
+	 * event at once.
 	 *
 	 * @param maxAttempts Maximum number of attempts per event, including the first.
-	 * @param sleep Delay between attempts; the first retry waits a random fraction of it.
+	 * @param sleep Delay between attempts; for core/v1 the first retry waits a random fraction of it, for
+	 * events.k8s.io/v1 every retry waits 1 to 1.25 times it.
 	 */
 	public record Retry(@DefaultValue("12") int maxAttempts, @DefaultValue("10s") Duration sleep) {
 

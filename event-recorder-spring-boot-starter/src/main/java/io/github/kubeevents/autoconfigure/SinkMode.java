@@ -3,7 +3,7 @@ package io.github.kubeevents.autoconfigure;
 import java.util.Locale;
 
 /**
- * Where recorded events go, as configured with {@code kubeevents.sink}.
+ * Where recorded events go, as configured with {@code kubeevents.sink.mode}.
  *
  * <p>Immutable and thread-safe.
  */

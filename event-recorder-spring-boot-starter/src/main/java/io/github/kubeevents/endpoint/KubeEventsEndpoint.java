@@ -139,7 +139,7 @@ public final class KubeEventsEndpoint {
 	/**
 	 * Where events go.
 	 *
-	 * @param configured {@code kubeevents.sink}: {@code auto}, {@code kubernetes}, {@code log} or {@code none}
+	 * @param configured {@code kubeevents.sink.mode}: {@code auto}, {@code kubernetes}, {@code log} or {@code none}
 	 * @param effective where events actually go: {@code kubernetes}, {@code log} or {@code none}
 	 * @param reason why
 	 * @param apiServer the API server URL, or {@code null}

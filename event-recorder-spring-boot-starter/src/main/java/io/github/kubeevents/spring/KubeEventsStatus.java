@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable and thread-safe (given a thread-safe sink).
  *
- * @param configured the configured mode ({@code kubeevents.sink}): {@code auto}, {@code kubernetes}, {@code log}
+ * @param configured the configured mode ({@code kubeevents.sink.mode}): {@code auto}, {@code kubernetes}, {@code log}
  * or {@code none}
  * @param sink where events actually go
  * @param reason why, in one line (e.g. {@code "in-cluster service account"} or {@code "not running in

@@ -67,7 +67,7 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
-	void defaultsAreClientGos() throws IOException {
+	void defaultsAreClientGosWhereClientGoHasTheSetting() throws IOException {
 		Map<String, String> defaults = new LinkedHashMap<>();
 		properties("kubeevents.").forEach((name, property) -> {
 			if (!property.has("deprecation")) {

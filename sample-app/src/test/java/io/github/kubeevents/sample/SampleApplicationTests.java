@@ -97,7 +97,7 @@ class SampleApplicationTests {
 	void runsWithTheLibrarysDefaults() {
 		assertThat(this.properties).isEqualTo(new KubeEventsProperties(true, null, null, true, Duration.ofSeconds(10),
 				DataSize.ofMegabytes(1), "auto", new KubeEventsProperties.Kubeconfig(false),
-				new KubeEventsProperties.Sink(SinkMode.AUTO, Duration.ofSeconds(5), 1,
+				new KubeEventsProperties.Sink(SinkMode.AUTO, Duration.ofSeconds(5), 4,
 						new KubeEventsProperties.RateLimit(null, 10)),
 				new KubeEventsProperties.Series(4096), new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
 				new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)),

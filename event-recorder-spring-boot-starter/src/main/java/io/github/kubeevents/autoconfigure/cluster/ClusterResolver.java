@@ -15,7 +15,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Decides where events go ({@code kubeevents.sink}) and builds the sink. In modes {@code auto} and
+ * Decides where events go ({@code kubeevents.sink.mode}) and builds the sink. In modes {@code auto} and
  * {@code kubernetes} the first of these wins:
  * <ol>
  * <li>the application's {@link EventsV1Sink} or {@link EventSink} bean (with both, the one of the configured API;
@@ -65,7 +65,7 @@ public final class ClusterResolver {
 
 	/**
 	 * Resolves where events go.
-	 * @param mode {@code kubeevents.sink}: {@code auto}, {@code kubernetes}, {@code log} or {@code none}
+	 * @param mode {@code kubeevents.sink.mode}: {@code auto}, {@code kubernetes}, {@code log} or {@code none}
 	 * @param logEvents {@code kubeevents.log-events}
 	 * @param kubeconfigEnabled {@code kubeevents.kubeconfig.enabled}
 	 * @param userSinks the application's sink beans
