@@ -1,6 +1,5 @@
 package io.github.kubeevents.test.cluster;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -24,9 +23,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -375,12 +371,12 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		checkOpen();
 		Process p = this.apiServer;
 		if (p != null && this.frozen) {
-			signal(p, "CONT");
+			ProcessControl.signal(p, "CONT");
 		}
 		this.frozen = false;
 		this.apiServer = null;
 		if (p != null) {
-			terminate(p, Duration.ofSeconds(10));
+			ProcessControl.terminate(p, Duration.ofSeconds(10));
 		}
 		LeftoverProcesses.unregister(this.apiServerPidFile);
 		this.apiServerPidFile = null;
@@ -432,7 +428,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 			throw new IllegalStateException("kube-apiserver is not running");
 		}
 		if (!this.frozen) {
-			signal(p, "STOP");
+			ProcessControl.signal(p, "STOP");
 			this.frozen = true;
 		}
 	}
@@ -446,7 +442,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		checkOpen();
 		Process p = this.apiServer;
 		if (this.frozen && p != null) {
-			signal(p, "CONT");
+			ProcessControl.signal(p, "CONT");
 		}
 		this.frozen = false;
 	}
@@ -546,12 +542,12 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		this.etcd = null;
 		if (api != null) {
 			if (this.frozen) {
-				signal(api, "CONT");
+				ProcessControl.signal(api, "CONT");
 			}
-			terminate(api, Duration.ofSeconds(5));
+			ProcessControl.terminate(api, Duration.ofSeconds(5));
 		}
 		if (db != null) {
-			terminate(db, Duration.ofSeconds(5));
+			ProcessControl.terminate(db, Duration.ofSeconds(5));
 		}
 		this.frozen = false;
 		LeftoverProcesses.unregister(this.apiServerPidFile);
@@ -594,7 +590,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	private void launchEtcd(long deadline) {
 		String client = etcdUrl();
 		String peer = "http://" + LOOPBACK + ":" + this.etcdPeerPort;
-		this.etcd = launch("etcd", this.etcdLog, List.of(this.assets.resolve("etcd").toString(), "--name=envtest",
+		this.etcd = ProcessControl.launch("etcd", this.etcdLog, List.of(this.assets.resolve("etcd").toString(), "--name=envtest",
 				"--data-dir=" + this.etcdDataDir, "--listen-client-urls=" + client, "--advertise-client-urls=" + client,
 				"--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,
 				"--initial-cluster=envtest=" + peer, "--initial-cluster-state=new", "--unsafe-no-fsync=true",
@@ -606,7 +602,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 			.build();
 		String last = "no answer";
 		while (true) {
-			requireAlive(this.etcd, "etcd");
+			ProcessControl.requireAlive(this.etcd, "etcd");
 			try {
 				HttpResponse<String> r = http.send(health, HttpResponse.BodyHandlers.ofString());
 				if (r.statusCode() == 200 && r.body().contains("\"true\"")) {
@@ -645,14 +641,14 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		if (!first) {
 			appendMarker(this.apiServerLog, "---- restarted by LocalControlPlane.startApiServer() ----");
 		}
-		Process process = launch("kube-apiserver", this.apiServerLog, apiServerCommand());
+		Process process = ProcessControl.launch("kube-apiserver", this.apiServerLog, apiServerCommand());
 		this.apiServer = process;
 		this.apiServerPidFile = LeftoverProcesses.register(this.stateDirectory, process.toHandle(), "kube-apiserver",
 				this.tempDir);
 
 		Path crt = this.certDir.resolve("apiserver.crt");
 		while (!Files.isRegularFile(crt) || sizeOf(crt) == 0) {
-			requireAlive(process, "kube-apiserver");
+			ProcessControl.requireAlive(process, "kube-apiserver");
 			Waits.pause(deadline, "kube-apiserver to write " + crt);
 		}
 		if (this.caCertificate == null) {
@@ -662,7 +658,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		ApiClient admin = adminClient();
 		String last = "no answer";
 		while (true) {
-			requireAlive(process, "kube-apiserver");
+			ProcessControl.requireAlive(process, "kube-apiserver");
 			Request readyz = new Request.Builder().url(baseUrl() + "/readyz")
 				.header("Authorization", "Bearer " + this.adminToken)
 				.build();
@@ -680,7 +676,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		}
 		CoreV1Api core = new CoreV1Api(admin);
 		while (true) {
-			requireAlive(process, "kube-apiserver");
+			ProcessControl.requireAlive(process, "kube-apiserver");
 			try {
 				core.readNamespace("default").execute();
 				return;
@@ -694,83 +690,11 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	// ------------------------------------------------------------------------------------------------ processes
 
-	private static Process launch(String name, Path log, List<String> command) {
-		try {
-			return new ProcessBuilder(command).redirectErrorStream(true)
-				.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-				.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-				.start();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("could not start " + name + " (" + command.get(0) + ")", ex);
-		}
-	}
-
-	private static void requireAlive(Process p, String name) {
-		if (p == null || !p.isAlive()) {
-			throw new IllegalStateException(
-					name + " exited" + ((p == null) ? "" : " with code " + p.exitValue()) + " before it was ready");
-		}
-	}
-
-	/** Sends SIGSTOP/SIGCONT through {@code kill} (the JDK has no API for them). */
-	private static void signal(Process p, String signal) {
-		try {
-			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).redirectErrorStream(true)
-				.start();
-			String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-				throw new IllegalStateException("kill -" + signal + " " + p.pid() + " failed: " + output.strip());
-			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("could not run kill -" + signal, ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("interrupted while sending SIG" + signal, ex);
-		}
-	}
-
-	/** SIGTERM to the process and its descendants, SIGKILL after {@code grace}, and wait for all to exit. */
-	private static void terminate(Process p, Duration grace) {
-		List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
-		all.add(p.toHandle());
-		all.forEach(ProcessHandle::destroy);
-		long deadline = System.nanoTime() + grace.toNanos();
-		for (ProcessHandle h : all) {
-			waitForExit(h, Math.max(0, deadline - System.nanoTime()));
-		}
-		for (ProcessHandle h : all) {
-			if (h.isAlive()) {
-				h.destroyForcibly();
-				waitForExit(h, Duration.ofSeconds(10).toNanos());
-			}
-		}
-		if (p.isAlive()) {
-			throw new IllegalStateException("process " + p.pid() + " did not exit");
-		}
-	}
-
-	private static void waitForExit(ProcessHandle h, long nanos) {
-		try {
-			h.onExit().get(nanos, TimeUnit.NANOSECONDS);
-		}
-		catch (TimeoutException | ExecutionException ex) {
-			// caller escalates
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
 	/** Shutdown hook: kill everything without waiting long. */
 	private void killAll() {
 		for (Process p : new Process[] { this.apiServer, this.etcd }) {
 			if (p != null) {
-				p.descendants().forEach(ProcessHandle::destroyForcibly);
-				p.destroyForcibly();
-				waitForExit(p.toHandle(), Duration.ofSeconds(5).toNanos());
+				ProcessControl.kill(p);
 			}
 		}
 		LeftoverProcesses.unregister(this.apiServerPidFile);
@@ -789,7 +713,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		}
 		for (Process p : new Process[] { this.apiServer, this.etcd }) {
 			if (p != null) {
-				terminate(p, Duration.ofSeconds(2));
+				ProcessControl.terminate(p, Duration.ofSeconds(2));
 			}
 		}
 		this.apiServer = null;
