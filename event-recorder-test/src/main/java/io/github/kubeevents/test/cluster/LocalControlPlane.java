@@ -12,14 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -123,9 +117,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	private final int apiServerPort;
 
-	private final String adminToken;
-
-	private final String restrictedToken;
+	private final ControlPlaneCredentials credentials;
 
 	private final Thread shutdownHook;
 
@@ -275,12 +267,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 			this.etcdPort = ports[0];
 			this.etcdPeerPort = ports[1];
 			this.apiServerPort = ports[2];
-			this.adminToken = randomToken();
-			this.restrictedToken = randomToken();
-			Files.writeString(this.tokenFile,
-					this.adminToken + "," + ADMIN_USER + ",uid-" + ADMIN_USER + ",\"system:masters\"\n"
-							+ this.restrictedToken + "," + RESTRICTED_USER + ",uid-" + RESTRICTED_USER + "\n");
-			writeServiceAccountKeys();
+			this.credentials = ControlPlaneCredentials.write(this.tokenFile, this.saPublicKey, this.saPrivateKey);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("could not prepare the control plane's directory", ex);
@@ -331,7 +318,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 */
 	@Override
 	public String token(Identity identity) {
-		return (identity == Identity.ADMIN) ? this.adminToken : this.restrictedToken;
+		return this.credentials.token(identity);
 	}
 
 	/**
@@ -660,7 +647,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		while (true) {
 			ProcessControl.requireAlive(process, "kube-apiserver");
 			Request readyz = new Request.Builder().url(baseUrl() + "/readyz")
-				.header("Authorization", "Bearer " + this.adminToken)
+				.header("Authorization", "Bearer " + adminToken())
 				.build();
 			try (Response r = admin.getHttpClient().newCall(readyz).execute()) {
 				String body = r.body().string();
@@ -785,31 +772,6 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		catch (IOException ex) {
 			return 0;
 		}
-	}
-
-	private void writeServiceAccountKeys() throws IOException {
-		KeyPair pair;
-		try {
-			KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
-			gen.initialize(2048);
-			pair = gen.generateKeyPair();
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
-		Files.writeString(this.saPrivateKey, pem("PRIVATE KEY", pair.getPrivate().getEncoded())); // PKCS#8
-		Files.writeString(this.saPublicKey, pem("PUBLIC KEY", pair.getPublic().getEncoded())); // X.509 SPKI
-	}
-
-	private static String pem(String type, byte[] der) {
-		String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
-		return "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n";
-	}
-
-	private static String randomToken() {
-		byte[] bytes = new byte[24];
-		new SecureRandom().nextBytes(bytes);
-		return HexFormat.of().formatHex(bytes);
 	}
 
 	/** Distinct free ports on 127.0.0.1 (held open together so they differ, then released). */
