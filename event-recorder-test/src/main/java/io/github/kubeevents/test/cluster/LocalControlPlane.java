@@ -2,8 +2,6 @@ package io.github.kubeevents.test.cluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,7 +9,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,10 +76,6 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	private static final Logger logger = LoggerFactory.getLogger(LocalControlPlane.class);
 
-	private static final String LOOPBACK = "127.0.0.1";
-
-	private static final int LOG_TAIL_LINES = 40;
-
 	private final Path assets;
 
 	private final Duration eventTtl;
@@ -95,27 +88,9 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	private final LeftoverProcesses.Report leftoverReport;
 
-	private final Path tempDir;
+	private final ControlPlaneDirectory directory;
 
-	private final Path etcdDataDir;
-
-	private final Path certDir;
-
-	private final Path tokenFile;
-
-	private final Path saPublicKey;
-
-	private final Path saPrivateKey;
-
-	private final Path etcdLog;
-
-	private final Path apiServerLog;
-
-	private final int etcdPort;
-
-	private final int etcdPeerPort;
-
-	private final int apiServerPort;
+	private final ControlPlanePorts ports;
 
 	private final ControlPlaneCredentials credentials;
 
@@ -255,19 +230,10 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		this.stateDirectory = stateDirectory;
 		this.leftoverReport = leftoverReport;
 		try {
-			this.tempDir = Files.createTempDirectory(LeftoverProcesses.DIRECTORY_PREFIX);
-			this.etcdDataDir = Files.createDirectory(this.tempDir.resolve("etcd-data"));
-			this.certDir = Files.createDirectory(this.tempDir.resolve("certs"));
-			this.tokenFile = this.tempDir.resolve("tokens.csv");
-			this.saPublicKey = this.tempDir.resolve("sa.pub");
-			this.saPrivateKey = this.tempDir.resolve("sa.key");
-			this.etcdLog = this.tempDir.resolve("etcd.log");
-			this.apiServerLog = this.tempDir.resolve("kube-apiserver.log");
-			int[] ports = freeLoopbackPorts(3);
-			this.etcdPort = ports[0];
-			this.etcdPeerPort = ports[1];
-			this.apiServerPort = ports[2];
-			this.credentials = ControlPlaneCredentials.write(this.tokenFile, this.saPublicKey, this.saPrivateKey);
+			this.directory = ControlPlaneDirectory.create();
+			this.ports = ControlPlanePorts.allocate();
+			this.credentials = ControlPlaneCredentials.write(this.directory.tokenFile(),
+					this.directory.saPublicKey(), this.directory.saPrivateKey());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("could not prepare the control plane's directory", ex);
@@ -294,7 +260,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 */
 	@Override
 	public String baseUrl() {
-		return "https://" + LOOPBACK + ":" + this.apiServerPort;
+		return this.ports.apiServerUrl();
 	}
 
 	/**
@@ -386,7 +352,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 			launchApiServer(Waits.deadline(this.startupTimeout), false);
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalStateException("kube-apiserver did not restart: " + ex.getMessage() + "\n" + logReport(),
+			throw new IllegalStateException("kube-apiserver did not restart: " + ex.getMessage() + "\n" + this.directory.logReport(),
 					ex);
 		}
 		this.lastApiServerStartupTime = Duration.ofNanos(System.nanoTime() - t0);
@@ -456,7 +422,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 * @return the directory
 	 */
 	public Path directory() {
-		return this.tempDir;
+		return this.directory.root();
 	}
 
 	/**
@@ -472,7 +438,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 * @return the file
 	 */
 	public Path apiServerLog() {
-		return this.apiServerLog;
+		return this.directory.apiServerLog();
 	}
 
 	/**
@@ -480,7 +446,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 * @return the file
 	 */
 	public Path etcdLog() {
-		return this.etcdLog;
+		return this.directory.etcdLog();
 	}
 
 	/**
@@ -488,7 +454,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 * @return the URL
 	 */
 	public String etcdUrl() {
-		return "http://" + LOOPBACK + ":" + this.etcdPort;
+		return this.ports.etcdUrl();
 	}
 
 	/**
@@ -539,7 +505,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		this.frozen = false;
 		LeftoverProcesses.unregister(this.apiServerPidFile);
 		LeftoverProcesses.unregister(this.etcdPidFile);
-		Files2.deleteRecursively(this.tempDir, null);
+		this.directory.delete();
 	}
 
 	/**
@@ -549,7 +515,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	@Override
 	public String toString() {
 		return "LocalControlPlane[" + baseUrl() + ", etcd " + etcdUrl() + ", eventTtl " + this.eventTtl + ", dir "
-				+ this.tempDir + "]";
+				+ this.directory.root() + "]";
 	}
 
 	// ------------------------------------------------------------------------------------------------ startup
@@ -565,7 +531,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 			RestrictedAccess.awaitEffective(restrictedClient(), deadline);
 		}
 		catch (RuntimeException | Error ex) {
-			String report = logReport();
+			String report = this.directory.logReport();
 			closeKeepingLogs();
 			throw new IllegalStateException("local control plane did not start: " + ex.getMessage() + "\n" + report,
 					ex);
@@ -576,13 +542,13 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	private void launchEtcd(long deadline) {
 		String client = etcdUrl();
-		String peer = "http://" + LOOPBACK + ":" + this.etcdPeerPort;
-		this.etcd = ProcessControl.launch("etcd", this.etcdLog, List.of(this.assets.resolve("etcd").toString(), "--name=envtest",
-				"--data-dir=" + this.etcdDataDir, "--listen-client-urls=" + client, "--advertise-client-urls=" + client,
+		String peer = this.ports.etcdPeerUrl();
+		this.etcd = ProcessControl.launch("etcd", this.directory.etcdLog(), List.of(this.assets.resolve("etcd").toString(), "--name=envtest",
+				"--data-dir=" + this.directory.etcdData(), "--listen-client-urls=" + client, "--advertise-client-urls=" + client,
 				"--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,
 				"--initial-cluster=envtest=" + peer, "--initial-cluster-state=new", "--unsafe-no-fsync=true",
 				"--log-level=warn"));
-		this.etcdPidFile = LeftoverProcesses.register(this.stateDirectory, this.etcd.toHandle(), "etcd", this.tempDir);
+		this.etcdPidFile = LeftoverProcesses.register(this.stateDirectory, this.etcd.toHandle(), "etcd", this.directory.root());
 		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 		HttpRequest health = HttpRequest.newBuilder(URI.create(client + "/health"))
 			.timeout(Duration.ofSeconds(2))
@@ -611,12 +577,13 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	/** The kube-apiserver command line. */
 	List<String> apiServerCommand() {
 		List<String> cmd = new ArrayList<>(List.of(this.assets.resolve("kube-apiserver").toString(),
-				"--bind-address=" + LOOPBACK, "--advertise-address=" + LOOPBACK, "--secure-port=" + this.apiServerPort,
-				"--etcd-servers=" + etcdUrl(), "--cert-dir=" + this.certDir, "--authorization-mode=RBAC",
-				"--token-auth-file=" + this.tokenFile,
+				"--bind-address=" + ControlPlanePorts.LOOPBACK, "--advertise-address=" + ControlPlanePorts.LOOPBACK,
+				"--secure-port=" + this.ports.apiServer(),
+				"--etcd-servers=" + etcdUrl(), "--cert-dir=" + this.directory.certs(), "--authorization-mode=RBAC",
+				"--token-auth-file=" + this.directory.tokenFile(),
 				"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-				"--service-account-key-file=" + this.saPublicKey,
-				"--service-account-signing-key-file=" + this.saPrivateKey, "--service-cluster-ip-range=10.0.0.0/24",
+				"--service-account-key-file=" + this.directory.saPublicKey(),
+				"--service-account-signing-key-file=" + this.directory.saPrivateKey(), "--service-cluster-ip-range=10.0.0.0/24",
 				"--disable-admission-plugins=ServiceAccount", "--allow-privileged=true",
 				// the "kubernetes" Service cannot point at a loopback address; nothing here needs it
 				"--endpoint-reconciler-type=none", "--event-ttl=" + Durations.toGo(this.eventTtl)));
@@ -626,14 +593,14 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	private void launchApiServer(long deadline, boolean first) {
 		if (!first) {
-			appendMarker(this.apiServerLog, "---- restarted by LocalControlPlane.startApiServer() ----");
+			this.directory.appendToApiServerLog("---- restarted by LocalControlPlane.startApiServer() ----");
 		}
-		Process process = ProcessControl.launch("kube-apiserver", this.apiServerLog, apiServerCommand());
+		Process process = ProcessControl.launch("kube-apiserver", this.directory.apiServerLog(), apiServerCommand());
 		this.apiServer = process;
 		this.apiServerPidFile = LeftoverProcesses.register(this.stateDirectory, process.toHandle(), "kube-apiserver",
-				this.tempDir);
+				this.directory.root());
 
-		Path crt = this.certDir.resolve("apiserver.crt");
+		Path crt = this.directory.apiServerCertificate();
 		while (!Files.isRegularFile(crt) || sizeOf(crt) == 0) {
 			ProcessControl.requireAlive(process, "kube-apiserver");
 			Waits.pause(deadline, "kube-apiserver to write " + crt);
@@ -686,7 +653,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		}
 		LeftoverProcesses.unregister(this.apiServerPidFile);
 		LeftoverProcesses.unregister(this.etcdPidFile);
-		Files2.deleteRecursively(this.tempDir, null);
+		this.directory.delete();
 	}
 
 	/** After a failed start: kill the processes, delete everything but the log files. */
@@ -707,7 +674,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		this.etcd = null;
 		LeftoverProcesses.unregister(this.apiServerPidFile);
 		LeftoverProcesses.unregister(this.etcdPidFile);
-		Files2.deleteRecursively(this.tempDir, (path) -> path.getFileName().toString().endsWith(".log"));
+		this.directory.deleteAllButLogs();
 	}
 
 	private void checkOpen() {
@@ -717,37 +684,6 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	}
 
 	// ------------------------------------------------------------------------------------------------ helpers
-
-	private String logReport() {
-		return "---- tail of " + this.apiServerLog + " ----\n" + tail(this.apiServerLog) + "---- tail of "
-				+ this.etcdLog + " ----\n" + tail(this.etcdLog) + "(temporary directory " + this.tempDir + ")";
-	}
-
-	private static String tail(Path log) {
-		try {
-			if (!Files.exists(log)) {
-				return "(no log)\n";
-			}
-			List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-			StringBuilder sb = new StringBuilder();
-			lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size())
-				.forEach((l) -> sb.append(l).append('\n'));
-			return sb.toString();
-		}
-		catch (IOException | UncheckedIOException ex) {
-			return "(unreadable: " + ex + ")\n";
-		}
-	}
-
-	private static void appendMarker(Path log, String line) {
-		try {
-			Files.writeString(log, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-					StandardOpenOption.APPEND);
-		}
-		catch (IOException ignored) {
-			// only a marker
-		}
-	}
 
 	private static byte[] readCertificate(Path crt, long deadline) {
 		// the file may be observed while it is being written: wait until it holds a complete PEM block
@@ -771,26 +707,6 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		}
 		catch (IOException ex) {
 			return 0;
-		}
-	}
-
-	/** Distinct free ports on 127.0.0.1 (held open together so they differ, then released). */
-	private static int[] freeLoopbackPorts(int count) throws IOException {
-		List<ServerSocket> sockets = new ArrayList<>();
-		try {
-			int[] ports = new int[count];
-			for (int i = 0; i < count; i++) {
-				ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK));
-				s.setReuseAddress(true);
-				sockets.add(s);
-				ports[i] = s.getLocalPort();
-			}
-			return ports;
-		}
-		finally {
-			for (ServerSocket s : sockets) {
-				s.close();
-			}
 		}
 	}
 
