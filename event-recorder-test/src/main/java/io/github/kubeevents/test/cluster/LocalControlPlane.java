@@ -2,12 +2,6 @@ package io.github.kubeevents.test.cluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,11 +9,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
-import okhttp3.Request;
-import okhttp3.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -549,29 +538,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 				"--initial-cluster=envtest=" + peer, "--initial-cluster-state=new", "--unsafe-no-fsync=true",
 				"--log-level=warn"));
 		this.etcdPidFile = LeftoverProcesses.register(this.stateDirectory, this.etcd.toHandle(), "etcd", this.directory.root());
-		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-		HttpRequest health = HttpRequest.newBuilder(URI.create(client + "/health"))
-			.timeout(Duration.ofSeconds(2))
-			.build();
-		String last = "no answer";
-		while (true) {
-			ProcessControl.requireAlive(this.etcd, "etcd");
-			try {
-				HttpResponse<String> r = http.send(health, HttpResponse.BodyHandlers.ofString());
-				if (r.statusCode() == 200 && r.body().contains("\"true\"")) {
-					return;
-				}
-				last = r.statusCode() + " " + r.body();
-			}
-			catch (IOException ex) {
-				last = ex.toString();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException("interrupted while waiting for etcd", ex);
-			}
-			Waits.pause(deadline, "etcd at " + client + " to be healthy (last: " + last + ")");
-		}
+		ControlPlaneReadiness.awaitEtcd(this.etcd, client, deadline);
 	}
 
 	/** The kube-apiserver command line. */
@@ -601,45 +568,11 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 				this.directory.root());
 
 		Path crt = this.directory.apiServerCertificate();
-		while (!Files.isRegularFile(crt) || sizeOf(crt) == 0) {
-			ProcessControl.requireAlive(process, "kube-apiserver");
-			Waits.pause(deadline, "kube-apiserver to write " + crt);
-		}
+		ControlPlaneReadiness.awaitCertificateFile(process, crt, deadline);
 		if (this.caCertificate == null) {
-			this.caCertificate = readCertificate(crt, deadline);
+			this.caCertificate = ControlPlaneReadiness.readCertificate(crt, deadline);
 		}
-
-		ApiClient admin = adminClient();
-		String last = "no answer";
-		while (true) {
-			ProcessControl.requireAlive(process, "kube-apiserver");
-			Request readyz = new Request.Builder().url(baseUrl() + "/readyz")
-				.header("Authorization", "Bearer " + adminToken())
-				.build();
-			try (Response r = admin.getHttpClient().newCall(readyz).execute()) {
-				String body = r.body().string();
-				if (r.code() == 200) {
-					break;
-				}
-				last = r.code() + " " + body.lines().filter((l) -> l.contains("failed")).toList();
-			}
-			catch (IOException ex) {
-				last = ex.toString();
-			}
-			Waits.pause(deadline, "kube-apiserver " + baseUrl() + "/readyz (last: " + last + ")");
-		}
-		CoreV1Api core = new CoreV1Api(admin);
-		while (true) {
-			ProcessControl.requireAlive(process, "kube-apiserver");
-			try {
-				core.readNamespace("default").execute();
-				return;
-			}
-			catch (ApiException ex) {
-				last = "readNamespace(default): " + ex.getCode() + " " + ex.getMessage();
-			}
-			Waits.pause(deadline, "namespace 'default' to exist (last: " + last + ")");
-		}
+		ControlPlaneReadiness.awaitApiServer(process, this, deadline);
 	}
 
 	// ------------------------------------------------------------------------------------------------ processes
@@ -680,33 +613,6 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	private void checkOpen() {
 		if (this.closed) {
 			throw new IllegalStateException("control plane is closed");
-		}
-	}
-
-	// ------------------------------------------------------------------------------------------------ helpers
-
-	private static byte[] readCertificate(Path crt, long deadline) {
-		// the file may be observed while it is being written: wait until it holds a complete PEM block
-		while (true) {
-			try {
-				String pem = Files.readString(crt);
-				if (pem.contains("-----END CERTIFICATE-----")) {
-					return pem.getBytes(StandardCharsets.US_ASCII);
-				}
-			}
-			catch (IOException ex) {
-				// retry
-			}
-			Waits.pause(deadline, "a complete certificate in " + crt);
-		}
-	}
-
-	private static long sizeOf(Path file) {
-		try {
-			return Files.size(file);
-		}
-		catch (IOException ex) {
-			return 0;
 		}
 	}
 
