@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,15 +64,9 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	private static final Logger logger = LoggerFactory.getLogger(LocalControlPlane.class);
 
-	private final Path assets;
-
 	private final Duration eventTtl;
 
 	private final Duration startupTimeout;
-
-	private final List<String> extraApiServerArgs;
-
-	private final Path stateDirectory;
 
 	private final LeftoverProcesses.Report leftoverReport;
 
@@ -83,23 +76,13 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	private final ControlPlaneCredentials credentials;
 
+	private final ControlPlaneProcesses processes;
+
 	private final Thread shutdownHook;
-
-	private volatile Process etcd;
-
-	private volatile Process apiServer;
-
-	private volatile Path etcdPidFile;
-
-	private volatile Path apiServerPidFile;
-
-	private volatile byte[] caCertificate;
 
 	private volatile Duration startupTime;
 
 	private volatile Duration lastApiServerStartupTime;
-
-	private volatile boolean frozen;
 
 	private volatile boolean closed;
 
@@ -212,11 +195,8 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	private LocalControlPlane(Path assets, Duration eventTtl, Duration startupTimeout, List<String> extraApiServerArgs,
 			Path stateDirectory, LeftoverProcesses.Report leftoverReport) {
-		this.assets = assets;
 		this.eventTtl = eventTtl;
 		this.startupTimeout = startupTimeout;
-		this.extraApiServerArgs = extraApiServerArgs;
-		this.stateDirectory = stateDirectory;
 		this.leftoverReport = leftoverReport;
 		try {
 			this.directory = ControlPlaneDirectory.create();
@@ -227,11 +207,15 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		catch (IOException ex) {
 			throw new UncheckedIOException("could not prepare the control plane's directory", ex);
 		}
-		this.shutdownHook = new Thread(this::killAll, "local-control-plane-shutdown");
+		ControlPlaneCommands commands = new ControlPlaneCommands(assets, this.directory, this.ports, eventTtl,
+				extraApiServerArgs);
+		this.processes = new ControlPlaneProcesses(commands, stateDirectory);
+		this.shutdownHook = new Thread(() -> {
+			this.processes.kill();
+			this.directory.delete();
+		}, "local-control-plane-shutdown");
 		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
 	}
-
-	// ------------------------------------------------------------------------------------------------ public API
 
 	/**
 	 * {@link TestClusterBackend#LOCAL}.
@@ -259,7 +243,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 */
 	@Override
 	public byte[] caCertificate() {
-		byte[] ca = this.caCertificate;
+		byte[] ca = this.processes.caCertificate();
 		if (ca == null) {
 			throw new IllegalStateException("kube-apiserver has not written its certificate yet");
 		}
@@ -311,17 +295,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	@Override
 	public synchronized void stopApiServer() {
 		checkOpen();
-		Process p = this.apiServer;
-		if (p != null && this.frozen) {
-			ProcessControl.signal(p, "CONT");
-		}
-		this.frozen = false;
-		this.apiServer = null;
-		if (p != null) {
-			ProcessControl.terminate(p, Duration.ofSeconds(10));
-		}
-		LeftoverProcesses.unregister(this.apiServerPidFile);
-		this.apiServerPidFile = null;
+		this.processes.stopApiServer();
 	}
 
 	/**
@@ -332,17 +306,14 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	@Override
 	public synchronized void startApiServer() {
 		checkOpen();
-		Process running = this.apiServer;
-		if (running != null && running.isAlive()) {
-			throw new IllegalStateException("kube-apiserver is already running (pid " + running.pid() + ")");
-		}
+		this.processes.requireApiServerStopped();
 		long t0 = System.nanoTime();
 		try {
-			launchApiServer(Waits.deadline(this.startupTimeout), false);
+			this.processes.startApiServer(this, Waits.deadline(this.startupTimeout), true);
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalStateException("kube-apiserver did not restart: " + ex.getMessage() + "\n" + this.directory.logReport(),
-					ex);
+			throw new IllegalStateException(
+					"kube-apiserver did not restart: " + ex.getMessage() + "\n" + this.directory.logReport(), ex);
 		}
 		this.lastApiServerStartupTime = Duration.ofNanos(System.nanoTime() - t0);
 	}
@@ -353,8 +324,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 */
 	@Override
 	public boolean isApiServerRunning() {
-		Process p = this.apiServer;
-		return p != null && p.isAlive();
+		return this.processes.isApiServerRunning();
 	}
 
 	/**
@@ -365,14 +335,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	@Override
 	public synchronized void freezeApiServer() {
 		checkOpen();
-		Process p = this.apiServer;
-		if (p == null || !p.isAlive()) {
-			throw new IllegalStateException("kube-apiserver is not running");
-		}
-		if (!this.frozen) {
-			ProcessControl.signal(p, "STOP");
-			this.frozen = true;
-		}
+		this.processes.freezeApiServer();
 	}
 
 	/**
@@ -382,11 +345,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	@Override
 	public synchronized void thawApiServer() {
 		checkOpen();
-		Process p = this.apiServer;
-		if (this.frozen && p != null) {
-			ProcessControl.signal(p, "CONT");
-		}
-		this.frozen = false;
+		this.processes.thawApiServer();
 	}
 
 	/**
@@ -395,7 +354,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 */
 	@Override
 	public boolean isApiServerFrozen() {
-		return this.frozen;
+		return this.processes.isApiServerFrozen();
 	}
 
 	/**
@@ -419,7 +378,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 * @return the state directory
 	 */
 	public Path stateDirectory() {
-		return this.stateDirectory;
+		return this.processes.stateDirectory();
 	}
 
 	/**
@@ -451,10 +410,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 * @return etcd first, then kube-apiserver if running; empty after {@link #close()}
 	 */
 	public List<ProcessHandle> processes() {
-		List<ProcessHandle> handles = new ArrayList<>();
-		Optional.ofNullable(this.etcd).map(Process::toHandle).ifPresent(handles::add);
-		Optional.ofNullable(this.apiServer).map(Process::toHandle).ifPresent(handles::add);
-		return handles;
+		return this.processes.handles();
 	}
 
 	/** What the leftover clean-up before this start did (for tests of the clean-up). */
@@ -468,33 +424,10 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 */
 	@Override
 	public synchronized void close() {
-		if (this.closed) {
-			return;
+		if (detach()) {
+			this.processes.stop();
+			this.directory.delete();
 		}
-		this.closed = true;
-		try {
-			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
-		}
-		catch (IllegalStateException shutdownInProgress) {
-			// the hook runs anyway
-		}
-		Process api = this.apiServer;
-		Process db = this.etcd;
-		this.apiServer = null;
-		this.etcd = null;
-		if (api != null) {
-			if (this.frozen) {
-				ProcessControl.signal(api, "CONT");
-			}
-			ProcessControl.terminate(api, Duration.ofSeconds(5));
-		}
-		if (db != null) {
-			ProcessControl.terminate(db, Duration.ofSeconds(5));
-		}
-		this.frozen = false;
-		LeftoverProcesses.unregister(this.apiServerPidFile);
-		LeftoverProcesses.unregister(this.etcdPidFile);
-		this.directory.delete();
 	}
 
 	/**
@@ -507,21 +440,21 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 				+ this.directory.root() + "]";
 	}
 
-	// ------------------------------------------------------------------------------------------------ startup
-
 	private void startAll() {
 		long t0 = System.nanoTime();
 		long deadline = Waits.deadline(this.startupTimeout);
 		try {
-			launchEtcd(deadline);
-			launchApiServer(deadline, true);
-			RestrictedAccess.grant(adminClient(),
-					RestrictedAccess.binding(RestrictedAccess.ROLE, RestrictedAccess.ROLE, RestrictedAccess.user(RESTRICTED_USER)));
+			this.processes.startEtcd(deadline);
+			this.processes.startApiServer(this, deadline, false);
+			RestrictedAccess.grant(adminClient(), RestrictedAccess.binding(RestrictedAccess.ROLE, RestrictedAccess.ROLE,
+					RestrictedAccess.user(RESTRICTED_USER)));
 			RestrictedAccess.awaitEffective(restrictedClient(), deadline);
 		}
 		catch (RuntimeException | Error ex) {
 			String report = this.directory.logReport();
-			closeKeepingLogs();
+			detach();
+			this.processes.stopAfterFailedStart();
+			this.directory.deleteAllButLogs();
 			throw new IllegalStateException("local control plane did not start: " + ex.getMessage() + "\n" + report,
 					ex);
 		}
@@ -529,85 +462,19 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		logger.info("{} ready in {} ms", this, this.startupTime.toMillis());
 	}
 
-	private void launchEtcd(long deadline) {
-		String client = etcdUrl();
-		String peer = this.ports.etcdPeerUrl();
-		this.etcd = ProcessControl.launch("etcd", this.directory.etcdLog(), List.of(this.assets.resolve("etcd").toString(), "--name=envtest",
-				"--data-dir=" + this.directory.etcdData(), "--listen-client-urls=" + client, "--advertise-client-urls=" + client,
-				"--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,
-				"--initial-cluster=envtest=" + peer, "--initial-cluster-state=new", "--unsafe-no-fsync=true",
-				"--log-level=warn"));
-		this.etcdPidFile = LeftoverProcesses.register(this.stateDirectory, this.etcd.toHandle(), "etcd", this.directory.root());
-		ControlPlaneReadiness.awaitEtcd(this.etcd, client, deadline);
-	}
-
-	/** The kube-apiserver command line. */
-	List<String> apiServerCommand() {
-		List<String> cmd = new ArrayList<>(List.of(this.assets.resolve("kube-apiserver").toString(),
-				"--bind-address=" + ControlPlanePorts.LOOPBACK, "--advertise-address=" + ControlPlanePorts.LOOPBACK,
-				"--secure-port=" + this.ports.apiServer(),
-				"--etcd-servers=" + etcdUrl(), "--cert-dir=" + this.directory.certs(), "--authorization-mode=RBAC",
-				"--token-auth-file=" + this.directory.tokenFile(),
-				"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-				"--service-account-key-file=" + this.directory.saPublicKey(),
-				"--service-account-signing-key-file=" + this.directory.saPrivateKey(), "--service-cluster-ip-range=10.0.0.0/24",
-				"--disable-admission-plugins=ServiceAccount", "--allow-privileged=true",
-				// the "kubernetes" Service cannot point at a loopback address; nothing here needs it
-				"--endpoint-reconciler-type=none", "--event-ttl=" + Durations.toGo(this.eventTtl)));
-		cmd.addAll(this.extraApiServerArgs);
-		return cmd;
-	}
-
-	private void launchApiServer(long deadline, boolean first) {
-		if (!first) {
-			this.directory.appendToApiServerLog("---- restarted by LocalControlPlane.startApiServer() ----");
+	/** Marks this closed and removes the shutdown hook; {@code false} if it was closed already. */
+	private boolean detach() {
+		if (this.closed) {
+			return false;
 		}
-		Process process = ProcessControl.launch("kube-apiserver", this.directory.apiServerLog(), apiServerCommand());
-		this.apiServer = process;
-		this.apiServerPidFile = LeftoverProcesses.register(this.stateDirectory, process.toHandle(), "kube-apiserver",
-				this.directory.root());
-
-		Path crt = this.directory.apiServerCertificate();
-		ControlPlaneReadiness.awaitCertificateFile(process, crt, deadline);
-		if (this.caCertificate == null) {
-			this.caCertificate = ControlPlaneReadiness.readCertificate(crt, deadline);
-		}
-		ControlPlaneReadiness.awaitApiServer(process, this, deadline);
-	}
-
-	// ------------------------------------------------------------------------------------------------ processes
-
-	/** Shutdown hook: kill everything without waiting long. */
-	private void killAll() {
-		for (Process p : new Process[] { this.apiServer, this.etcd }) {
-			if (p != null) {
-				ProcessControl.kill(p);
-			}
-		}
-		LeftoverProcesses.unregister(this.apiServerPidFile);
-		LeftoverProcesses.unregister(this.etcdPidFile);
-		this.directory.delete();
-	}
-
-	/** After a failed start: kill the processes, delete everything but the log files. */
-	private void closeKeepingLogs() {
 		this.closed = true;
 		try {
 			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
 		}
-		catch (IllegalStateException ignored) {
-			// shutting down
+		catch (IllegalStateException shutdownInProgress) {
+			// the hook runs anyway
 		}
-		for (Process p : new Process[] { this.apiServer, this.etcd }) {
-			if (p != null) {
-				ProcessControl.terminate(p, Duration.ofSeconds(2));
-			}
-		}
-		this.apiServer = null;
-		this.etcd = null;
-		LeftoverProcesses.unregister(this.apiServerPidFile);
-		LeftoverProcesses.unregister(this.etcdPidFile);
-		this.directory.deleteAllButLogs();
+		return true;
 	}
 
 	private void checkOpen() {
