@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -81,26 +80,35 @@ final class ProcessControl {
 	}
 
 	/**
-	 * SIGTERM to the process and its descendants, SIGKILL after {@code grace}, and wait for all to exit.
+	 * SIGTERM to the process and its descendants, SIGKILL after {@code grace}, and wait for all to exit. On return,
+	 * {@code p.isAlive()} is {@code false}: the process itself is awaited with {@link Process#waitFor(long, TimeUnit)},
+	 * not through its {@link ProcessHandle}, whose {@code onExit()} can complete a moment before the JDK's reaper
+	 * thread has recorded the exit, so that {@link Process#isAlive()} still answers {@code true} for a process that is
+	 * gone.
 	 * @param p the process
 	 * @param grace how long SIGTERM may take
 	 * @throws IllegalStateException when the process is still alive 10 s after SIGKILL
 	 */
 	static void terminate(Process p, Duration grace) {
-		List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
-		all.add(p.toHandle());
-		all.forEach(ProcessHandle::destroy);
+		List<ProcessHandle> descendants = p.descendants().toList();
+		descendants.forEach(ProcessHandle::destroy);
+		p.toHandle().destroy();
 		long deadline = System.nanoTime() + grace.toNanos();
-		for (ProcessHandle h : all) {
+		for (ProcessHandle h : descendants) {
 			waitForExit(h, Math.max(0, deadline - System.nanoTime()));
 		}
-		for (ProcessHandle h : all) {
+		boolean exited = waitFor(p, Math.max(0, deadline - System.nanoTime()));
+		for (ProcessHandle h : descendants) {
 			if (h.isAlive()) {
 				h.destroyForcibly();
 				waitForExit(h, Duration.ofSeconds(10).toNanos());
 			}
 		}
-		if (p.isAlive()) {
+		if (!exited) {
+			p.toHandle().destroyForcibly();
+			exited = waitFor(p, Duration.ofSeconds(10).toNanos());
+		}
+		if (!exited) {
 			throw new IllegalStateException("process " + p.pid() + " did not exit");
 		}
 	}
@@ -113,6 +121,17 @@ final class ProcessControl {
 		p.descendants().forEach(ProcessHandle::destroyForcibly);
 		p.destroyForcibly();
 		waitForExit(p.toHandle(), Duration.ofSeconds(5).toNanos());
+	}
+
+	/** {@link Process#waitFor(long, TimeUnit)}; an interrupt ends the wait and stays set. */
+	private static boolean waitFor(Process p, long nanos) {
+		try {
+			return p.waitFor(nanos, TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return !p.isAlive();
+		}
 	}
 
 	private static void waitForExit(ProcessHandle h, long nanos) {
