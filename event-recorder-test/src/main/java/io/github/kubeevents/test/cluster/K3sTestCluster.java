@@ -8,13 +8,10 @@ import java.util.List;
 import java.util.Objects;
 
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.util.Config;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.k3s.K3sContainer;
-import org.testcontainers.utility.DockerImageName;
 
 /**
  * K3s in a Testcontainers container ({@code org.testcontainers:testcontainers-k3s}, an optional dependency of this
@@ -64,9 +61,7 @@ public final class K3sTestCluster implements KubernetesTestCluster {
 
 	private final byte[] caCertificate;
 
-	private final String adminToken;
-
-	private final String restrictedToken;
+	private final K3sIdentities identities;
 
 	private final Duration startupTime;
 
@@ -192,36 +187,20 @@ public final class K3sTestCluster implements KubernetesTestCluster {
 	private K3sTestCluster(Builder builder) {
 		long t0 = System.nanoTime();
 		this.eventTtl = builder.eventTtl;
-		K3sContainer k3s = new K3sContainer(DockerImageName.parse(builder.resolvedImage()));
-		List<String> command = new ArrayList<>(List.of(k3s.getCommandParts()));
-		command.addAll(builder.serverArgs());
-		k3s.setCommand(command.toArray(String[]::new));
-		k3s.withStartupTimeout(builder.startupTimeout);
-		this.container = k3s;
+		this.container = K3sContainerControl.create(builder.resolvedImage(), builder.serverArgs(),
+				builder.startupTimeout);
 		try {
-			k3s.start();
+			this.container.start();
 			long deadline = Waits.deadline(builder.startupTimeout);
-			this.kubeconfigYaml = k3s.getKubeConfigYaml();
+			this.kubeconfigYaml = this.container.getKubeConfigYaml();
 			Kubeconfigs.Connection connection = Kubeconfigs.connection(this.kubeconfigYaml);
 			this.baseUrl = connection.server();
 			this.caCertificate = connection.caPem();
-			ApiClient admin = adminClient();
-			awaitNamespace(admin, ServiceAccountTokens.NAMESPACE, deadline);
-			awaitNamespace(admin, "default", deadline);
-			this.adminToken = ServiceAccountTokens.provisionAdmin(admin);
-			this.restrictedToken = ServiceAccountTokens.provisionRestricted(admin);
+			this.identities = K3sIdentities.provision(adminClient(), deadline);
 			RestrictedAccess.awaitEffective(restrictedClient(), deadline);
 		}
 		catch (RuntimeException ex) {
-			String logs = tailOfLogs(k3s);
-			try {
-				k3s.stop();
-			}
-			catch (RuntimeException stopFailure) {
-				ex.addSuppressed(stopFailure);
-			}
-			throw new IllegalStateException("K3s (" + builder.resolvedImage() + ") did not start: " + ex.getMessage()
-					+ logs, ex);
+			throw K3sContainerControl.startFailure(this.container, builder.resolvedImage(), ex);
 		}
 		this.startupTime = Duration.ofNanos(System.nanoTime() - t0);
 		logger.info("{} ready in {} ms", this, this.startupTime.toMillis());
@@ -278,7 +257,7 @@ public final class K3sTestCluster implements KubernetesTestCluster {
 	 */
 	@Override
 	public String token(Identity identity) {
-		return (identity == Identity.ADMIN) ? this.adminToken : this.restrictedToken;
+		return this.identities.token(identity);
 	}
 
 	/**
@@ -357,7 +336,7 @@ public final class K3sTestCluster implements KubernetesTestCluster {
 	public synchronized void freezeApiServer() {
 		checkOpen();
 		if (!this.frozen) {
-			this.container.getDockerClient().pauseContainerCmd(this.container.getContainerId()).exec();
+			K3sContainerControl.pause(this.container);
 			this.frozen = true;
 		}
 	}
@@ -370,7 +349,7 @@ public final class K3sTestCluster implements KubernetesTestCluster {
 	public synchronized void thawApiServer() {
 		checkOpen();
 		if (this.frozen) {
-			this.container.getDockerClient().unpauseContainerCmd(this.container.getContainerId()).exec();
+			K3sContainerControl.unpause(this.container);
 			this.frozen = false;
 		}
 	}
@@ -391,13 +370,8 @@ public final class K3sTestCluster implements KubernetesTestCluster {
 			return;
 		}
 		this.closed = true;
-		try {
-			if (this.frozen) {
-				this.container.getDockerClient().unpauseContainerCmd(this.container.getContainerId()).exec();
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not unpause {} before stopping it: {}", this.container.getContainerId(), ex.toString());
+		if (this.frozen) {
+			K3sContainerControl.unpauseQuietly(this.container);
 		}
 		this.frozen = false;
 		this.container.stop();
@@ -422,32 +396,6 @@ public final class K3sTestCluster implements KubernetesTestCluster {
 	private static UnsupportedOperationException unsupported(Capability capability) {
 		return new UnsupportedOperationException(
 				"K3s cannot do " + capability + " (check supports(" + capability + ") first)");
-	}
-
-	private static void awaitNamespace(ApiClient admin, String name, long deadline) {
-		CoreV1Api core = new CoreV1Api(admin);
-		String last = "no answer";
-		while (true) {
-			try {
-				core.readNamespace(name).execute();
-				return;
-			}
-			catch (ApiException ex) {
-				last = ex.getCode() + " " + ex.getMessage();
-			}
-			Waits.pause(deadline, "namespace '" + name + "' to exist (last: " + last + ")");
-		}
-	}
-
-	private static String tailOfLogs(K3sContainer k3s) {
-		try {
-			List<String> lines = k3s.getLogs().lines().toList();
-			return "\n---- tail of the K3s container log ----\n"
-					+ String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-		}
-		catch (RuntimeException ex) {
-			return "";
-		}
 	}
 
 }

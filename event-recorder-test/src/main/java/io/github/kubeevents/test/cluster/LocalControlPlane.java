@@ -1,38 +1,13 @@
 package io.github.kubeevents.test.cluster;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
-import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
-import okhttp3.Request;
-import okhttp3.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,65 +64,25 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	private static final Logger logger = LoggerFactory.getLogger(LocalControlPlane.class);
 
-	private static final String LOOPBACK = "127.0.0.1";
-
-	private static final int LOG_TAIL_LINES = 40;
-
-	private final Path assets;
-
 	private final Duration eventTtl;
 
 	private final Duration startupTimeout;
 
-	private final List<String> extraApiServerArgs;
-
-	private final Path stateDirectory;
-
 	private final LeftoverProcesses.Report leftoverReport;
 
-	private final Path tempDir;
+	private final ControlPlaneDirectory directory;
 
-	private final Path etcdDataDir;
+	private final ControlPlanePorts ports;
 
-	private final Path certDir;
+	private final ControlPlaneCredentials credentials;
 
-	private final Path tokenFile;
-
-	private final Path saPublicKey;
-
-	private final Path saPrivateKey;
-
-	private final Path etcdLog;
-
-	private final Path apiServerLog;
-
-	private final int etcdPort;
-
-	private final int etcdPeerPort;
-
-	private final int apiServerPort;
-
-	private final String adminToken;
-
-	private final String restrictedToken;
+	private final ControlPlaneProcesses processes;
 
 	private final Thread shutdownHook;
-
-	private volatile Process etcd;
-
-	private volatile Process apiServer;
-
-	private volatile Path etcdPidFile;
-
-	private volatile Path apiServerPidFile;
-
-	private volatile byte[] caCertificate;
 
 	private volatile Duration startupTime;
 
 	private volatile Duration lastApiServerStartupTime;
-
-	private volatile boolean frozen;
 
 	private volatile boolean closed;
 
@@ -260,40 +195,27 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	private LocalControlPlane(Path assets, Duration eventTtl, Duration startupTimeout, List<String> extraApiServerArgs,
 			Path stateDirectory, LeftoverProcesses.Report leftoverReport) {
-		this.assets = assets;
 		this.eventTtl = eventTtl;
 		this.startupTimeout = startupTimeout;
-		this.extraApiServerArgs = extraApiServerArgs;
-		this.stateDirectory = stateDirectory;
 		this.leftoverReport = leftoverReport;
 		try {
-			this.tempDir = Files.createTempDirectory(LeftoverProcesses.DIRECTORY_PREFIX);
-			this.etcdDataDir = Files.createDirectory(this.tempDir.resolve("etcd-data"));
-			this.certDir = Files.createDirectory(this.tempDir.resolve("certs"));
-			this.tokenFile = this.tempDir.resolve("tokens.csv");
-			this.saPublicKey = this.tempDir.resolve("sa.pub");
-			this.saPrivateKey = this.tempDir.resolve("sa.key");
-			this.etcdLog = this.tempDir.resolve("etcd.log");
-			this.apiServerLog = this.tempDir.resolve("kube-apiserver.log");
-			int[] ports = freeLoopbackPorts(3);
-			this.etcdPort = ports[0];
-			this.etcdPeerPort = ports[1];
-			this.apiServerPort = ports[2];
-			this.adminToken = randomToken();
-			this.restrictedToken = randomToken();
-			Files.writeString(this.tokenFile,
-					this.adminToken + "," + ADMIN_USER + ",uid-" + ADMIN_USER + ",\"system:masters\"\n"
-							+ this.restrictedToken + "," + RESTRICTED_USER + ",uid-" + RESTRICTED_USER + "\n");
-			writeServiceAccountKeys();
+			this.directory = ControlPlaneDirectory.create();
+			this.ports = ControlPlanePorts.allocate();
+			this.credentials = ControlPlaneCredentials.write(this.directory.tokenFile(),
+					this.directory.saPublicKey(), this.directory.saPrivateKey());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("could not prepare the control plane's directory", ex);
 		}
-		this.shutdownHook = new Thread(this::killAll, "local-control-plane-shutdown");
+		ControlPlaneCommands commands = new ControlPlaneCommands(assets, this.directory, this.ports, eventTtl,
+				extraApiServerArgs);
+		this.processes = new ControlPlaneProcesses(commands, stateDirectory);
+		this.shutdownHook = new Thread(() -> {
+			this.processes.kill();
+			this.directory.delete();
+		}, "local-control-plane-shutdown");
 		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
 	}
-
-	// ------------------------------------------------------------------------------------------------ public API
 
 	/**
 	 * {@link TestClusterBackend#LOCAL}.
@@ -311,7 +233,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 */
 	@Override
 	public String baseUrl() {
-		return "https://" + LOOPBACK + ":" + this.apiServerPort;
+		return this.ports.apiServerUrl();
 	}
 
 	/**
@@ -321,7 +243,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 */
 	@Override
 	public byte[] caCertificate() {
-		byte[] ca = this.caCertificate;
+		byte[] ca = this.processes.caCertificate();
 		if (ca == null) {
 			throw new IllegalStateException("kube-apiserver has not written its certificate yet");
 		}
@@ -335,7 +257,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 */
 	@Override
 	public String token(Identity identity) {
-		return (identity == Identity.ADMIN) ? this.adminToken : this.restrictedToken;
+		return this.credentials.token(identity);
 	}
 
 	/**
@@ -373,17 +295,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	@Override
 	public synchronized void stopApiServer() {
 		checkOpen();
-		Process p = this.apiServer;
-		if (p != null && this.frozen) {
-			signal(p, "CONT");
-		}
-		this.frozen = false;
-		this.apiServer = null;
-		if (p != null) {
-			terminate(p, Duration.ofSeconds(10));
-		}
-		LeftoverProcesses.unregister(this.apiServerPidFile);
-		this.apiServerPidFile = null;
+		this.processes.stopApiServer();
 	}
 
 	/**
@@ -394,17 +306,14 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	@Override
 	public synchronized void startApiServer() {
 		checkOpen();
-		Process running = this.apiServer;
-		if (running != null && running.isAlive()) {
-			throw new IllegalStateException("kube-apiserver is already running (pid " + running.pid() + ")");
-		}
+		this.processes.requireApiServerStopped();
 		long t0 = System.nanoTime();
 		try {
-			launchApiServer(Waits.deadline(this.startupTimeout), false);
+			this.processes.startApiServer(this, Waits.deadline(this.startupTimeout), true);
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalStateException("kube-apiserver did not restart: " + ex.getMessage() + "\n" + logReport(),
-					ex);
+			throw new IllegalStateException(
+					"kube-apiserver did not restart: " + ex.getMessage() + "\n" + this.directory.logReport(), ex);
 		}
 		this.lastApiServerStartupTime = Duration.ofNanos(System.nanoTime() - t0);
 	}
@@ -415,8 +324,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 */
 	@Override
 	public boolean isApiServerRunning() {
-		Process p = this.apiServer;
-		return p != null && p.isAlive();
+		return this.processes.isApiServerRunning();
 	}
 
 	/**
@@ -427,14 +335,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	@Override
 	public synchronized void freezeApiServer() {
 		checkOpen();
-		Process p = this.apiServer;
-		if (p == null || !p.isAlive()) {
-			throw new IllegalStateException("kube-apiserver is not running");
-		}
-		if (!this.frozen) {
-			signal(p, "STOP");
-			this.frozen = true;
-		}
+		this.processes.freezeApiServer();
 	}
 
 	/**
@@ -444,11 +345,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	@Override
 	public synchronized void thawApiServer() {
 		checkOpen();
-		Process p = this.apiServer;
-		if (this.frozen && p != null) {
-			signal(p, "CONT");
-		}
-		this.frozen = false;
+		this.processes.thawApiServer();
 	}
 
 	/**
@@ -457,7 +354,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 */
 	@Override
 	public boolean isApiServerFrozen() {
-		return this.frozen;
+		return this.processes.isApiServerFrozen();
 	}
 
 	/**
@@ -473,7 +370,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 * @return the directory
 	 */
 	public Path directory() {
-		return this.tempDir;
+		return this.directory.root();
 	}
 
 	/**
@@ -481,7 +378,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 * @return the state directory
 	 */
 	public Path stateDirectory() {
-		return this.stateDirectory;
+		return this.processes.stateDirectory();
 	}
 
 	/**
@@ -489,7 +386,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 * @return the file
 	 */
 	public Path apiServerLog() {
-		return this.apiServerLog;
+		return this.directory.apiServerLog();
 	}
 
 	/**
@@ -497,7 +394,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 * @return the file
 	 */
 	public Path etcdLog() {
-		return this.etcdLog;
+		return this.directory.etcdLog();
 	}
 
 	/**
@@ -505,7 +402,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 * @return the URL
 	 */
 	public String etcdUrl() {
-		return "http://" + LOOPBACK + ":" + this.etcdPort;
+		return this.ports.etcdUrl();
 	}
 
 	/**
@@ -513,10 +410,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 * @return etcd first, then kube-apiserver if running; empty after {@link #close()}
 	 */
 	public List<ProcessHandle> processes() {
-		List<ProcessHandle> handles = new ArrayList<>();
-		Optional.ofNullable(this.etcd).map(Process::toHandle).ifPresent(handles::add);
-		Optional.ofNullable(this.apiServer).map(Process::toHandle).ifPresent(handles::add);
-		return handles;
+		return this.processes.handles();
 	}
 
 	/** What the leftover clean-up before this start did (for tests of the clean-up). */
@@ -530,33 +424,10 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 */
 	@Override
 	public synchronized void close() {
-		if (this.closed) {
-			return;
+		if (detach()) {
+			this.processes.stop();
+			this.directory.delete();
 		}
-		this.closed = true;
-		try {
-			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
-		}
-		catch (IllegalStateException shutdownInProgress) {
-			// the hook runs anyway
-		}
-		Process api = this.apiServer;
-		Process db = this.etcd;
-		this.apiServer = null;
-		this.etcd = null;
-		if (api != null) {
-			if (this.frozen) {
-				signal(api, "CONT");
-			}
-			terminate(api, Duration.ofSeconds(5));
-		}
-		if (db != null) {
-			terminate(db, Duration.ofSeconds(5));
-		}
-		this.frozen = false;
-		LeftoverProcesses.unregister(this.apiServerPidFile);
-		LeftoverProcesses.unregister(this.etcdPidFile);
-		Files2.deleteRecursively(this.tempDir, null);
 	}
 
 	/**
@@ -566,24 +437,24 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	@Override
 	public String toString() {
 		return "LocalControlPlane[" + baseUrl() + ", etcd " + etcdUrl() + ", eventTtl " + this.eventTtl + ", dir "
-				+ this.tempDir + "]";
+				+ this.directory.root() + "]";
 	}
-
-	// ------------------------------------------------------------------------------------------------ startup
 
 	private void startAll() {
 		long t0 = System.nanoTime();
 		long deadline = Waits.deadline(this.startupTimeout);
 		try {
-			launchEtcd(deadline);
-			launchApiServer(deadline, true);
-			RestrictedAccess.grant(adminClient(),
-					RestrictedAccess.binding(RestrictedAccess.ROLE, RestrictedAccess.ROLE, RestrictedAccess.user(RESTRICTED_USER)));
+			this.processes.startEtcd(deadline);
+			this.processes.startApiServer(this, deadline, false);
+			RestrictedAccess.grant(adminClient(), RestrictedAccess.binding(RestrictedAccess.ROLE, RestrictedAccess.ROLE,
+					RestrictedAccess.user(RESTRICTED_USER)));
 			RestrictedAccess.awaitEffective(restrictedClient(), deadline);
 		}
 		catch (RuntimeException | Error ex) {
-			String report = logReport();
-			closeKeepingLogs();
+			String report = this.directory.logReport();
+			detach();
+			this.processes.stopAfterFailedStart();
+			this.directory.deleteAllButLogs();
 			throw new IllegalStateException("local control plane did not start: " + ex.getMessage() + "\n" + report,
 					ex);
 		}
@@ -591,320 +462,24 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		logger.info("{} ready in {} ms", this, this.startupTime.toMillis());
 	}
 
-	private void launchEtcd(long deadline) {
-		String client = etcdUrl();
-		String peer = "http://" + LOOPBACK + ":" + this.etcdPeerPort;
-		this.etcd = launch("etcd", this.etcdLog, List.of(this.assets.resolve("etcd").toString(), "--name=envtest",
-				"--data-dir=" + this.etcdDataDir, "--listen-client-urls=" + client, "--advertise-client-urls=" + client,
-				"--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,
-				"--initial-cluster=envtest=" + peer, "--initial-cluster-state=new", "--unsafe-no-fsync=true",
-				"--log-level=warn"));
-		this.etcdPidFile = LeftoverProcesses.register(this.stateDirectory, this.etcd.toHandle(), "etcd", this.tempDir);
-		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-		HttpRequest health = HttpRequest.newBuilder(URI.create(client + "/health"))
-			.timeout(Duration.ofSeconds(2))
-			.build();
-		String last = "no answer";
-		while (true) {
-			requireAlive(this.etcd, "etcd");
-			try {
-				HttpResponse<String> r = http.send(health, HttpResponse.BodyHandlers.ofString());
-				if (r.statusCode() == 200 && r.body().contains("\"true\"")) {
-					return;
-				}
-				last = r.statusCode() + " " + r.body();
-			}
-			catch (IOException ex) {
-				last = ex.toString();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException("interrupted while waiting for etcd", ex);
-			}
-			Waits.pause(deadline, "etcd at " + client + " to be healthy (last: " + last + ")");
+	/** Marks this closed and removes the shutdown hook; {@code false} if it was closed already. */
+	private boolean detach() {
+		if (this.closed) {
+			return false;
 		}
-	}
-
-	/** The kube-apiserver command line. */
-	List<String> apiServerCommand() {
-		List<String> cmd = new ArrayList<>(List.of(this.assets.resolve("kube-apiserver").toString(),
-				"--bind-address=" + LOOPBACK, "--advertise-address=" + LOOPBACK, "--secure-port=" + this.apiServerPort,
-				"--etcd-servers=" + etcdUrl(), "--cert-dir=" + this.certDir, "--authorization-mode=RBAC",
-				"--token-auth-file=" + this.tokenFile,
-				"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-				"--service-account-key-file=" + this.saPublicKey,
-				"--service-account-signing-key-file=" + this.saPrivateKey, "--service-cluster-ip-range=10.0.0.0/24",
-				"--disable-admission-plugins=ServiceAccount", "--allow-privileged=true",
-				// the "kubernetes" Service cannot point at a loopback address; nothing here needs it
-				"--endpoint-reconciler-type=none", "--event-ttl=" + Durations.toGo(this.eventTtl)));
-		cmd.addAll(this.extraApiServerArgs);
-		return cmd;
-	}
-
-	private void launchApiServer(long deadline, boolean first) {
-		if (!first) {
-			appendMarker(this.apiServerLog, "---- restarted by LocalControlPlane.startApiServer() ----");
-		}
-		Process process = launch("kube-apiserver", this.apiServerLog, apiServerCommand());
-		this.apiServer = process;
-		this.apiServerPidFile = LeftoverProcesses.register(this.stateDirectory, process.toHandle(), "kube-apiserver",
-				this.tempDir);
-
-		Path crt = this.certDir.resolve("apiserver.crt");
-		while (!Files.isRegularFile(crt) || sizeOf(crt) == 0) {
-			requireAlive(process, "kube-apiserver");
-			Waits.pause(deadline, "kube-apiserver to write " + crt);
-		}
-		if (this.caCertificate == null) {
-			this.caCertificate = readCertificate(crt, deadline);
-		}
-
-		ApiClient admin = adminClient();
-		String last = "no answer";
-		while (true) {
-			requireAlive(process, "kube-apiserver");
-			Request readyz = new Request.Builder().url(baseUrl() + "/readyz")
-				.header("Authorization", "Bearer " + this.adminToken)
-				.build();
-			try (Response r = admin.getHttpClient().newCall(readyz).execute()) {
-				String body = r.body().string();
-				if (r.code() == 200) {
-					break;
-				}
-				last = r.code() + " " + body.lines().filter((l) -> l.contains("failed")).toList();
-			}
-			catch (IOException ex) {
-				last = ex.toString();
-			}
-			Waits.pause(deadline, "kube-apiserver " + baseUrl() + "/readyz (last: " + last + ")");
-		}
-		CoreV1Api core = new CoreV1Api(admin);
-		while (true) {
-			requireAlive(process, "kube-apiserver");
-			try {
-				core.readNamespace("default").execute();
-				return;
-			}
-			catch (ApiException ex) {
-				last = "readNamespace(default): " + ex.getCode() + " " + ex.getMessage();
-			}
-			Waits.pause(deadline, "namespace 'default' to exist (last: " + last + ")");
-		}
-	}
-
-	// ------------------------------------------------------------------------------------------------ processes
-
-	private static Process launch(String name, Path log, List<String> command) {
-		try {
-			return new ProcessBuilder(command).redirectErrorStream(true)
-				.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-				.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-				.start();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("could not start " + name + " (" + command.get(0) + ")", ex);
-		}
-	}
-
-	private static void requireAlive(Process p, String name) {
-		if (p == null || !p.isAlive()) {
-			throw new IllegalStateException(
-					name + " exited" + ((p == null) ? "" : " with code " + p.exitValue()) + " before it was ready");
-		}
-	}
-
-	/** Sends SIGSTOP/SIGCONT through {@code kill} (the JDK has no API for them). */
-	private static void signal(Process p, String signal) {
-		try {
-			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).redirectErrorStream(true)
-				.start();
-			String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-				throw new IllegalStateException("kill -" + signal + " " + p.pid() + " failed: " + output.strip());
-			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("could not run kill -" + signal, ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("interrupted while sending SIG" + signal, ex);
-		}
-	}
-
-	/** SIGTERM to the process and its descendants, SIGKILL after {@code grace}, and wait for all to exit. */
-	private static void terminate(Process p, Duration grace) {
-		List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
-		all.add(p.toHandle());
-		all.forEach(ProcessHandle::destroy);
-		long deadline = System.nanoTime() + grace.toNanos();
-		for (ProcessHandle h : all) {
-			waitForExit(h, Math.max(0, deadline - System.nanoTime()));
-		}
-		for (ProcessHandle h : all) {
-			if (h.isAlive()) {
-				h.destroyForcibly();
-				waitForExit(h, Duration.ofSeconds(10).toNanos());
-			}
-		}
-		if (p.isAlive()) {
-			throw new IllegalStateException("process " + p.pid() + " did not exit");
-		}
-	}
-
-	private static void waitForExit(ProcessHandle h, long nanos) {
-		try {
-			h.onExit().get(nanos, TimeUnit.NANOSECONDS);
-		}
-		catch (TimeoutException | ExecutionException ex) {
-			// caller escalates
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	/** Shutdown hook: kill everything without waiting long. */
-	private void killAll() {
-		for (Process p : new Process[] { this.apiServer, this.etcd }) {
-			if (p != null) {
-				p.descendants().forEach(ProcessHandle::destroyForcibly);
-				p.destroyForcibly();
-				waitForExit(p.toHandle(), Duration.ofSeconds(5).toNanos());
-			}
-		}
-		LeftoverProcesses.unregister(this.apiServerPidFile);
-		LeftoverProcesses.unregister(this.etcdPidFile);
-		Files2.deleteRecursively(this.tempDir, null);
-	}
-
-	/** After a failed start: kill the processes, delete everything but the log files. */
-	private void closeKeepingLogs() {
 		this.closed = true;
 		try {
 			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
 		}
-		catch (IllegalStateException ignored) {
-			// shutting down
+		catch (IllegalStateException shutdownInProgress) {
+			// the hook runs anyway
 		}
-		for (Process p : new Process[] { this.apiServer, this.etcd }) {
-			if (p != null) {
-				terminate(p, Duration.ofSeconds(2));
-			}
-		}
-		this.apiServer = null;
-		this.etcd = null;
-		LeftoverProcesses.unregister(this.apiServerPidFile);
-		LeftoverProcesses.unregister(this.etcdPidFile);
-		Files2.deleteRecursively(this.tempDir, (path) -> path.getFileName().toString().endsWith(".log"));
+		return true;
 	}
 
 	private void checkOpen() {
 		if (this.closed) {
 			throw new IllegalStateException("control plane is closed");
-		}
-	}
-
-	// ------------------------------------------------------------------------------------------------ helpers
-
-	private String logReport() {
-		return "---- tail of " + this.apiServerLog + " ----\n" + tail(this.apiServerLog) + "---- tail of "
-				+ this.etcdLog + " ----\n" + tail(this.etcdLog) + "(temporary directory " + this.tempDir + ")";
-	}
-
-	private static String tail(Path log) {
-		try {
-			if (!Files.exists(log)) {
-				return "(no log)\n";
-			}
-			List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-			StringBuilder sb = new StringBuilder();
-			lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size())
-				.forEach((l) -> sb.append(l).append('\n'));
-			return sb.toString();
-		}
-		catch (IOException | UncheckedIOException ex) {
-			return "(unreadable: " + ex + ")\n";
-		}
-	}
-
-	private static void appendMarker(Path log, String line) {
-		try {
-			Files.writeString(log, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-					StandardOpenOption.APPEND);
-		}
-		catch (IOException ignored) {
-			// only a marker
-		}
-	}
-
-	private static byte[] readCertificate(Path crt, long deadline) {
-		// the file may be observed while it is being written: wait until it holds a complete PEM block
-		while (true) {
-			try {
-				String pem = Files.readString(crt);
-				if (pem.contains("-----END CERTIFICATE-----")) {
-					return pem.getBytes(StandardCharsets.US_ASCII);
-				}
-			}
-			catch (IOException ex) {
-				// retry
-			}
-			Waits.pause(deadline, "a complete certificate in " + crt);
-		}
-	}
-
-	private static long sizeOf(Path file) {
-		try {
-			return Files.size(file);
-		}
-		catch (IOException ex) {
-			return 0;
-		}
-	}
-
-	private void writeServiceAccountKeys() throws IOException {
-		KeyPair pair;
-		try {
-			KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
-			gen.initialize(2048);
-			pair = gen.generateKeyPair();
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
-		Files.writeString(this.saPrivateKey, pem("PRIVATE KEY", pair.getPrivate().getEncoded())); // PKCS#8
-		Files.writeString(this.saPublicKey, pem("PUBLIC KEY", pair.getPublic().getEncoded())); // X.509 SPKI
-	}
-
-	private static String pem(String type, byte[] der) {
-		String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
-		return "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n";
-	}
-
-	private static String randomToken() {
-		byte[] bytes = new byte[24];
-		new SecureRandom().nextBytes(bytes);
-		return HexFormat.of().formatHex(bytes);
-	}
-
-	/** Distinct free ports on 127.0.0.1 (held open together so they differ, then released). */
-	private static int[] freeLoopbackPorts(int count) throws IOException {
-		List<ServerSocket> sockets = new ArrayList<>();
-		try {
-			int[] ports = new int[count];
-			for (int i = 0; i < count; i++) {
-				ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK));
-				s.setReuseAddress(true);
-				sockets.add(s);
-				ports[i] = s.getLocalPort();
-			}
-			return ports;
-		}
-		finally {
-			for (ServerSocket s : sockets) {
-				s.close();
-			}
 		}
 	}
 

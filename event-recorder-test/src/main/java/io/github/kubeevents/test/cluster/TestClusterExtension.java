@@ -1,11 +1,7 @@
 package io.github.kubeevents.test.cluster;
 
 import java.lang.reflect.Method;
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.EnumSet;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -23,7 +19,6 @@ import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.api.extension.TestInstanceFactoryContext;
 import org.junit.jupiter.api.extension.TestInstancePreConstructCallback;
-import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
  * JUnit Jupiter extension giving tests a real Kubernetes API server ({@link KubernetesTestCluster}); usually
@@ -60,106 +55,8 @@ import org.junit.platform.commons.support.AnnotationSupport;
 public final class TestClusterExtension implements ExecutionCondition, TestInstancePreConstructCallback,
 		BeforeAllCallback, BeforeEachCallback, ParameterResolver {
 
-	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace
-		.create(TestClusterExtension.class);
-
-	private static final String TESTCONTAINERS_K3S_CLASS = "org.testcontainers.k3s.K3sContainer";
-
-	private static final Object LOCK = new Object();
-
-	private static final Map<TestClusterBackend, Holder> shared = new EnumMap<>(TestClusterBackend.class);
-
-	private static volatile Boolean dockerAvailable;
-
-	private static final BackendSelector.Environment ENVIRONMENT = new BackendSelector.Environment() {
-
-		@Override
-		public String systemProperty() {
-			return System.getProperty(TestClusterBackend.SYSTEM_PROPERTY);
-		}
-
-		@Override
-		public EnvtestAssets.Result localAssets() {
-			return EnvtestAssets.locate();
-		}
-
-		@Override
-		public boolean testcontainersPresent() {
-			return isPresent(TESTCONTAINERS_K3S_CLASS);
-		}
-
-		@Override
-		public boolean dockerAvailable() {
-			Boolean available = dockerAvailable;
-			if (available == null) {
-				available = DockerProbe.isDockerAvailable();
-				dockerAvailable = available;
-			}
-			return available;
-		}
-
-	};
-
 	/** Creates the extension; JUnit does this. */
 	public TestClusterExtension() {
-	}
-
-	/**
-	 * What a test class asks for.
-	 * @param backend the named backend or AUTO
-	 * @param eventTtl the TTL, {@code null} for the default
-	 * @param isolated whether the class wants its own cluster
-	 * @param required capabilities required by the class
-	 * @param declaringClass the class whose annotation applies (owner of a non-shared cluster)
-	 */
-	record Request(TestClusterBackend backend, Duration eventTtl, boolean isolated, Set<Capability> required,
-			Class<?> declaringClass) {
-
-		boolean sharedCluster() {
-			return !this.isolated && this.eventTtl == null;
-		}
-
-	}
-
-	/** A started cluster, or why it did not start; closed by JUnit when its store closes. */
-	private static final class Holder implements AutoCloseable {
-
-		private final KubernetesTestCluster cluster;
-
-		private final RuntimeException failure;
-
-		private Holder(KubernetesTestCluster cluster, RuntimeException failure) {
-			this.cluster = cluster;
-			this.failure = failure;
-		}
-
-		KubernetesTestCluster get() {
-			if (this.cluster == null) {
-				throw new IllegalStateException(this.failure.getMessage(), this.failure);
-			}
-			return this.cluster;
-		}
-
-		@Override
-		public void close() {
-			if (this.cluster != null) {
-				this.cluster.close();
-			}
-		}
-
-	}
-
-	/** Closes the shared clusters when the root extension context closes (end of the JUnit run). */
-	private static final class SharedCloser implements AutoCloseable {
-
-		@Override
-		public void close() {
-			synchronized (LOCK) {
-				shared.values().forEach(Holder::close);
-				shared.clear();
-			}
-		}
-
 	}
 
 	/**
@@ -173,7 +70,7 @@ public final class TestClusterExtension implements ExecutionCondition, TestInsta
 		if (context.getTestClass().isEmpty()) {
 			return ConditionEvaluationResult.enabled("not a test class");
 		}
-		Request request = request(context);
+		TestClusterRequest request = TestClusterRequest.of(context);
 		Selection selection = select(request);
 		if (!selection.available()) {
 			if (selection.outcome() == Outcome.NOT_APPLICABLE) {
@@ -188,7 +85,7 @@ public final class TestClusterExtension implements ExecutionCondition, TestInsta
 		}
 		Optional<Method> method = context.getTestMethod();
 		if (method.isPresent()) {
-			Set<Capability> needed = missingFor(method.get(), selection.backend());
+			Set<Capability> needed = TestClusterRequest.missingFor(method.get(), selection.backend());
 			if (!needed.isEmpty()) {
 				return ConditionEvaluationResult.disabled(
 						"Not applicable: requires " + needed + ", which the " + selection.backend() + " backend cannot do");
@@ -264,18 +161,8 @@ public final class TestClusterExtension implements ExecutionCondition, TestInsta
 	 * @throws IllegalStateException when it could not start, or under {@code CI=true} when there is none
 	 */
 	public static KubernetesTestCluster cluster(ExtensionContext context) {
-		Request request = request(context);
-		Selection selection = available(select(request));
-		if (request.sharedCluster()) {
-			// only runs that use a shared cluster close them (an isolated-only nested run, e.g. EngineTestKit, must not)
-			context.getRoot().getStore(NAMESPACE).computeIfAbsent(SharedCloser.class, (key) -> new SharedCloser(),
-					SharedCloser.class);
-			return shared(selection).get();
-		}
-		Duration ttl = (request.eventTtl() != null) ? request.eventTtl() : LocalControlPlane.DEFAULT_EVENT_TTL;
-		ExtensionContext owner = classContext(context, request.declaringClass());
-		String key = "cluster:" + request.declaringClass().getName();
-		return owner.getStore(NAMESPACE).computeIfAbsent(key, (k) -> start(selection, ttl), Holder.class).get();
+		TestClusterRequest request = TestClusterRequest.of(context);
+		return TestClusterInstances.cluster(context, request, available(select(request)));
 	}
 
 	/**
@@ -301,52 +188,19 @@ public final class TestClusterExtension implements ExecutionCondition, TestInsta
 	 * @throws IllegalStateException when it could not start, or under {@code CI=true} when there is none
 	 */
 	public static KubernetesTestCluster sharedCluster(TestClusterBackend backend) {
-		Selection selection = available(
-				BackendSelector.select(backend, EnumSet.noneOf(Capability.class), ENVIRONMENT));
-		return shared(selection).get();
+		Selection selection = available(select(backend, EnumSet.noneOf(Capability.class)));
+		return TestClusterInstances.shared(selection);
 	}
 
 	// ------------------------------------------------------------------------------------------------ internals
 
-	static Request request(ExtensionContext context) {
-		Class<?> testClass = context.getRequiredTestClass();
-		WithTestCluster with = null;
-		Class<?> declaring = outermost(testClass);
-		Set<Capability> required = EnumSet.noneOf(Capability.class);
-		for (Class<?> c = testClass; c != null; c = c.getEnclosingClass()) {
-			if (with == null) {
-				Optional<WithTestCluster> found = AnnotationSupport.findAnnotation(c, WithTestCluster.class);
-				if (found.isPresent()) {
-					with = found.get();
-					declaring = c;
-				}
-			}
-			required.addAll(capabilities(AnnotationSupport.findAnnotation(c, RequiresCapability.class)));
-		}
-		if (with == null) {
-			return new Request(TestClusterBackend.AUTO, null, false, required, declaring);
-		}
-		Duration ttl = with.eventTtl().isBlank() ? null : Durations.parse(with.eventTtl());
-		if (ttl != null && (ttl.isNegative() || ttl.isZero())) {
-			throw new IllegalArgumentException("@WithTestCluster(eventTtl) must be positive: " + with.eventTtl());
-		}
-		return new Request(with.backend(), ttl, with.isolated(), required, declaring);
-	}
-
-	private static Selection select(Request request) {
+	private static Selection select(TestClusterRequest request) {
 		return select(request.backend(), request.required());
 	}
 
 	/** The selection on this machine (package-private for tests). */
 	static Selection select(TestClusterBackend backend, Set<Capability> required) {
-		return BackendSelector.select(backend, required, ENVIRONMENT);
-	}
-
-	/** What a method's {@link RequiresCapability} asks for that {@code backend} cannot do. */
-	static Set<Capability> missingFor(Method method, TestClusterBackend backend) {
-		Set<Capability> needed = capabilities(AnnotationSupport.findAnnotation(method, RequiresCapability.class));
-		needed.removeAll(backend.capabilities());
-		return needed;
+		return BackendSelector.select(backend, required, MachineEnvironment.INSTANCE);
 	}
 
 	private static Selection available(Selection selection) {
@@ -357,60 +211,6 @@ public final class TestClusterExtension implements ExecutionCondition, TestInsta
 			return Assumptions.abort("Not applicable: " + selection.reason());
 		}
 		return Availability.unavailable(selection.wanted(), selection.reason());
-	}
-
-	private static Holder shared(Selection selection) {
-		synchronized (LOCK) {
-			return shared.computeIfAbsent(selection.backend(),
-					(backend) -> start(selection, LocalControlPlane.DEFAULT_EVENT_TTL));
-		}
-	}
-
-	private static Holder start(Selection selection, Duration eventTtl) {
-		try {
-			KubernetesTestCluster cluster = switch (selection.backend()) {
-				case LOCAL -> LocalControlPlane.builder().assetsDirectory(selection.assets()).eventTtl(eventTtl).start();
-				case K3S -> K3sLauncher.start(eventTtl);
-				case AUTO -> throw new IllegalStateException("AUTO is not a backend");
-			};
-			return new Holder(cluster, null);
-		}
-		catch (RuntimeException ex) {
-			return new Holder(null, ex);
-		}
-	}
-
-	private static ExtensionContext classContext(ExtensionContext context, Class<?> testClass) {
-		for (Optional<ExtensionContext> c = Optional.of(context); c.isPresent(); c = c.get().getParent()) {
-			if (c.get().getTestMethod().isEmpty() && c.get().getTestClass().filter(testClass::equals).isPresent()) {
-				return c.get();
-			}
-		}
-		return context;
-	}
-
-	private static Class<?> outermost(Class<?> testClass) {
-		Class<?> c = testClass;
-		while (c.getEnclosingClass() != null) {
-			c = c.getEnclosingClass();
-		}
-		return c;
-	}
-
-	private static Set<Capability> capabilities(Optional<RequiresCapability> annotation) {
-		Set<Capability> set = EnumSet.noneOf(Capability.class);
-		annotation.ifPresent((a) -> set.addAll(Arrays.asList(a.value())));
-		return set;
-	}
-
-	private static boolean isPresent(String className) {
-		try {
-			Class.forName(className, false, TestClusterExtension.class.getClassLoader());
-			return true;
-		}
-		catch (ClassNotFoundException | LinkageError ex) {
-			return false;
-		}
 	}
 
 }

@@ -11,7 +11,10 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,12 +42,14 @@ class TestClusterExtensionIT {
 
 	@Test
 	void classWithItsOwnTtlGetsItsOwnClusterClosedAfterTheClass(KubernetesTestCluster shared) {
-		Events tests = EngineTestKit.engine("junit-jupiter")
+		EngineExecutionResults results = EngineTestKit.engine("junit-jupiter")
 			.selectors(selectClass(ShortTtl.class))
-			.execute()
-			.testEvents();
+			.execute();
 
-		tests.assertStatistics((stats) -> stats.started(3).succeeded(3));
+		results.testEvents().assertStatistics((stats) -> stats.started(3).succeeded(3));
+		// the class's cluster is closed when its class container ends: a close() that throws fails the container
+		assertThat(results.containerEvents().failed().stream().map(TestClusterExtensionIT::failure))
+			.as("failed containers").isEmpty();
 		assertThat(seen).hasSize(3).allSatisfy((c) -> assertThat(c).isSameAs(seen.get(0)));
 		LocalControlPlane own = (LocalControlPlane) seen.get(0);
 		assertThat(own).isNotSameAs(shared);
@@ -68,6 +73,12 @@ class TestClusterExtensionIT {
 					message((m) -> m.contains("needs a K3sTestCluster, but the test runs on the local backend")))));
 		assertThat(seen).hasSize(1);
 		assertThat(((LocalControlPlane) seen.get(0)).processes()).isEmpty();
+	}
+
+	private static String failure(Event event) {
+		Throwable t = event.getRequiredPayload(TestExecutionResult.class).getThrowable().orElse(null);
+		return event.getTestDescriptor().getDisplayName() + ": " + t + ((t != null && t.getCause() != null)
+				? " caused by " + t.getCause() : "");
 	}
 
 	// ------------------------------------------------------------------------------------------------ fixtures

@@ -54,10 +54,10 @@ class TestClusterExtensionTest {
 	void methodLevelCapabilitiesAreCheckedAgainstTheSelectedBackend() throws NoSuchMethodException {
 		Method method = StopOnK3s.class.getDeclaredMethod("needsTerminatingNamespaces", KubernetesTestCluster.class);
 
-		assertThat(TestClusterExtension.missingFor(method, TestClusterBackend.K3S))
+		assertThat(TestClusterRequest.missingFor(method, TestClusterBackend.K3S))
 			.containsExactly(Capability.NAMESPACES_STAY_TERMINATING);
-		assertThat(TestClusterExtension.missingFor(method, TestClusterBackend.LOCAL)).isEmpty();
-		assertThat(TestClusterExtension.missingFor(StopOnK3s.class.getDeclaredMethod("plain", KubernetesTestCluster.class), TestClusterBackend.K3S))
+		assertThat(TestClusterRequest.missingFor(method, TestClusterBackend.LOCAL)).isEmpty();
+		assertThat(TestClusterRequest.missingFor(StopOnK3s.class.getDeclaredMethod("plain", KubernetesTestCluster.class), TestClusterBackend.K3S))
 			.isEmpty();
 	}
 

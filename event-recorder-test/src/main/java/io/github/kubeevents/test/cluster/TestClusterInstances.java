@@ -1,0 +1,130 @@
+package io.github.kubeevents.test.cluster;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+
+import io.github.kubeevents.test.cluster.BackendSelector.Selection;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The clusters {@link TestClusterExtension} has started and when they are closed: one shared cluster per backend and
+ * JVM, started on first use under a lock and closed when the root {@link ExtensionContext.Store} closes (the end of
+ * the JUnit run that used it); a class with its own settings gets its own cluster in the store of its class context,
+ * closed after the class. A cluster that failed to start is remembered with the failure, which every later use
+ * rethrows. Thread-safe.
+ */
+final class TestClusterInstances {
+
+	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace
+		.create(TestClusterExtension.class);
+
+	private static final Object LOCK = new Object();
+
+	private static final Map<TestClusterBackend, Holder> shared = new EnumMap<>(TestClusterBackend.class);
+
+	private TestClusterInstances() {
+	}
+
+	/** A started cluster, or why it did not start; closed by JUnit when its store closes. */
+	private static final class Holder implements AutoCloseable {
+
+		private final KubernetesTestCluster cluster;
+
+		private final RuntimeException failure;
+
+		private Holder(KubernetesTestCluster cluster, RuntimeException failure) {
+			this.cluster = cluster;
+			this.failure = failure;
+		}
+
+		KubernetesTestCluster get() {
+			if (this.cluster == null) {
+				throw new IllegalStateException(this.failure.getMessage(), this.failure);
+			}
+			return this.cluster;
+		}
+
+		@Override
+		public void close() {
+			if (this.cluster != null) {
+				this.cluster.close();
+			}
+		}
+
+	}
+
+	/** Closes the shared clusters when the root extension context closes (end of the JUnit run). */
+	private static final class SharedCloser implements AutoCloseable {
+
+		@Override
+		public void close() {
+			synchronized (LOCK) {
+				shared.values().forEach(Holder::close);
+				shared.clear();
+			}
+		}
+
+	}
+
+	/**
+	 * The cluster for a test class's request, started on first use.
+	 * @param context a class or method context of the test class
+	 * @param request what the class asks for
+	 * @param selection the available backend for it
+	 * @return the cluster
+	 * @throws IllegalStateException when it could not start
+	 */
+	static KubernetesTestCluster cluster(ExtensionContext context, TestClusterRequest request, Selection selection) {
+		if (request.sharedCluster()) {
+			// only runs that use a shared cluster close them (an isolated-only nested run, e.g. EngineTestKit, must not)
+			context.getRoot().getStore(NAMESPACE).computeIfAbsent(SharedCloser.class, (key) -> new SharedCloser(),
+					SharedCloser.class);
+			return shared(selection);
+		}
+		Duration ttl = (request.eventTtl() != null) ? request.eventTtl() : LocalControlPlane.DEFAULT_EVENT_TTL;
+		ExtensionContext owner = classContext(context, request.declaringClass());
+		String key = "cluster:" + request.declaringClass().getName();
+		return owner.getStore(NAMESPACE).computeIfAbsent(key, (k) -> start(selection, ttl), Holder.class).get();
+	}
+
+	/**
+	 * The shared cluster of the selected backend, started on first use (without registering its closing).
+	 * @param selection an available selection
+	 * @return the cluster
+	 * @throws IllegalStateException when it could not start
+	 */
+	static KubernetesTestCluster shared(Selection selection) {
+		Holder holder;
+		synchronized (LOCK) {
+			holder = shared.computeIfAbsent(selection.backend(),
+					(backend) -> start(selection, LocalControlPlane.DEFAULT_EVENT_TTL));
+		}
+		return holder.get();
+	}
+
+	private static Holder start(Selection selection, Duration eventTtl) {
+		try {
+			KubernetesTestCluster cluster = switch (selection.backend()) {
+				case LOCAL -> LocalControlPlane.builder().assetsDirectory(selection.assets()).eventTtl(eventTtl).start();
+				case K3S -> K3sLauncher.start(eventTtl);
+				case AUTO -> throw new IllegalStateException("AUTO is not a backend");
+			};
+			return new Holder(cluster, null);
+		}
+		catch (RuntimeException ex) {
+			return new Holder(null, ex);
+		}
+	}
+
+	private static ExtensionContext classContext(ExtensionContext context, Class<?> testClass) {
+		for (Optional<ExtensionContext> c = Optional.of(context); c.isPresent(); c = c.get().getParent()) {
+			if (c.get().getTestMethod().isEmpty() && c.get().getTestClass().filter(testClass::equals).isPresent()) {
+				return c.get();
+			}
+		}
+		return context;
+	}
+
+}
