@@ -106,6 +106,27 @@ class EventsV1RecordingTests {
 	}
 
 	@Test
+	void tenThousandRepeatsCostThreeRequests() {
+		// 10,000 occurrences 100 ms apart (16 min 40 s, no heartbeat due): CREATE, the series PATCH of the 2nd,
+		// and the finish PATCH with the final count; core/v1 with its spam filter would write 25 + 3 times and
+		// drop the rest
+		EventRecorder recorder = recorder(EventBroadcaster.builder().incomingQueueCapacity(10_000)
+			.subscriberOptions(new SubscriberOptions(10_000, FullQueuePolicy.WAIT)));
+		ObjectRecorder db = recorder.about(pod("db-0"));
+		for (int i = 0; i < 10_000; i++) {
+			db.warning("Unhealthy", "probe failed");
+			this.clock.advance(Duration.ofMillis(100));
+		}
+		await().atMost(WAIT).until(() -> series().size() == 1 && series().entries().get(0).count() == 10_000);
+		assertThat(this.sink.calls).hasSize(2);
+		this.clock.advance(Duration.ofMinutes(7));
+		await().atMost(WAIT).until(() -> series().size() == 0);
+		assertThat(this.sink.calls).extracting(Call::verb).containsExactly("create", "patch", "patch");
+		assertThat(this.sink.calls.get(2).patch())
+			.isEqualTo(new SeriesPatch(10_000, T0.plus(Duration.ofMillis(100 * 9_999))));
+	}
+
+	@Test
 	void heartbeatWritesTheCountEveryThirtyMinutesAndKeepsTheSeries() {
 		ObjectRecorder db = recorder().about(pod("db-0"));
 		for (int i = 0; i < 3; i++) {
