@@ -48,9 +48,34 @@ if $cached_only; then
   exit 3
 fi
 
-if ! command -v go >/dev/null 2>&1; then
-  log "the Go toolchain ('go') is not on PATH. Install Go >= 1.25 (it builds kube-apiserver $K8S_VERSION and"
-  log "etcd $ETCD_VERSION from the Go module proxy), or set KUBEBUILDER_ASSETS to a directory holding both binaries."
+# Without Go on PATH, fetch a toolchain the way Go's own GOTOOLCHAIN switching does: the module
+# golang.org/toolchain from the module proxy (reachable wherever the module downloads below are).
+GO_TOOLCHAIN_VERSION="${KUBE_EVENTS_GO_VERSION:-1.25.5}"
+fetch_go() {
+  local arch os zip dir proxy
+  case "$(uname -m)" in x86_64|amd64) arch=amd64 ;; aarch64|arm64) arch=arm64 ;; *) return 1 ;; esac
+  os="$(uname -s | tr '[:upper:]' '[:lower:]')"
+  dir="${XDG_CACHE_HOME:-$HOME/.cache}/kube-events/go$GO_TOOLCHAIN_VERSION.$os-$arch"
+  if [ ! -x "$dir/bin/go" ]; then
+    proxy="${GOPROXY:-https://proxy.golang.org}"; proxy="${proxy%%,*}"
+    case "$proxy" in http*) ;; *) proxy=https://proxy.golang.org ;; esac
+    log "no 'go' on PATH: fetching go$GO_TOOLCHAIN_VERSION from $proxy"
+    zip="$(mktemp)"
+    curl -fsSL --retry 3 -o "$zip" \
+      "$proxy/golang.org/toolchain/@v/v0.0.1-go$GO_TOOLCHAIN_VERSION.$os-$arch.zip" || { rm -f "$zip"; return 1; }
+    rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+    (cd "$dir.tmp" && { unzip -q "$zip" 2>/dev/null || python3 -m zipfile -e "$zip" . ; }) || { rm -f "$zip"; return 1; }
+    rm -f "$zip"
+    # zip entries keep no mode bits with python's extractor
+    chmod -R u+x "$dir.tmp"/golang.org/toolchain@*/bin "$dir.tmp"/golang.org/toolchain@*/pkg/tool
+    rm -rf "$dir" && mv "$dir.tmp"/golang.org/toolchain@* "$dir" && rm -rf "$dir.tmp"
+  fi
+  export PATH="$dir/bin:$PATH" GOTOOLCHAIN=local
+}
+if ! command -v go >/dev/null 2>&1 && ! fetch_go; then
+  log "the Go toolchain ('go') is not on PATH and could not be fetched. Install Go >= 1.25 (it builds"
+  log "kube-apiserver $K8S_VERSION and etcd $ETCD_VERSION from the Go module proxy), or set KUBEBUILDER_ASSETS"
+  log "to a directory holding both binaries."
   exit 1
 fi
 
