@@ -62,18 +62,22 @@ final class ControlPlaneResources {
 		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
 	}
 
+	/** The temporary directory with its layout and logs. */
 	ControlPlaneDirectory directory() {
 		return this.directory;
 	}
 
+	/** The loopback ports of etcd and kube-apiserver. */
 	ControlPlanePorts ports() {
 		return this.ports;
 	}
 
+	/** The identities' tokens, as written to the token file. */
 	ControlPlaneCredentials credentials() {
 		return this.credentials;
 	}
 
+	/** The etcd / kube-apiserver process pair. */
 	ControlPlaneProcesses processes() {
 		return this.processes;
 	}

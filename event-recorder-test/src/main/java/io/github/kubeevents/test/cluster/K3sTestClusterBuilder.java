@@ -20,6 +20,7 @@ public final class K3sTestClusterBuilder {
 
 	private final List<String> extraServerArgs = new ArrayList<>();
 
+	/** Use {@link K3sTestCluster#builder()}. */
 	K3sTestClusterBuilder() {
 	}
 

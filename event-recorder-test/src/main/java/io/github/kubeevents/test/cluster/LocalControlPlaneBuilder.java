@@ -23,6 +23,7 @@ public final class LocalControlPlaneBuilder {
 
 	private final List<String> extraApiServerArgs = new ArrayList<>();
 
+	/** Use {@link LocalControlPlane#builder()}. */
 	LocalControlPlaneBuilder() {
 	}
 
