@@ -13,6 +13,14 @@ enum BroadcasterState {
 	DRAINING,
 
 	/** Shutdown ended (drained, or abandoned at the deadline). */
-	TERMINATED
+	TERMINATED;
+
+	/**
+	 * Whether shutdown has begun.
+	 * @return {@code true} for {@link #DRAINING} and {@link #TERMINATED}
+	 */
+	boolean isShutdown() {
+		return this == DRAINING || this == TERMINATED;
+	}
 
 }

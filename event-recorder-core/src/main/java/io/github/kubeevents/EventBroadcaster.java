@@ -1,6 +1,5 @@
 package io.github.kubeevents;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,15 +11,11 @@ import io.github.kubeevents.introspect.ObjectRef;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.SinkStats;
 import io.github.kubeevents.introspect.WriteBudgetSnapshot;
-import io.github.kubeevents.sink.ApiChoice;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.sink.Sleeper;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Distributes recorded events to sinks and other subscribers: client-go's {@code record.EventBroadcaster}.
@@ -49,39 +44,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class EventBroadcaster implements AutoCloseable {
 
-	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
-
-	private final Clock clock;
-
-	private final SubscriberOptions subscriberOptions;
-
-	private final SinkSettings sinkSettings;
-
-	private final SinkFactory sinkFactory;
-
-	private final int maxMessageBytes;
-
-	private final Duration shutdownTimeout;
-
-	private final EventCounters counters;
-
-	private final Fanout fanout;
+	private final BroadcasterParts parts;
 
 	private volatile boolean drained;
 
 	EventBroadcaster(EventBroadcasterBuilder builder) {
-		this.clock = builder.clock;
-		this.subscriberOptions = builder.subscriberOptions;
-		this.sinkSettings = new SinkSettings(builder.retryPolicy,
-				(builder.sleeper != null) ? builder.sleeper : Sleeper.cancellable(), builder.jitter,
-				builder.requestListener, builder.sinkWriters, builder.subscriberOptions.queueCapacity(),
-				(builder.writeBudgetQps > 0) ? new WriteBudget(builder.writeBudgetQps, builder.writeBudgetBurst,
-						builder.clock) : null);
-		this.maxMessageBytes = builder.maxMessageBytes;
-		this.shutdownTimeout = builder.shutdownTimeout;
-		this.counters = new EventCounters(builder.clock, builder.dropSummaryInterval);
-		this.fanout = new Fanout(builder.incomingQueueCapacity, this.counters);
-		this.sinkFactory = new SinkFactory(builder, this.sinkSettings, this.counters);
+		this.parts = BroadcasterParts.of(builder);
 	}
 
 	/**
@@ -98,12 +66,12 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the recorder
 	 */
 	public EventRecorder newRecorder(EventSource source) {
-		return new BroadcastingEventRecorder(this, Objects.requireNonNull(source, "source"), this.clock,
-				this.maxMessageBytes, this.counters);
+		return new BroadcastingEventRecorder(this, Objects.requireNonNull(source, "source"), this.parts.clock(),
+				this.parts.maxMessageBytes(), this.parts.counters());
 	}
 
 	boolean publish(RecordedEvent event) {
-		return this.fanout.publish(event);
+		return this.parts.fanout().publish(event);
 	}
 
 	/**
@@ -113,7 +81,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription; inactive when the broadcaster has shut down
 	 */
 	public Subscription subscribe(String name, EventHandler handler) {
-		return subscribe(name, handler, this.subscriberOptions);
+		return this.parts.subscriptions().subscribe(name, handler);
 	}
 
 	/**
@@ -125,15 +93,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription; inactive (and an ERROR logged) when the broadcaster has shut down
 	 */
 	public Subscription subscribe(String name, EventHandler handler, SubscriberOptions options) {
-		SubscriberQueue[] self = new SubscriberQueue[1];
-		SubscriberQueue subscriber = new SubscriberQueue(name, handler, options, this.counters,
-				() -> this.fanout.unsubscribe(self[0]));
-		self[0] = subscriber;
-		if (!this.fanout.subscribe(subscriber)) {
-			logger.error("Unable to start event subscriber '{}' (will not retry!): broadcaster already stopped", name);
-			subscriber.closeInput();
-		}
-		return subscriber;
+		return this.parts.subscriptions().subscribe(name, handler, options);
 	}
 
 	/**
@@ -142,7 +102,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startRecordingToSink(EventSink sink) {
-		return subscribeSink(this.sinkFactory.coreV1(sink, new ApiChoice(EventsApi.CORE_V1, "configured")));
+		return this.parts.subscriptions().coreV1(sink);
 	}
 
 	/**
@@ -153,7 +113,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startRecordingToSink(EventsV1Sink sink) {
-		return subscribeSink(this.sinkFactory.eventsV1(sink, new ApiChoice(EventsApi.EVENTS_V1, "configured")));
+		return this.parts.subscriptions().eventsV1(sink);
 	}
 
 	/**
@@ -165,11 +125,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startRecordingTo(ApiClient client) {
-		return subscribeSink(this.sinkFactory.forClient(client));
-	}
-
-	private Subscription subscribeSink(SinkFactory.Named sink) {
-		return subscribe(sink.name(), sink.recording());
+		return this.parts.subscriptions().forClient(client);
 	}
 
 	/**
@@ -177,14 +133,14 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startLogging() {
-		return subscribe("logging", new EventLoggingHandler());
+		return this.parts.subscriptions().subscribe("logging", new EventLoggingHandler());
 	}
 
 	/**
 	 * Starts distribution and every subscriber added so far. Idempotent; does nothing after shutdown.
 	 */
 	public void start() {
-		this.fanout.start();
+		this.parts.fanout().start();
 	}
 
 	/**
@@ -192,7 +148,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return {@code true} between {@link #start()} and {@link #shutdown(Duration)}
 	 */
 	public boolean isRunning() {
-		return this.fanout.state() == BroadcasterState.RUNNING;
+		return this.parts.fanout().state() == BroadcasterState.RUNNING;
 	}
 
 	/**
@@ -200,8 +156,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return {@code true} once shutdown began
 	 */
 	public boolean isShutdown() {
-		BroadcasterState state = this.fanout.state();
-		return state == BroadcasterState.DRAINING || state == BroadcasterState.TERMINATED;
+		return this.parts.fanout().state().isShutdown();
 	}
 
 	/**
@@ -214,13 +169,13 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return {@code true} when everything was drained and every thread ended within the deadline
 	 */
 	public boolean shutdown(Duration timeout) {
-		if (!this.fanout.beginShutdown()) {
+		if (!this.parts.fanout().beginShutdown()) {
 			return this.drained;
 		}
-		boolean clean = this.fanout.drain(timeout, this.sinkSettings::cancel);
+		boolean clean = this.parts.fanout().drain(timeout, this.parts.sinkSettings()::cancel);
 		this.drained = clean;
 		SinkStats stats = sinkStats();
-		this.counters.finalSummary("created " + stats.created() + ", patched " + stats.patched());
+		this.parts.counters().finalSummary("created " + stats.created() + ", patched " + stats.patched());
 		return clean;
 	}
 
@@ -229,7 +184,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return {@code true} when everything was drained in time
 	 */
 	public boolean shutdown() {
-		return shutdown(this.shutdownTimeout);
+		return shutdown(this.parts.shutdownTimeout());
 	}
 
 	/**
@@ -245,7 +200,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the depth
 	 */
 	public int queueDepth() {
-		return this.fanout.depth();
+		return this.parts.fanout().depth();
 	}
 
 	/**
@@ -253,7 +208,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the capacity
 	 */
 	public int queueCapacity() {
-		return this.fanout.capacity();
+		return this.parts.fanout().capacity();
 	}
 
 	/**
@@ -261,7 +216,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the count
 	 */
 	public long acceptedCount() {
-		return this.counters.acceptedCount();
+		return this.parts.counters().acceptedCount();
 	}
 
 	/**
@@ -270,7 +225,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the count
 	 */
 	public long droppedCount(DropReason reason) {
-		return this.counters.dropped(reason);
+		return this.parts.counters().dropped(reason);
 	}
 
 	/**
@@ -278,7 +233,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return an unmodifiable map in {@link DropReason} order
 	 */
 	public Map<String, Long> droppedByReason() {
-		return java.util.Collections.unmodifiableMap(this.counters.droppedByReason());
+		return java.util.Collections.unmodifiableMap(this.parts.counters().droppedByReason());
 	}
 
 	/**
@@ -286,7 +241,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the rejection, or {@code null} when none so far
 	 */
 	public @Nullable LastRejection lastRejection() {
-		return this.counters.lastRejection();
+		return this.parts.counters().lastRejection();
 	}
 
 	/**
@@ -294,7 +249,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the totals
 	 */
 	public SinkStats sinkStats() {
-		return this.sinkFactory.stats();
+		return this.parts.subscriptions().sinkStats();
 	}
 
 	/**
@@ -302,7 +257,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the budget, or {@code null} when none is set
 	 */
 	public @Nullable WriteBudgetSnapshot writeBudget() {
-		return Snapshots.budget(this.sinkSettings.budget());
+		return Snapshots.budget(this.parts.sinkSettings().budget());
 	}
 
 	/**
@@ -310,7 +265,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the count
 	 */
 	public long truncatedNotes() {
-		return this.counters.truncatedCount();
+		return this.parts.counters().truncatedCount();
 	}
 
 	/**
@@ -318,7 +273,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return one entry per active subscriber
 	 */
 	public List<RecorderSnapshot.SubscriberSnapshot> subscriberSnapshots() {
-		return Snapshots.subscribers(this.fanout);
+		return Snapshots.subscribers(this.parts.fanout());
 	}
 
 	/**
@@ -338,8 +293,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the snapshot; cache sizes are always the full sizes
 	 */
 	public RecorderSnapshot snapshot(int limit, Predicate<ObjectRef> filter) {
-		return Snapshots.recorder(this.clock.instant(), this.fanout, this.counters, this.sinkSettings.budget(), limit,
-				filter);
+		return Snapshots.recorder(this.parts, limit, filter);
 	}
 
 }

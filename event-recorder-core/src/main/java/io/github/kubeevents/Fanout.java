@@ -34,15 +34,9 @@ final class Fanout {
 
 	private static final Logger logger = LoggerFactory.getLogger(Fanout.class);
 
-	/** Shutdown is the broadcaster's, so are its log lines. */
-	private static final Logger shutdownLogger = LoggerFactory.getLogger(EventBroadcaster.class);
-
 	private static final Object SHUTDOWN = new Object();
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
-
-	/** How long threads that ignored the deadline get after their requests were cancelled. */
-	private static final Duration ABORT_GRACE = Duration.ofSeconds(1);
 
 	private static final long FLUSH_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -82,7 +76,7 @@ final class Fanout {
 	/** Enqueues without blocking; counts a drop when stopped or full. */
 	boolean publish(RecordedEvent event) {
 		BroadcasterState current = this.state.get();
-		if (current == BroadcasterState.DRAINING || current == BroadcasterState.TERMINATED) {
+		if (current.isShutdown()) {
 			this.counters.drop(DropReason.SHUTDOWN, event);
 			if (current == BroadcasterState.TERMINATED) {
 				// no distribution thread is left to write the summary
@@ -116,7 +110,7 @@ final class Fanout {
 		FutureTask<Void> command;
 		synchronized (this.lock) {
 			BroadcasterState current = this.state.get();
-			if (current == BroadcasterState.DRAINING || current == BroadcasterState.TERMINATED) {
+			if (current.isShutdown()) {
 				return false;
 			}
 			if (current == BroadcasterState.NEW) {
@@ -167,7 +161,7 @@ final class Fanout {
 	boolean beginShutdown() {
 		synchronized (this.lock) {
 			BroadcasterState previous = this.state.get();
-			if (previous == BroadcasterState.DRAINING || previous == BroadcasterState.TERMINATED) {
+			if (previous.isShutdown()) {
 				return false;
 			}
 			this.state.set(BroadcasterState.DRAINING);
@@ -183,60 +177,15 @@ final class Fanout {
 	/**
 	 * The rest of a shutdown that {@link #beginShutdown()} began: subscribers stop waiting between retries, the
 	 * queues drain until the deadline; past it the threads are interrupted and requests in flight cancelled, and
-	 * threads that still have not ended a second later are abandoned with their queues counted.
+	 * threads that still have not ended a second later are abandoned with their queues counted ({@link FanoutDrain}).
 	 * @param timeout the deadline
 	 * @param cancelWaits ends every wait between retries
 	 * @return {@code true} when everything drained in time
 	 */
 	boolean drain(Duration timeout, Runnable cancelWaits) {
-		for (SubscriberQueue subscriber : this.started) {
-			subscriber.cancel();
-		}
-		cancelWaits.run();
-		boolean clean = awaitTermination(System.nanoTime() + timeout.toNanos());
-		if (!clean) {
-			shutdownLogger.warn("Event broadcaster did not drain within {}; cancelling requests in flight", timeout);
-			abort();
-			if (!awaitTermination(System.nanoTime() + ABORT_GRACE.toNanos())) {
-				shutdownLogger.warn("Event threads still running {} after the deadline; abandoning them", ABORT_GRACE);
-				abandon();
-			}
-		}
-		terminated();
-		return clean;
-	}
-
-	/**
-	 * Waits for the distribution thread and every subscriber thread until {@code deadlineNanos}.
-	 * @return {@code true} when all of them ended
-	 */
-	private boolean awaitTermination(long deadlineNanos) {
-		boolean clean = Threads.join(this.distributor, deadlineNanos);
-		for (SubscriberQueue subscriber : this.started) {
-			clean &= subscriber.join(deadlineNanos);
-		}
-		return clean;
-	}
-
-	/** The deadline passed: interrupt every thread; what is still queued is counted as {@code shutdown}. */
-	private void abort() {
-		this.distributor.interrupt();
-		for (SubscriberQueue subscriber : this.started) {
-			subscriber.abort();
-		}
-	}
-
-	/** Threads outlived the grace after {@link #abort()}: count what their queues still hold. */
-	private void abandon() {
-		for (SubscriberQueue subscriber : this.started) {
-			if (subscriber.isAlive()) {
-				subscriber.drainAbandoned();
-			}
-		}
-	}
-
-	private void terminated() {
+		boolean clean = new FanoutDrain(this.distributor, this.started).drain(timeout, cancelWaits);
 		this.state.set(BroadcasterState.TERMINATED);
+		return clean;
 	}
 
 	List<SubscriberQueue> subscribers() {

@@ -45,6 +45,19 @@ final class SinkSettings {
 		this.budget = budget;
 	}
 
+	/**
+	 * The settings a broadcaster's builder gives its sinks.
+	 * @param builder the builder
+	 * @return the settings; the sleeper is a new {@link Sleeper#cancellable()} unless the builder has one
+	 */
+	static SinkSettings of(EventBroadcasterBuilder builder) {
+		return new SinkSettings(builder.retryPolicy,
+				(builder.sleeper != null) ? builder.sleeper : Sleeper.cancellable(), builder.jitter,
+				builder.requestListener, builder.sinkWriters, builder.subscriberOptions.queueCapacity(),
+				(builder.writeBudgetQps > 0) ? new WriteBudget(builder.writeBudgetQps, builder.writeBudgetBurst,
+						builder.clock) : null);
+	}
+
 	@Nullable WriteBudget budget() {
 		return this.budget;
 	}

@@ -1,6 +1,5 @@
 package io.github.kubeevents;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,17 +16,18 @@ final class Snapshots {
 	private Snapshots() {
 	}
 
-	static RecorderSnapshot recorder(Instant now, Fanout fanout, EventCounters counters,
-			@Nullable WriteBudget budget, int limit, Predicate<ObjectRef> filter) {
+	static RecorderSnapshot recorder(BroadcasterParts parts, int limit, Predicate<ObjectRef> filter) {
+		Fanout fanout = parts.fanout();
+		EventCounters counters = parts.counters();
 		List<RecorderSnapshot.SinkSnapshot> sinkViews = new ArrayList<>();
 		for (SubscriberQueue subscriber : fanout.subscribers()) {
 			if (subscriber.handler() instanceof SinkRecording sink) {
 				sinkViews.add(sink.snapshot(subscriber.name(), limit, filter));
 			}
 		}
-		return new RecorderSnapshot(now, fanout.state().name().toLowerCase(Locale.ROOT),
+		return new RecorderSnapshot(parts.clock().instant(), fanout.state().name().toLowerCase(Locale.ROOT),
 				new RecorderSnapshot.QueueSnapshot(fanout.depth(), fanout.capacity()), counters.acceptedCount(),
-				counters.droppedByReason(), subscribers(fanout), sinkViews, budget(budget));
+				counters.droppedByReason(), subscribers(fanout), sinkViews, budget(parts.sinkSettings().budget()));
 	}
 
 	static @Nullable WriteBudgetSnapshot budget(@Nullable WriteBudget budget) {

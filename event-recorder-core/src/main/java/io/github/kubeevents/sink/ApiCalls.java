@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -15,11 +14,7 @@ import com.google.gson.ExclusionStrategy;
 import com.google.gson.FieldAttributes;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -36,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * How the sinks over the official Java client make their requests: a time limit per request (an OkHttp call
  * timeout, which covers connecting, the TLS handshake, writing and reading), Retry-After for 429/5xx as
  * client-go's REST layer does, strategic-merge PATCH without client-java's {@code PatchUtils}, cancellation of
- * requests in flight at the shutdown deadline, and the classification of failures.
+ * requests in flight at the shutdown deadline, and the classification of failures ({@link ApiErrors}).
  *
  * <p>Requests are built once per write with the generated API (so the client's authentication, base path and
  * default headers apply as usual) and sent on the client's OkHttp client with TCP_NODELAY (OkHttp leaves Nagle's
@@ -188,22 +183,22 @@ final class ApiCalls {
 						"Unable to construct " + verb + " request: " + ex.getCause().getMessage(), ex.getCause());
 			}
 			catch (ApiException ex) {
-				Duration wait = retryAfter(ex);
+				Duration wait = ApiErrors.retryAfter(ex);
 				if (wait == null || this.cancelled) {
-					throw classify(ex);
+					throw ApiErrors.classify(ex);
 				}
 				if (retry >= CoreV1EventSink.MAX_RETRY_AFTER_RETRIES) {
-					throw EventSinkException.unavailable(classify(ex));
+					throw EventSinkException.unavailable(ApiErrors.classify(ex));
 				}
 				try {
 					this.sleeper.sleep(wait);
 				}
 				catch (InterruptedException interrupted) {
 					Thread.currentThread().interrupt();
-					throw classify(ex);
+					throw ApiErrors.classify(ex);
 				}
 				if (this.cancelled) {
-					throw classify(ex);
+					throw ApiErrors.classify(ex);
 				}
 			}
 			catch (RuntimeException ex) {
@@ -228,35 +223,6 @@ final class ApiCalls {
 		}
 	}
 
-	/** The Retry-After wait of a 429/5xx answer, or {@code null} when it must not be retried here. */
-	static @Nullable Duration retryAfter(ApiException ex) {
-		if (ex.getCode() != 429 && ex.getCode() < 500) {
-			return null;
-		}
-		Map<String, List<String>> headers = ex.getResponseHeaders();
-		if (headers == null) {
-			return null;
-		}
-		for (Map.Entry<String, List<String>> header : headers.entrySet()) {
-			if ("Retry-After".equalsIgnoreCase(header.getKey()) && header.getValue() != null
-					&& !header.getValue().isEmpty()) {
-				try {
-					long seconds = Long.parseLong(header.getValue().get(0).trim());
-					if (seconds < 0) {
-						return null;
-					}
-					Duration wait = Duration.ofSeconds(seconds);
-					return (wait.compareTo(CoreV1EventSink.MAX_RETRY_AFTER) > 0) ? CoreV1EventSink.MAX_RETRY_AFTER
-							: wait;
-				}
-				catch (NumberFormatException notSeconds) {
-					return null;
-				}
-			}
-		}
-		return null;
-	}
-
 	static String requireNamespace(@Nullable String namespace) throws EventSinkException {
 		if (namespace == null || namespace.isEmpty()) {
 			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
@@ -271,52 +237,6 @@ final class ApiCalls {
 					"Unable to construct patch request: event has no name", null);
 		}
 		return name;
-	}
-
-	static EventSinkException classify(ApiException ex) {
-		if (ex.getCode() == 0) {
-			return EventSinkException.of(EventSinkException.Kind.TRANSPORT, "Transport failure: " + describe(ex), ex);
-		}
-		String reason = "";
-		boolean terminating = false;
-		String message = ex.getMessage();
-		String body = ex.getResponseBody();
-		if (body != null && !body.isBlank()) {
-			try {
-				JsonObject status = JsonParser.parseString(body).getAsJsonObject();
-				reason = string(status, "reason");
-				String statusMessage = string(status, "message");
-				if (!statusMessage.isEmpty()) {
-					message = statusMessage;
-				}
-				JsonObject details = status.has("details") && status.get("details").isJsonObject()
-						? status.getAsJsonObject("details") : null;
-				if (details != null && details.has("causes") && details.get("causes").isJsonArray()) {
-					JsonArray causes = details.getAsJsonArray("causes");
-					for (JsonElement cause : causes) {
-						if (cause.isJsonObject()
-								&& "NamespaceTerminating".equals(string(cause.getAsJsonObject(), "reason"))) {
-							terminating = true;
-						}
-					}
-				}
-			}
-			catch (RuntimeException notStatus) {
-				// not a Status body: keep the exception's own message
-			}
-		}
-		return new EventSinkException(EventSinkException.Kind.HTTP_STATUS, ex.getCode(), reason, terminating,
-				"HTTP " + ex.getCode() + ((reason.isEmpty()) ? "" : " " + reason) + ": " + message, ex);
-	}
-
-	private static String describe(ApiException ex) {
-		Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-		return cause.getClass().getSimpleName() + ": " + cause.getMessage();
-	}
-
-	private static String string(JsonObject object, String member) {
-		JsonElement value = object.get(member);
-		return (value != null && value.isJsonPrimitive()) ? value.getAsString() : "";
 	}
 
 	/** Builds a generated request. */

@@ -60,7 +60,7 @@ public record ApiChoice(EventsApi api, String reason) {
 				return new ApiChoice(EventsApi.CORE_V1, "auto: the API server does not serve events.k8s.io/v1");
 			}
 			return new ApiChoice(EventsApi.CORE_V1, "auto: discovery of events.k8s.io/v1 failed ("
-					+ ApiCalls.classify(ex).getMessage() + "), using core/v1");
+					+ ApiErrors.classify(ex).getMessage() + "), using core/v1");
 		}
 		catch (RuntimeException ex) {
 			return new ApiChoice(EventsApi.CORE_V1,

@@ -206,7 +206,7 @@ class CoreV1EventSinkTests {
 	void statusBodyGivesReasonAndNamespaceTerminating() {
 		String body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"events \\\"x\\\" is forbidden: unable to create new content in namespace gone because it is being terminated\","
 				+ "\"reason\":\"Forbidden\",\"details\":{\"name\":\"x\",\"kind\":\"events\",\"causes\":[{\"reason\":\"NamespaceTerminating\",\"message\":\"namespace gone is being terminated\",\"field\":\"metadata.namespace\"}]},\"code\":403}";
-		EventSinkException ex = ApiCalls.classify(new ApiException(403, Map.of(), body));
+		EventSinkException ex = ApiErrors.classify(new ApiException(403, Map.of(), body));
 		assertThat(ex.kind()).isEqualTo(EventSinkException.Kind.HTTP_STATUS);
 		assertThat(ex.statusCode()).isEqualTo(403);
 		assertThat(ex.statusReason()).isEqualTo("Forbidden");
@@ -217,15 +217,15 @@ class CoreV1EventSinkTests {
 
 	@Test
 	void alreadyExistsAndNotFoundAreRecognised() {
-		EventSinkException exists = ApiCalls.classify(new ApiException(409, Map.of(),
+		EventSinkException exists = ApiErrors.classify(new ApiException(409, Map.of(),
 				"{\"kind\":\"Status\",\"reason\":\"AlreadyExists\",\"code\":409}"));
 		assertThat(exists.isAlreadyExists()).isTrue();
 		assertThat(exists.namespaceTerminating()).isFalse();
-		EventSinkException notFound = ApiCalls.classify(new ApiException(404, Map.of(), "not json"));
+		EventSinkException notFound = ApiErrors.classify(new ApiException(404, Map.of(), "not json"));
 		assertThat(notFound.isNotFound()).isTrue();
 		assertThat(notFound.statusReason()).isEmpty();
 		assertThat(notFound.isRetryable()).isFalse();
-		assertThat(SinkRequestListener.resultOf(ApiCalls.classify(new ApiException(503, Map.of(), ""))))
+		assertThat(SinkRequestListener.resultOf(ApiErrors.classify(new ApiException(503, Map.of(), ""))))
 			.isEqualTo("server_error");
 	}
 

@@ -1,24 +1,18 @@
 package io.github.kubeevents.test.cluster;
 
 import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -31,12 +25,12 @@ import org.slf4j.LoggerFactory;
  * Pid files of the processes a {@link LocalControlPlane} starts, and the clean-up after test JVMs that were killed
  * (SIGKILL, a CI timeout) and so could not stop their etcd and kube-apiserver.
  *
- * <p>Each started process gets {@code <state dir>/<command>-<pid>.pid} (a properties file: pid, start time,
- * command, executable, the owning JVM's pid and start time, and the control plane's temporary directory); it is
- * deleted when the process is stopped. {@link #cleanUp(Path)}, run before every start, looks at the files whose
- * owning JVM is gone: a process that is still alive, started when recorded and still runs the recorded executable
- * is killed; its temporary directory and the pid file are removed. A pid that now belongs to another program is left
- * alone. One log line (WARN) says what was done.
+ * <p>Each started process gets a {@link PidFile} {@code <state dir>/<command>-<pid>.pid} (pid, start time, command,
+ * executable, the owning JVM's pid and start time, and the control plane's temporary directory); it is deleted when
+ * the process is stopped. {@link #cleanUp(Path)}, run before every start, looks at the files whose owning JVM is
+ * gone: a process that is still alive, started when recorded and still runs the recorded executable is killed; its
+ * temporary directory and the pid file are removed. A pid that now belongs to another program is left alone. One log
+ * line (WARN) says what was done.
  *
  * <p>Thread-safe; clean-ups are serialised within a JVM and, through a file lock, across JVMs.
  */
@@ -49,8 +43,6 @@ final class LeftoverProcesses {
 	static final String DIRECTORY_PREFIX = "kube-events-local-cp-";
 
 	private static final Logger logger = LoggerFactory.getLogger(LeftoverProcesses.class);
-
-	private static final String SUFFIX = ".pid";
 
 	/** Start times read in two JVMs can differ by the clock-tick rounding of {@code /proc}. */
 	private static final Duration START_TOLERANCE = Duration.ofSeconds(1);
@@ -76,21 +68,6 @@ final class LeftoverProcesses {
 	}
 
 	/**
-	 * One pid file.
-	 * @param file where it is ({@code null} before it is written)
-	 * @param pid the process
-	 * @param started the process's start time, if known
-	 * @param command short name, also the executable's file name ({@code etcd}, {@code kube-apiserver})
-	 * @param executable full path of the executable, if known
-	 * @param owner pid of the JVM that started it
-	 * @param ownerStarted that JVM's start time, if known
-	 * @param directory the control plane's temporary directory
-	 */
-	record PidFile(Path file, long pid, Optional<Instant> started, String command, String executable, long owner,
-			Optional<Instant> ownerStarted, Path directory) {
-	}
-
-	/**
 	 * {@code -Dkubeevents.test.cluster.state-dir}, else {@code ${java.io.tmpdir}/kube-events-test-cluster}.
 	 * @return the directory (not created)
 	 */
@@ -112,46 +89,9 @@ final class LeftoverProcesses {
 	 */
 	static Path register(Path stateDir, ProcessHandle process, String command, Path directory) {
 		ProcessHandle self = ProcessHandle.current();
-		return write(stateDir, new PidFile(null, process.pid(), process.info().startInstant(), command,
+		return PidFile.write(stateDir, new PidFile(null, process.pid(), process.info().startInstant(), command,
 				process.info().command().orElse(null), self.pid(), self.info().startInstant(),
 				directory.toAbsolutePath()));
-	}
-
-	/**
-	 * Writes a pid file atomically (a reader never sees half a file).
-	 * @param stateDir the state directory (created if missing)
-	 * @param record what to write ({@link PidFile#file()} is ignored)
-	 * @return the file, {@code <command>-<pid>.pid}
-	 */
-	static Path write(Path stateDir, PidFile record) {
-		Properties p = new Properties();
-		p.setProperty("pid", Long.toString(record.pid()));
-		record.started().ifPresent((i) -> p.setProperty("started", i.toString()));
-		p.setProperty("command", record.command());
-		if (record.executable() != null) {
-			p.setProperty("executable", record.executable());
-		}
-		p.setProperty("owner", Long.toString(record.owner()));
-		record.ownerStarted().ifPresent((i) -> p.setProperty("ownerStarted", i.toString()));
-		p.setProperty("directory", record.directory().toString());
-		Path file = stateDir.resolve(record.command() + "-" + record.pid() + SUFFIX);
-		try {
-			Files.createDirectories(stateDir);
-			Path tmp = Files.createTempFile(stateDir, record.command() + "-", ".tmp");
-			try (Writer w = Files.newBufferedWriter(tmp)) {
-				p.store(w, "kube-events LocalControlPlane process; removed when it is stopped");
-			}
-			try {
-				Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-			}
-			catch (AtomicMoveNotSupportedException ex) {
-				Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-			}
-			return file;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("could not write pid file " + file, ex);
-		}
 	}
 
 	/**
@@ -188,9 +128,9 @@ final class LeftoverProcesses {
 		try (FileChannel channel = FileChannel.open(stateDir.resolve("lock"), StandardOpenOption.CREATE,
 				StandardOpenOption.WRITE); FileLock ignored = channel.lock()) {
 			List<PidFile> orphans = new ArrayList<>();
-			try (DirectoryStream<Path> files = Files.newDirectoryStream(stateDir, "*" + SUFFIX)) {
+			try (DirectoryStream<Path> files = Files.newDirectoryStream(stateDir, "*" + PidFile.SUFFIX)) {
 				for (Path file : files) {
-					Optional<PidFile> parsed = read(file);
+					Optional<PidFile> parsed = PidFile.read(file);
 					if (parsed.isEmpty()) {
 						unregister(file);
 						stale++;
@@ -308,24 +248,6 @@ final class LeftoverProcesses {
 		catch (IOException | RuntimeException ex) {
 			return false;
 		}
-	}
-
-	static Optional<PidFile> read(Path file) {
-		Properties p = new Properties();
-		try (Reader r = Files.newBufferedReader(file)) {
-			p.load(r);
-			return Optional.of(new PidFile(file, Long.parseLong(p.getProperty("pid")), instant(p, "started"),
-					p.getProperty("command"), p.getProperty("executable"), Long.parseLong(p.getProperty("owner")),
-					instant(p, "ownerStarted"), Paths.get(p.getProperty("directory"))));
-		}
-		catch (IOException | RuntimeException ex) {
-			return Optional.empty();
-		}
-	}
-
-	private static Optional<Instant> instant(Properties p, String key) {
-		String v = p.getProperty(key);
-		return (v == null) ? Optional.empty() : Optional.of(Instant.parse(v));
 	}
 
 }

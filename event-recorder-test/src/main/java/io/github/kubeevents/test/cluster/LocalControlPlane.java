@@ -1,12 +1,8 @@
 package io.github.kubeevents.test.cluster;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,13 +11,14 @@ import org.slf4j.LoggerFactory;
  * A real kube-apiserver backed by a local etcd, both plain processes (the controller-runtime "envtest" convention:
  * no kubelet, no controllers, no Docker).
  *
- * <p>Both processes listen on free loopback ports; everything they write (etcd data, the apiserver's self-signed
- * serving certificate, the token file, the service-account key pair, and the {@code etcd.log} /
+ * <p>Both processes listen on free loopback ports ({@link #baseUrl()} is {@code https://127.0.0.1:<port>});
+ * everything they write (etcd data, the apiserver's self-signed serving certificate, which is its own CA and so
+ * {@link #caCertificate()}, the token file, the service-account key pair, and the {@code etcd.log} /
  * {@code kube-apiserver.log} files) lives in one temporary directory ({@code kube-events-local-cp-*}) that
  * {@link #close()} deletes. The binaries come from {@link EnvtestAssets} unless
- * {@link Builder#assetsDirectory(Path) given}.
+ * {@link LocalControlPlaneBuilder#assetsDirectory(Path) given}.
  *
- * <p>Identities (static tokens, {@code --token-auth-file}):
+ * <p>Identities (static tokens of 48 hex digits, {@code --token-auth-file}):
  * <ul>
  *   <li>{@value #ADMIN_USER}, in group {@code system:masters}: may do anything.</li>
  *   <li>{@value #RESTRICTED_USER}, no group: bound to ClusterRole {@code kubeevents-test-restricted}, which allows
@@ -34,11 +31,19 @@ import org.slf4j.LoggerFactory;
  * stays on, so creating anything in a missing namespace answers 404, and a deleted namespace stays
  * {@code Terminating} ({@link Capability#NAMESPACES_STAY_TERMINATING}).
  *
+ * <p>Processes: {@link #stopApiServer()} sends kube-apiserver SIGTERM (SIGKILL after 10 s) while etcd keeps running,
+ * so data survives; {@link #startApiServer()} starts it again on the same port with the same flags.
+ * {@link #freezeApiServer()} sends it SIGSTOP (the kernel still accepts connections on its port, but nothing answers;
+ * it throws {@link IllegalStateException} when the apiserver is stopped), {@link #thawApiServer()} SIGCONT.
+ * {@link #close()} sends both processes SIGTERM (SIGKILL after 5 s, descendants too), waits for them to exit and
+ * deletes the directory and the pid files. After {@link #close()} these methods throw {@link IllegalStateException}
+ * ({@link #close()} itself is idempotent).
+ *
  * <p>Leftovers: every process gets a pid file in a state directory ({@code ${java.io.tmpdir}/kube-events-test-cluster}
- * unless {@link Builder#stateDirectory(Path) given} or set by {@code -Dkubeevents.test.cluster.state-dir}); each
- * {@link Builder#start()} first kills the processes of test JVMs that died without stopping theirs (SIGKILL, a CI
- * timeout) and removes their directories. A JVM shutdown hook kills this instance's processes if the JVM exits
- * without {@link #close()}.
+ * unless {@link LocalControlPlaneBuilder#stateDirectory(Path) given} or set by
+ * {@code -Dkubeevents.test.cluster.state-dir}); each {@link LocalControlPlaneBuilder#start()} first kills the
+ * processes of test JVMs that died without stopping theirs (SIGKILL, a CI timeout) and removes their directories. A
+ * JVM shutdown hook kills this instance's processes if the JVM exits without {@link #close()}.
  *
  * <pre>{@code
  * try (LocalControlPlane cp = LocalControlPlane.builder().eventTtl(Duration.ofSeconds(5)).start()) {
@@ -70,127 +75,33 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	private final LeftoverProcesses.Report leftoverReport;
 
+	private final ControlPlaneResources resources;
+
 	private final ControlPlaneDirectory directory;
 
 	private final ControlPlanePorts ports;
 
-	private final ControlPlaneCredentials credentials;
-
 	private final ControlPlaneProcesses processes;
-
-	private final Thread shutdownHook;
 
 	private volatile Duration startupTime;
 
 	private volatile Duration lastApiServerStartupTime;
 
-	private volatile boolean closed;
-
 	/**
 	 * A builder for a new, separate control plane.
 	 * @return a new builder with the defaults
 	 */
-	public static Builder builder() {
-		return new Builder();
+	public static LocalControlPlaneBuilder builder() {
+		return new LocalControlPlaneBuilder();
 	}
 
-	/** Options of a new control plane. Not thread-safe; use one builder per start. */
-	public static final class Builder {
-
-		private Path assets;
-
-		private Duration eventTtl = DEFAULT_EVENT_TTL;
-
-		private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
-
-		private Path stateDirectory;
-
-		private final List<String> extraApiServerArgs = new ArrayList<>();
-
-		private Builder() {
-		}
-
-		/**
-		 * Directory holding {@code kube-apiserver} and {@code etcd}.
-		 * @param directory the directory; default: {@link EnvtestAssets#locate()}
-		 * @return this builder
-		 */
-		public Builder assetsDirectory(Path directory) {
-			this.assets = Objects.requireNonNull(directory, "directory");
-			return this;
-		}
-
-		/**
-		 * {@code --event-ttl}: how long the apiserver keeps an Event after its last write.
-		 * @param ttl a positive duration; default {@link #DEFAULT_EVENT_TTL}
-		 * @return this builder
-		 * @throws IllegalArgumentException if not positive
-		 */
-		public Builder eventTtl(Duration ttl) {
-			if (ttl.isNegative() || ttl.isZero()) {
-				throw new IllegalArgumentException("eventTtl must be positive: " + ttl);
-			}
-			this.eventTtl = ttl;
-			return this;
-		}
-
-		/**
-		 * How long etcd + kube-apiserver may take to become ready (also for each {@link #startApiServer()}).
-		 * @param timeout the timeout; default {@link #DEFAULT_STARTUP_TIMEOUT}
-		 * @return this builder
-		 */
-		public Builder startupTimeout(Duration timeout) {
-			this.startupTimeout = Objects.requireNonNull(timeout, "timeout");
-			return this;
-		}
-
-		/**
-		 * An extra kube-apiserver flag, e.g. {@code --max-requests-inflight=10}; added after the built-in flags, so it
-		 * wins over them.
-		 * @param flag the flag with its value
-		 * @return this builder
-		 */
-		public Builder apiServerArg(String flag) {
-			this.extraApiServerArgs.add(Objects.requireNonNull(flag, "flag"));
-			return this;
-		}
-
-		/**
-		 * Where pid files are kept (see the class comment).
-		 * @param directory the directory; default {@code -Dkubeevents.test.cluster.state-dir}, else
-		 * {@code ${java.io.tmpdir}/kube-events-test-cluster}
-		 * @return this builder
-		 */
-		public Builder stateDirectory(Path directory) {
-			this.stateDirectory = Objects.requireNonNull(directory, "directory");
-			return this;
-		}
-
-		/**
-		 * Cleans up leftovers of killed test JVMs, starts etcd and kube-apiserver, sets up both identities and waits
-		 * until all of it works. Without an explicit assets directory and with no binaries found, this skips the
-		 * calling test ({@link org.junit.jupiter.api.Assumptions#abort(String)}), or throws
-		 * {@link IllegalStateException} under {@code CI=true}.
-		 * @return the running control plane; the caller must {@link LocalControlPlane#close()} it
-		 * @throws IllegalStateException when a process does not start or become ready in time (the message holds the
-		 * tail of both logs)
-		 */
-		public LocalControlPlane start() {
-			Path dir = this.assets;
-			if (dir == null) {
-				EnvtestAssets.Result located = EnvtestAssets.locate();
-				dir = located.directory()
-					.orElseGet(() -> Availability.unavailable(TestClusterBackend.LOCAL, located.reason()));
-			}
-			Path state = (this.stateDirectory != null) ? this.stateDirectory
-					: LeftoverProcesses.defaultStateDirectory();
-			LeftoverProcesses.Report report = LeftoverProcesses.cleanUp(state);
-			LocalControlPlane cp = new LocalControlPlane(dir, this.eventTtl, this.startupTimeout,
-					List.copyOf(this.extraApiServerArgs), state, report);
-			cp.startAll();
-			return cp;
-		}
-
+	/** Starts a control plane for {@link LocalControlPlaneBuilder#start()}, after its leftover clean-up. */
+	static LocalControlPlane start(Path assets, Duration eventTtl, Duration startupTimeout,
+			List<String> extraApiServerArgs, Path stateDirectory, LeftoverProcesses.Report leftoverReport) {
+		LocalControlPlane cp = new LocalControlPlane(assets, eventTtl, startupTimeout, extraApiServerArgs,
+				stateDirectory, leftoverReport);
+		cp.startAll();
+		return cp;
 	}
 
 	private LocalControlPlane(Path assets, Duration eventTtl, Duration startupTimeout, List<String> extraApiServerArgs,
@@ -198,49 +109,22 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		this.eventTtl = eventTtl;
 		this.startupTimeout = startupTimeout;
 		this.leftoverReport = leftoverReport;
-		try {
-			this.directory = ControlPlaneDirectory.create();
-			this.ports = ControlPlanePorts.allocate();
-			this.credentials = ControlPlaneCredentials.write(this.directory.tokenFile(),
-					this.directory.saPublicKey(), this.directory.saPrivateKey());
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("could not prepare the control plane's directory", ex);
-		}
-		ControlPlaneCommands commands = new ControlPlaneCommands(assets, this.directory, this.ports, eventTtl,
-				extraApiServerArgs);
-		this.processes = new ControlPlaneProcesses(commands, stateDirectory);
-		this.shutdownHook = new Thread(() -> {
-			this.processes.kill();
-			this.directory.delete();
-		}, "local-control-plane-shutdown");
-		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
+		this.resources = new ControlPlaneResources(assets, eventTtl, extraApiServerArgs, stateDirectory);
+		this.directory = this.resources.directory();
+		this.ports = this.resources.ports();
+		this.processes = this.resources.processes();
 	}
 
-	/**
-	 * {@link TestClusterBackend#LOCAL}.
-	 * @return {@link TestClusterBackend#LOCAL}
-	 */
 	@Override
 	public TestClusterBackend backend() {
 		return TestClusterBackend.LOCAL;
 	}
 
-	/**
-	 * {@code https://127.0.0.1:<port>}; the port stays the same across {@link #stopApiServer()} /
-	 * {@link #startApiServer()}.
-	 * @return the base URL
-	 */
 	@Override
 	public String baseUrl() {
 		return this.ports.apiServerUrl();
 	}
 
-	/**
-	 * PEM of the apiserver's self-signed serving certificate ({@code <cert-dir>/apiserver.crt}), which is its own CA.
-	 * @return a copy of the PEM
-	 * @throws IllegalStateException before the apiserver has written it
-	 */
 	@Override
 	public byte[] caCertificate() {
 		byte[] ca = this.processes.caCertificate();
@@ -250,59 +134,33 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		return ca.clone();
 	}
 
-	/**
-	 * The static token of an identity.
-	 * @param identity which one
-	 * @return its token (48 hex digits)
-	 */
 	@Override
 	public String token(Identity identity) {
-		return this.credentials.token(identity);
+		return this.resources.credentials().token(identity);
 	}
 
-	/**
-	 * {@value #RESTRICTED_USER}.
-	 * @return {@value #RESTRICTED_USER}
-	 */
 	@Override
 	public String restrictedUserName() {
 		return RESTRICTED_USER;
 	}
 
-	/**
-	 * The {@code --event-ttl} of this apiserver.
-	 * @return the TTL
-	 */
 	@Override
 	public Duration eventTtl() {
 		return this.eventTtl;
 	}
 
-	/**
-	 * Time from {@link Builder#start()} (after the leftover clean-up) until the apiserver was ready and the
-	 * identities were set up.
-	 * @return the duration
-	 */
+	/** {@inheritDoc} Measured from after the leftover clean-up of {@link LocalControlPlaneBuilder#start()}. */
 	@Override
 	public Duration startupTime() {
 		return this.startupTime;
 	}
 
-	/**
-	 * Stops kube-apiserver (SIGTERM, SIGKILL after 10 s); etcd keeps running, so data survives. Idempotent.
-	 * @throws IllegalStateException when closed
-	 */
 	@Override
 	public synchronized void stopApiServer() {
 		checkOpen();
 		this.processes.stopApiServer();
 	}
 
-	/**
-	 * Starts kube-apiserver again on the same port with the same flags and waits until it is ready.
-	 * @throws IllegalStateException when closed, when it is already running, or when it does not become ready in
-	 * time (the message holds the tail of its log)
-	 */
 	@Override
 	public synchronized void startApiServer() {
 		checkOpen();
@@ -318,40 +176,23 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		this.lastApiServerStartupTime = Duration.ofNanos(System.nanoTime() - t0);
 	}
 
-	/**
-	 * Whether the kube-apiserver process is alive (frozen counts as alive).
-	 * @return {@code true} if alive
-	 */
 	@Override
 	public boolean isApiServerRunning() {
 		return this.processes.isApiServerRunning();
 	}
 
-	/**
-	 * SIGSTOP to kube-apiserver: the kernel still accepts connections on its port, but nothing answers until
-	 * {@link #thawApiServer()}. Idempotent.
-	 * @throws IllegalStateException when closed or when the apiserver is stopped
-	 */
 	@Override
 	public synchronized void freezeApiServer() {
 		checkOpen();
 		this.processes.freezeApiServer();
 	}
 
-	/**
-	 * SIGCONT to a frozen kube-apiserver. Idempotent.
-	 * @throws IllegalStateException when closed
-	 */
 	@Override
 	public synchronized void thawApiServer() {
 		checkOpen();
 		this.processes.thawApiServer();
 	}
 
-	/**
-	 * Whether {@link #freezeApiServer()} is in effect.
-	 * @return {@code true} between freeze and thaw
-	 */
 	@Override
 	public boolean isApiServerFrozen() {
 		return this.processes.isApiServerFrozen();
@@ -418,22 +259,11 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		return this.leftoverReport;
 	}
 
-	/**
-	 * Kills kube-apiserver and etcd (SIGTERM, SIGKILL after 5 s, descendants too), waits for them to exit, deletes
-	 * the directory and the pid files. Idempotent.
-	 */
 	@Override
 	public synchronized void close() {
-		if (detach()) {
-			this.processes.stop();
-			this.directory.delete();
-		}
+		this.resources.release();
 	}
 
-	/**
-	 * For logs.
-	 * @return URLs, TTL and directory
-	 */
 	@Override
 	public String toString() {
 		return "LocalControlPlane[" + baseUrl() + ", etcd " + etcdUrl() + ", eventTtl " + this.eventTtl + ", dir "
@@ -452,9 +282,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		}
 		catch (RuntimeException | Error ex) {
 			String report = this.directory.logReport();
-			detach();
-			this.processes.stopAfterFailedStart();
-			this.directory.deleteAllButLogs();
+			this.resources.releaseAfterFailedStart();
 			throw new IllegalStateException("local control plane did not start: " + ex.getMessage() + "\n" + report,
 					ex);
 		}
@@ -462,23 +290,8 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		logger.info("{} ready in {} ms", this, this.startupTime.toMillis());
 	}
 
-	/** Marks this closed and removes the shutdown hook; {@code false} if it was closed already. */
-	private boolean detach() {
-		if (this.closed) {
-			return false;
-		}
-		this.closed = true;
-		try {
-			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
-		}
-		catch (IllegalStateException shutdownInProgress) {
-			// the hook runs anyway
-		}
-		return true;
-	}
-
 	private void checkOpen() {
-		if (this.closed) {
+		if (this.resources.isReleased()) {
 			throw new IllegalStateException("control plane is closed");
 		}
 	}

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import io.github.kubeevents.test.cluster.LeftoverProcesses.PidFile;
 import io.github.kubeevents.test.cluster.LeftoverProcesses.Report;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -87,7 +86,7 @@ class LeftoverProcessesTest {
 	void neverKillsAPidThatNowRunsAnotherProgram() throws Exception {
 		Process sleep = start(List.of("sleep", "300"));
 		Path dir = controlPlaneDirectory("kube-events-local-cp-333");
-		Path file = LeftoverProcesses.write(this.stateDir, new PidFile(null, sleep.pid(),
+		Path file = PidFile.write(this.stateDir, new PidFile(null, sleep.pid(),
 				sleep.info().startInstant(), "etcd", null, deadProcess().pid(), Optional.empty(), dir));
 
 		Report report = LeftoverProcesses.cleanUp(this.stateDir);
@@ -104,7 +103,7 @@ class LeftoverProcessesTest {
 		Process etcd = standIn("etcd");
 		Instant otherStart = etcd.info().startInstant().orElseThrow().minus(Duration.ofHours(1));
 		Path dir = controlPlaneDirectory("kube-events-local-cp-444");
-		LeftoverProcesses.write(this.stateDir, new PidFile(null, etcd.pid(), Optional.of(otherStart), "etcd",
+		PidFile.write(this.stateDir, new PidFile(null, etcd.pid(), Optional.of(otherStart), "etcd",
 				etcd.info().command().orElseThrow(), deadProcess().pid(), Optional.empty(), dir));
 
 		Report report = LeftoverProcesses.cleanUp(this.stateDir);
@@ -118,9 +117,9 @@ class LeftoverProcessesTest {
 		ProcessHandle gone = deadProcess();
 		Path ours = controlPlaneDirectory("kube-events-local-cp-555");
 		Path notOurs = Files.createDirectories(this.tmp.resolve("precious"));
-		Path a = LeftoverProcesses.write(this.stateDir,
+		Path a = PidFile.write(this.stateDir,
 				new PidFile(null, gone.pid(), Optional.empty(), "etcd", null, gone.pid(), Optional.empty(), ours));
-		Path b = LeftoverProcesses.write(this.stateDir, new PidFile(null, gone.pid() + 1_000_000, Optional.empty(),
+		Path b = PidFile.write(this.stateDir, new PidFile(null, gone.pid() + 1_000_000, Optional.empty(),
 				"kube-apiserver", null, gone.pid(), Optional.empty(), notOurs));
 		Path garbage = Files.writeString(this.stateDir.resolve("etcd-1.pid"), "not a pid file");
 
@@ -148,7 +147,7 @@ class LeftoverProcessesTest {
 
 		Path file = LeftoverProcesses.register(this.stateDir, etcd.toHandle(), "etcd", dir);
 
-		PidFile read = LeftoverProcesses.read(file).orElseThrow();
+		PidFile read = PidFile.read(file).orElseThrow();
 		assertThat(file.getFileName()).hasToString("etcd-" + etcd.pid() + ".pid");
 		assertThat(read.pid()).isEqualTo(etcd.pid());
 		assertThat(read.owner()).isEqualTo(ProcessHandle.current().pid());
@@ -191,7 +190,7 @@ class LeftoverProcessesTest {
 	}
 
 	private Path record(ProcessHandle process, String command, ProcessHandle owner, Path dir) {
-		return LeftoverProcesses.write(this.stateDir, new PidFile(null, process.pid(), process.info().startInstant(),
+		return PidFile.write(this.stateDir, new PidFile(null, process.pid(), process.info().startInstant(),
 				command, process.info().command().orElseThrow(), owner.pid(), owner.info().startInstant(), dir));
 	}
 

@@ -1,0 +1,103 @@
+package io.github.kubeevents.sink;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.ApiException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a failed request of {@link ApiCalls} means: the {@link EventSinkException} for an {@link ApiException} (a
+ * transport failure, or an HTTP status with the {@code reason}, {@code message} and {@code NamespaceTerminating}
+ * cause of its Status body) and the Retry-After wait of a 429/5xx answer, capped at
+ * {@link CoreV1EventSink#MAX_RETRY_AFTER}.
+ *
+ * <p>Stateless; thread-safe.
+ */
+final class ApiErrors {
+
+	private ApiErrors() {
+	}
+
+	/** The Retry-After wait of a 429/5xx answer, or {@code null} when it must not be retried here. */
+	static @Nullable Duration retryAfter(ApiException ex) {
+		if (ex.getCode() != 429 && ex.getCode() < 500) {
+			return null;
+		}
+		Map<String, List<String>> headers = ex.getResponseHeaders();
+		if (headers == null) {
+			return null;
+		}
+		for (Map.Entry<String, List<String>> header : headers.entrySet()) {
+			if ("Retry-After".equalsIgnoreCase(header.getKey()) && header.getValue() != null
+					&& !header.getValue().isEmpty()) {
+				try {
+					long seconds = Long.parseLong(header.getValue().get(0).trim());
+					if (seconds < 0) {
+						return null;
+					}
+					Duration wait = Duration.ofSeconds(seconds);
+					return (wait.compareTo(CoreV1EventSink.MAX_RETRY_AFTER) > 0) ? CoreV1EventSink.MAX_RETRY_AFTER
+							: wait;
+				}
+				catch (NumberFormatException notSeconds) {
+					return null;
+				}
+			}
+		}
+		return null;
+	}
+
+	/** The sink failure an API error stands for: {@code TRANSPORT} without an HTTP status, else {@code HTTP_STATUS}. */
+	static EventSinkException classify(ApiException ex) {
+		if (ex.getCode() == 0) {
+			return EventSinkException.of(EventSinkException.Kind.TRANSPORT, "Transport failure: " + describe(ex), ex);
+		}
+		String reason = "";
+		boolean terminating = false;
+		String message = ex.getMessage();
+		String body = ex.getResponseBody();
+		if (body != null && !body.isBlank()) {
+			try {
+				JsonObject status = JsonParser.parseString(body).getAsJsonObject();
+				reason = string(status, "reason");
+				String statusMessage = string(status, "message");
+				if (!statusMessage.isEmpty()) {
+					message = statusMessage;
+				}
+				JsonObject details = status.has("details") && status.get("details").isJsonObject()
+						? status.getAsJsonObject("details") : null;
+				if (details != null && details.has("causes") && details.get("causes").isJsonArray()) {
+					JsonArray causes = details.getAsJsonArray("causes");
+					for (JsonElement cause : causes) {
+						if (cause.isJsonObject()
+								&& "NamespaceTerminating".equals(string(cause.getAsJsonObject(), "reason"))) {
+							terminating = true;
+						}
+					}
+				}
+			}
+			catch (RuntimeException notStatus) {
+				// not a Status body: keep the exception's own message
+			}
+		}
+		return new EventSinkException(EventSinkException.Kind.HTTP_STATUS, ex.getCode(), reason, terminating,
+				"HTTP " + ex.getCode() + ((reason.isEmpty()) ? "" : " " + reason) + ": " + message, ex);
+	}
+
+	private static String describe(ApiException ex) {
+		Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+		return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+	}
+
+	private static String string(JsonObject object, String member) {
+		JsonElement value = object.get(member);
+		return (value != null && value.isJsonPrimitive()) ? value.getAsString() : "";
+	}
+
+}
