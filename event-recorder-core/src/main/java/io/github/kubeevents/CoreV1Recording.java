@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: correlation on the subscriber thread, writes on the writer threads, {@link #cancel()},
  * {@link #abort()} and {@link #stats()} from any thread.
  */
-final class CoreV1Recording implements SinkRecording {
+final class CoreV1Recording extends AbstractSinkRecording {
 
 	private static final Logger logger = LoggerFactory.getLogger(CoreV1Recording.class);
 
@@ -46,13 +46,7 @@ final class CoreV1Recording implements SinkRecording {
 
 	private final EventCorrelator correlator;
 
-	private final SinkSettings settings;
-
 	private final EventCounters counters;
-
-	private final SinkWriters writers;
-
-	private final ApiChoice choice;
 
 	private final LongAdder created = new LongAdder();
 
@@ -64,12 +58,10 @@ final class CoreV1Recording implements SinkRecording {
 
 	CoreV1Recording(String name, EventSink sink, ApiChoice choice, EventCorrelator correlator, SinkSettings settings,
 			EventCounters counters) {
+		super(name, choice, settings);
 		this.sink = Objects.requireNonNull(sink, "sink");
-		this.choice = choice;
 		this.correlator = Objects.requireNonNull(correlator, "correlator");
-		this.settings = settings;
 		this.counters = counters;
-		this.writers = new SinkWriters(name, settings.writers(), settings.writerQueueCapacity());
 	}
 
 	@Override
@@ -208,42 +200,13 @@ final class CoreV1Recording implements SinkRecording {
 	}
 
 	@Override
-	public SinkWriters writers() {
-		return this.writers;
-	}
-
-	@Override
-	public void started() {
-		this.writers.start();
-	}
-
-	@Override
-	public void stopped() {
-		this.writers.closeAndJoin();
-	}
-
-	@Override
-	public boolean awaitTermination(long deadlineNanos) {
-		return this.writers.join(deadlineNanos);
-	}
-
-	/** Stops retrying: a sleep in progress ends, and each later event gets one attempt only. Idempotent. */
-	@Override
-	public void cancel() {
-		this.settings.cancel();
+	protected void cancelSink() {
 		this.sink.cancel();
 	}
 
 	@Override
-	public void abort() {
-		cancel();
-		this.writers.abort();
+	protected void abortSink() {
 		this.sink.abort();
-	}
-
-	@Override
-	public ApiChoice choice() {
-		return this.choice;
 	}
 
 	@Override

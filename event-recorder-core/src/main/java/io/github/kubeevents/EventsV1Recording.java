@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-final class EventsV1Recording implements SinkRecording {
+final class EventsV1Recording extends AbstractSinkRecording {
 
 	private static final Logger logger = LoggerFactory.getLogger(EventsV1Recording.class);
 
@@ -49,15 +49,9 @@ final class EventsV1Recording implements SinkRecording {
 
 	private final @Nullable EventCorrelator correlator;
 
-	private final SinkSettings settings;
-
 	private final EventCounters counters;
 
 	private final Clock clock;
-
-	private final SinkWriters writers;
-
-	private final ApiChoice choice;
 
 	private final Set<String> invalidControllers = ConcurrentHashMap.newKeySet();
 
@@ -69,14 +63,12 @@ final class EventsV1Recording implements SinkRecording {
 
 	EventsV1Recording(String name, EventsV1Sink sink, ApiChoice choice, int cacheCapacity,
 			@Nullable EventCorrelator correlator, SinkSettings settings, EventCounters counters, Clock clock) {
+		super(name, choice, settings);
 		this.sink = sink;
-		this.choice = choice;
 		this.cache = new SeriesCache(cacheCapacity);
 		this.correlator = correlator;
-		this.settings = settings;
 		this.counters = counters;
 		this.clock = clock;
-		this.writers = new SinkWriters(name, settings.writers(), settings.writerQueueCapacity());
 		this.writes = new SeriesWrites(sink, this.cache, settings, counters);
 		// client-go runs both tasks once at start, on an empty cache: the first runs that matter are a period later
 		this.nextFinish = clock.instant().plus(SeriesCache.FINISH_TIME);
@@ -147,41 +139,13 @@ final class EventsV1Recording implements SinkRecording {
 	}
 
 	@Override
-	public SinkWriters writers() {
-		return this.writers;
-	}
-
-	@Override
-	public void started() {
-		this.writers.start();
-	}
-
-	@Override
-	public void stopped() {
-		this.writers.closeAndJoin();
-	}
-
-	@Override
-	public boolean awaitTermination(long deadlineNanos) {
-		return this.writers.join(deadlineNanos);
-	}
-
-	@Override
-	public void cancel() {
-		this.settings.cancel();
+	protected void cancelSink() {
 		this.sink.cancel();
 	}
 
 	@Override
-	public void abort() {
-		cancel();
-		this.writers.abort();
+	protected void abortSink() {
 		this.sink.abort();
-	}
-
-	@Override
-	public ApiChoice choice() {
-		return this.choice;
 	}
 
 	@Override
