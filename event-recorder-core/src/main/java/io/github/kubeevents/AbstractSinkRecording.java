@@ -17,17 +17,22 @@ abstract class AbstractSinkRecording implements SinkRecording {
 
 	protected final SinkWriters writers;
 
-	AbstractSinkRecording(String name, ApiChoice choice, SinkSettings settings) {
+	private final Runnable cancelSink;
+
+	private final Runnable abortSink;
+
+	/**
+	 * @param cancelSink ends the sink's waits between Retry-After repeats
+	 * @param abortSink cancels the sink's requests in flight
+	 */
+	AbstractSinkRecording(String name, ApiChoice choice, SinkSettings settings, Runnable cancelSink,
+			Runnable abortSink) {
 		this.choice = choice;
 		this.settings = settings;
 		this.writers = new SinkWriters(name, settings.writers(), settings.writerQueueCapacity());
+		this.cancelSink = cancelSink;
+		this.abortSink = abortSink;
 	}
-
-	/** Ends the sink's waits between Retry-After repeats. */
-	protected abstract void cancelSink();
-
-	/** Cancels the sink's requests in flight. */
-	protected abstract void abortSink();
 
 	@Override
 	public final SinkWriters writers() {
@@ -53,14 +58,14 @@ abstract class AbstractSinkRecording implements SinkRecording {
 	@Override
 	public final void cancel() {
 		this.settings.cancel();
-		cancelSink();
+		this.cancelSink.run();
 	}
 
 	@Override
 	public final void abort() {
 		cancel();
 		this.writers.abort();
-		abortSink();
+		this.abortSink.run();
 	}
 
 	@Override

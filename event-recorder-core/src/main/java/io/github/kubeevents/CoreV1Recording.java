@@ -2,7 +2,6 @@ package io.github.kubeevents;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 
 import io.github.kubeevents.correlator.CoreV1Events;
@@ -48,17 +47,11 @@ final class CoreV1Recording extends AbstractSinkRecording {
 
 	private final EventCounters counters;
 
-	private final LongAdder created = new LongAdder();
-
-	private final LongAdder patched = new LongAdder();
-
-	private final LongAdder retried = new LongAdder();
-
-	private final LongAdder failed = new LongAdder();
+	private final SinkWriteCounts counts = new SinkWriteCounts();
 
 	CoreV1Recording(String name, EventSink sink, ApiChoice choice, EventCorrelator correlator, SinkSettings settings,
 			EventCounters counters) {
-		super(name, choice, settings);
+		super(name, choice, settings, sink::cancel, sink::abort);
 		this.sink = Objects.requireNonNull(sink, "sink");
 		this.correlator = Objects.requireNonNull(correlator, "correlator");
 		this.counters = counters;
@@ -94,7 +87,7 @@ final class CoreV1Recording extends AbstractSinkRecording {
 					return;
 				}
 				if (attempt >= maxAttempts) {
-					CoreV1Recording.this.failed.increment();
+					CoreV1Recording.this.counts.failed.increment();
 					CoreV1Recording.this.counters.dropAndLog(DropReason.RETRIES_EXHAUSTED, this.recorded,
 							"Unable to write event (retry limit of " + maxAttempts + " attempts exceeded!)", false);
 					return;
@@ -102,11 +95,11 @@ final class CoreV1Recording extends AbstractSinkRecording {
 				Duration delay = CoreV1Recording.this.settings.retryPolicy()
 					.delayBeforeRetry(attempt, CoreV1Recording.this.settings.jitter().getAsDouble());
 				if (!CoreV1Recording.this.settings.sleepBeforeRetry(delay)) {
-					CoreV1Recording.this.failed.increment();
+					CoreV1Recording.this.counts.failed.increment();
 					CoreV1Recording.this.counters.drop(DropReason.SHUTDOWN, this.recorded);
 					return;
 				}
-				CoreV1Recording.this.retried.increment();
+				CoreV1Recording.this.counts.retried.increment();
 			}
 		}
 
@@ -140,7 +133,7 @@ final class CoreV1Recording extends AbstractSinkRecording {
 				}
 				return false;
 			}
-			this.failed.increment();
+			this.counts.failed.increment();
 			if (ex.kind() == EventSinkException.Kind.REQUEST_CONSTRUCTION) {
 				this.counters.dropAndLog(DropReason.INVALID_INPUT, recorded,
 						"Unable to construct event (will not retry!): " + ex.getMessage(), false);
@@ -162,7 +155,7 @@ final class CoreV1Recording extends AbstractSinkRecording {
 				this.settings.awaitBudget();
 				CoreV1Event stored = this.sink.patch(event, result.patch());
 				completed("patch", "success", start);
-				this.patched.increment();
+				this.counts.patched.increment();
 				return stored;
 			}
 			catch (EventSinkException ex) {
@@ -180,7 +173,7 @@ final class CoreV1Recording extends AbstractSinkRecording {
 			this.settings.awaitBudget();
 			CoreV1Event stored = this.sink.create(event);
 			completed("create", "success", start);
-			this.created.increment();
+			this.counts.created.increment();
 			return stored;
 		}
 		catch (EventSinkException ex) {
@@ -200,16 +193,6 @@ final class CoreV1Recording extends AbstractSinkRecording {
 	}
 
 	@Override
-	protected void cancelSink() {
-		this.sink.cancel();
-	}
-
-	@Override
-	protected void abortSink() {
-		this.sink.abort();
-	}
-
-	@Override
 	public RecorderSnapshot.SinkSnapshot snapshot(String name, int limit, Predicate<ObjectRef> filter) {
 		return new RecorderSnapshot.SinkSnapshot(name, this.choice.api().value(), this.choice.reason(), stats(),
 				this.correlator.snapshot(limit, filter), null);
@@ -217,7 +200,7 @@ final class CoreV1Recording extends AbstractSinkRecording {
 
 	@Override
 	public SinkStats stats() {
-		return new SinkStats(this.created.sum(), this.patched.sum(), this.retried.sum(), this.failed.sum());
+		return this.counts.stats();
 	}
 
 

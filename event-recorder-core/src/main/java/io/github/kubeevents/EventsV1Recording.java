@@ -63,7 +63,7 @@ final class EventsV1Recording extends AbstractSinkRecording {
 
 	EventsV1Recording(String name, EventsV1Sink sink, ApiChoice choice, int cacheCapacity,
 			@Nullable EventCorrelator correlator, SinkSettings settings, EventCounters counters, Clock clock) {
-		super(name, choice, settings);
+		super(name, choice, settings, sink::cancel, sink::abort);
 		this.sink = sink;
 		this.cache = new SeriesCache(cacheCapacity);
 		this.correlator = correlator;
@@ -136,16 +136,6 @@ final class EventsV1Recording extends AbstractSinkRecording {
 				submit(series.entry(), this.writes.new Heartbeat(series));
 			}
 		}
-	}
-
-	@Override
-	protected void cancelSink() {
-		this.sink.cancel();
-	}
-
-	@Override
-	protected void abortSink() {
-		this.sink.abort();
 	}
 
 	@Override

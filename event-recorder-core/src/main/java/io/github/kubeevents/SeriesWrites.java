@@ -1,7 +1,6 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.LongAdder;
 
 import io.github.kubeevents.introspect.SinkStats;
 import io.github.kubeevents.sink.EventSinkException;
@@ -42,13 +41,7 @@ final class SeriesWrites {
 
 	private final EventCounters counters;
 
-	private final LongAdder created = new LongAdder();
-
-	private final LongAdder patched = new LongAdder();
-
-	private final LongAdder retried = new LongAdder();
-
-	private final LongAdder failed = new LongAdder();
+	private final SinkWriteCounts counts = new SinkWriteCounts();
 
 	SeriesWrites(EventsV1Sink sink, SeriesCache cache, SinkSettings settings, EventCounters counters) {
 		this.sink = sink;
@@ -58,7 +51,7 @@ final class SeriesWrites {
 	}
 
 	SinkStats stats() {
-		return new SinkStats(this.created.sum(), this.patched.sum(), this.retried.sum(), this.failed.sum());
+		return this.counts.stats();
 	}
 
 	/** The first occurrence: CREATE, with retries. */
@@ -151,7 +144,7 @@ final class SeriesWrites {
 			this.settings.awaitBudget();
 			this.sink.patch(entry.created, patch);
 			completed("patch", "success", start);
-			this.patched.increment();
+			this.counts.patched.increment();
 		}
 		catch (EventSinkException ex) {
 			completed("patch", SinkRequestListener.resultOf(ex), start);
@@ -206,7 +199,7 @@ final class SeriesWrites {
 					return false;
 				}
 				if (n >= maxAttempts) {
-					this.failed.increment();
+					this.counts.failed.increment();
 					this.counters.dropAndLog(DropReason.RETRIES_EXHAUSTED, recorded,
 							"Unable to write event (retry limit of " + maxAttempts + " attempts exceeded!)", false);
 					return true;
@@ -217,7 +210,7 @@ final class SeriesWrites {
 						logger.debug("Unable to write event (attempt {}/{}, will not retry): {}: {}", n, maxAttempts,
 								recorded.describe(), ex.getMessage());
 					}
-					this.failed.increment();
+					this.counts.failed.increment();
 					this.counters.drop(DropReason.SHUTDOWN, recorded);
 					return true;
 				}
@@ -226,17 +219,17 @@ final class SeriesWrites {
 				Duration delay = this.settings.retryPolicy().sleep();
 				Duration jittered = Duration.ofNanos((long) (delay.toNanos() * (1 + 0.25 * this.settings.jitter().getAsDouble())));
 				if (!this.settings.sleepBeforeRetry(jittered)) {
-					this.failed.increment();
+					this.counts.failed.increment();
 					this.counters.drop(DropReason.SHUTDOWN, recorded);
 					return true;
 				}
-				this.retried.increment();
+				this.counts.retried.increment();
 			}
 		}
 	}
 
 	private void rejected(RecordedEvent recorded, EventSinkException ex) {
-		this.failed.increment();
+		this.counts.failed.increment();
 		if (ex.kind() == EventSinkException.Kind.REQUEST_CONSTRUCTION) {
 			this.counters.dropAndLog(DropReason.INVALID_INPUT, recorded,
 					"Unable to construct event (will not retry!): " + ex.getMessage(), false);
@@ -267,7 +260,7 @@ final class SeriesWrites {
 		try {
 			this.sink.create(event);
 			completed("create", "success", start);
-			this.created.increment();
+			this.counts.created.increment();
 		}
 		catch (EventSinkException ex) {
 			completed("create", SinkRequestListener.resultOf(ex), start);
