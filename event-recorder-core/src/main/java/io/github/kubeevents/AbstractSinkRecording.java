@@ -1,6 +1,5 @@
 package io.github.kubeevents;
 
-import io.github.kubeevents.sink.ApiChoice;
 
 /**
  * What the sink subscribers of both events APIs share: the API choice, the sink settings, and the writer threads

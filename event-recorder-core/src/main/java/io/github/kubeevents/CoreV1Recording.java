@@ -4,13 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Predicate;
 
-import io.github.kubeevents.correlator.CoreV1Events;
-import io.github.kubeevents.correlator.CorrelationResult;
-import io.github.kubeevents.correlator.EventCorrelator;
 import io.github.kubeevents.introspect.ObjectRef;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.SinkStats;
-import io.github.kubeevents.sink.ApiChoice;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.SinkRequestListener;

@@ -97,7 +97,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	}
 
 	/**
-	 * Subscribes a core/v1 sink, with a new {@link io.github.kubeevents.correlator.EventCorrelator} of its own (two sinks never share caches).
+	 * Subscribes a core/v1 sink, with a new {@link io.github.kubeevents.EventCorrelator} of its own (two sinks never share caches).
 	 * @param sink where to write events
 	 * @return the subscription
 	 */

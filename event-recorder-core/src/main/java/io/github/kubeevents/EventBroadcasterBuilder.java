@@ -6,12 +6,9 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 
-import io.github.kubeevents.correlator.CorrelatorOptions;
-import io.github.kubeevents.sink.CoreV1EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
-import io.github.kubeevents.sink.Sleeper;
 import org.jspecify.annotations.Nullable;
 
 /**

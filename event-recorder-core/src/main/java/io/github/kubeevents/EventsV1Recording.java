@@ -6,13 +6,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
-import io.github.kubeevents.correlator.CoreV1Events;
-import io.github.kubeevents.correlator.CorrelationResult;
-import io.github.kubeevents.correlator.EventCorrelator;
 import io.github.kubeevents.introspect.ObjectRef;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.SinkStats;
-import io.github.kubeevents.sink.ApiChoice;
 import io.github.kubeevents.sink.EventsV1Sink;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;

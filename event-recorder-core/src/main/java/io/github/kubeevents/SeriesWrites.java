@@ -5,7 +5,6 @@ import java.time.Duration;
 import io.github.kubeevents.introspect.SinkStats;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.sink.SeriesPatch;
 import io.github.kubeevents.sink.SinkRequestListener;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.EventsV1EventSeries;
@@ -138,7 +137,7 @@ final class SeriesWrites {
 
 	private void writeSeries(SeriesCache.Observation observation) throws EventSinkException {
 		SeriesCache.Entry entry = observation.entry();
-		SeriesPatch patch = new SeriesPatch(observation.count(), observation.lastObserved());
+		EventsV1Sink.SeriesPatch patch = new EventsV1Sink.SeriesPatch(observation.count(), observation.lastObserved());
 		long start = System.nanoTime();
 		try {
 			this.settings.awaitBudget();

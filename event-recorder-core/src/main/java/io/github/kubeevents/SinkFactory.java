@@ -6,16 +6,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.kubeevents.correlator.CorrelatorOptions;
-import io.github.kubeevents.correlator.EventCorrelator;
 import io.github.kubeevents.introspect.SinkStats;
-import io.github.kubeevents.sink.ApiChoice;
-import io.github.kubeevents.sink.CoreV1EventSink;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
-import io.github.kubeevents.sink.EventsV1EventSink;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.sink.Sleeper;
 import io.kubernetes.client.openapi.ApiClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

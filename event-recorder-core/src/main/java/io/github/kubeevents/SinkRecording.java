@@ -5,7 +5,6 @@ import java.util.function.Predicate;
 import io.github.kubeevents.introspect.ObjectRef;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.SinkStats;
-import io.github.kubeevents.sink.ApiChoice;
 
 /** A sink subscriber of either events API: its counters and its view for snapshots. */
 interface SinkRecording extends SubscriberQueue.MaintainedHandler {

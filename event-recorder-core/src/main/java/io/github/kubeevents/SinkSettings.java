@@ -6,7 +6,6 @@ import java.util.function.DoubleSupplier;
 
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
-import io.github.kubeevents.sink.Sleeper;
 import org.jspecify.annotations.Nullable;
 
 /**

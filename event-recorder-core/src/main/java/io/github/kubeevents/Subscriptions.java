@@ -1,7 +1,6 @@
 package io.github.kubeevents;
 
 import io.github.kubeevents.introspect.SinkStats;
-import io.github.kubeevents.sink.ApiChoice;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;

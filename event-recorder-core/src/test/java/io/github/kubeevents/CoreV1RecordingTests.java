@@ -1,6 +1,7 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
+import io.github.kubeevents.sink.EventSink;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -9,16 +10,10 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import ch.qos.logback.classic.Level;
-import io.github.kubeevents.correlator.CorrelatorOptions;
-import io.github.kubeevents.correlator.EventCorrelator;
-import io.github.kubeevents.correlator.EventPatch;
 import io.github.kubeevents.introspect.SinkStats;
-import io.github.kubeevents.sink.ApiChoice;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
-import io.github.kubeevents.sink.ScriptedSink;
-import io.github.kubeevents.sink.Sleeper;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -199,10 +194,10 @@ class CoreV1RecordingTests {
 		String name = calls.get(0).event().getMetadata().getName();
 		assertThat(name).isEqualTo("foo." + Long.toHexString(EventNames.unixNanos(START)));
 		assertThat(calls.get(1).patch())
-			.isEqualTo(new EventPatch(2, OffsetDateTime.of(2026, 11, 30, 12, 0, 1, 0, ZoneOffset.UTC),
+			.isEqualTo(new EventSink.CountPatch(2, OffsetDateTime.of(2026, 11, 30, 12, 0, 1, 0, ZoneOffset.UTC),
 					"Started container"));
 		assertThat(calls.get(2).patch())
-			.isEqualTo(new EventPatch(3, OffsetDateTime.of(2026, 11, 30, 12, 0, 2, 0, ZoneOffset.UTC),
+			.isEqualTo(new EventSink.CountPatch(3, OffsetDateTime.of(2026, 11, 30, 12, 0, 2, 0, ZoneOffset.UTC),
 					"Started container"));
 		assertThat(calls.get(2).event().getMetadata().getName()).isEqualTo(name);
 		assertThat(calls.get(2).event().getFirstTimestamp())

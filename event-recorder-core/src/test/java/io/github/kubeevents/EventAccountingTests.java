@@ -10,10 +10,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 
 import ch.qos.logback.classic.Level;
-import io.github.kubeevents.correlator.CorrelatorOptions;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.SinkStats;
-import io.github.kubeevents.sink.ScriptedSink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,7 +54,7 @@ class EventAccountingTests {
 		// the floods below would otherwise print thousands of WARN lines
 		this.quiet = LogCapture.of("io.github.kubeevents", Level.ERROR);
 		// load the client's JSON machinery (seconds on a busy machine) before the sink is timed
-		new ScriptedSink().create(io.github.kubeevents.correlator.CoreV1Events
+		new ScriptedSink().create(io.github.kubeevents.CoreV1Events
 			.of(TestEvents.recorded("Warm", "up", this.pods.get(0))));
 	}
 

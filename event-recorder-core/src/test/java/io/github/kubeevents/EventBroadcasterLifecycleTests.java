@@ -11,10 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import ch.qos.logback.classic.Level;
-import io.github.kubeevents.correlator.CorrelatorOptions;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.sink.RetryPolicy;
-import io.github.kubeevents.sink.ScriptedSink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

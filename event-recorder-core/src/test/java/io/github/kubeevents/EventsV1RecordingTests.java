@@ -9,12 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.kubeevents.correlator.CorrelatorOptions;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.SeriesSnapshot;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.sink.SeriesPatch;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -89,7 +87,7 @@ class EventsV1RecordingTests {
 		this.clock.advance(Duration.ofSeconds(1));
 		web.normal("Pulled", "pulled %s", "b");
 		await().atMost(WAIT).until(() -> this.sink.calls.size() == 2);
-		assertThat(this.sink.calls.get(1).patch()).isEqualTo(new SeriesPatch(2, T0.plusSeconds(1)));
+		assertThat(this.sink.calls.get(1).patch()).isEqualTo(new EventsV1Sink.SeriesPatch(2, T0.plusSeconds(1)));
 		assertThat(this.sink.calls.get(1).event().getMetadata().getName())
 			.isEqualTo(create.event().getMetadata().getName());
 
@@ -101,7 +99,7 @@ class EventsV1RecordingTests {
 		// 6 minutes after the last occurrence the finish task writes the final count and forgets the series
 		this.clock.advance(Duration.ofMinutes(7));
 		await().atMost(WAIT).until(() -> this.sink.calls.size() == 3);
-		assertThat(this.sink.calls.get(2).patch()).isEqualTo(new SeriesPatch(3, T0.plusSeconds(2)));
+		assertThat(this.sink.calls.get(2).patch()).isEqualTo(new EventsV1Sink.SeriesPatch(3, T0.plusSeconds(2)));
 		await().atMost(WAIT).until(() -> series().size() == 0);
 	}
 
@@ -123,7 +121,7 @@ class EventsV1RecordingTests {
 		await().atMost(WAIT).until(() -> series().size() == 0);
 		assertThat(this.sink.calls).extracting(Call::verb).containsExactly("create", "patch", "patch");
 		assertThat(this.sink.calls.get(2).patch())
-			.isEqualTo(new SeriesPatch(10_000, T0.plus(Duration.ofMillis(100 * 9_999))));
+			.isEqualTo(new EventsV1Sink.SeriesPatch(10_000, T0.plus(Duration.ofMillis(100 * 9_999))));
 	}
 
 	@Test
@@ -138,7 +136,7 @@ class EventsV1RecordingTests {
 			db.warning("Unhealthy", "probe failed");
 		}
 		await().atMost(WAIT).until(() -> this.sink.calls.size() == 3);
-		assertThat(this.sink.calls.get(2).patch()).isEqualTo(new SeriesPatch(9, T0.plus(Duration.ofMinutes(30))));
+		assertThat(this.sink.calls.get(2).patch()).isEqualTo(new EventsV1Sink.SeriesPatch(9, T0.plus(Duration.ofMinutes(30))));
 		assertThat(series().entries()).singleElement().satisfies((e) -> assertThat(e.countOnServer()).isEqualTo(9));
 	}
 
@@ -243,7 +241,7 @@ class EventsV1RecordingTests {
 	}
 
 	/** One sink call. */
-	record Call(String verb, EventsV1Event event, SeriesPatch patch) {
+	record Call(String verb, EventsV1Event event, EventsV1Sink.SeriesPatch patch) {
 	}
 
 	/** A sink that records calls and fails the calls whose index (from 0) is scripted. */
@@ -261,7 +259,7 @@ class EventsV1RecordingTests {
 		}
 
 		@Override
-		public EventsV1Event patch(EventsV1Event event, SeriesPatch patch) throws EventSinkException {
+		public EventsV1Event patch(EventsV1Event event, EventsV1Sink.SeriesPatch patch) throws EventSinkException {
 			return answer(new Call("patch", event, patch));
 		}
 

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.kubeevents.correlator.EventPatch;
 import io.github.kubeevents.introspect.WriteBudgetSnapshot;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -69,7 +68,7 @@ class WriteBudgetTests {
 			}
 
 			@Override
-			public CoreV1Event patch(CoreV1Event event, EventPatch patch) {
+			public CoreV1Event patch(CoreV1Event event, EventSink.CountPatch patch) {
 				written.add(event.getReason());
 				return event;
 			}

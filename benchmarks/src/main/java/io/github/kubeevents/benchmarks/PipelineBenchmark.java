@@ -8,8 +8,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.correlator.CorrelatorOptions;
-import io.github.kubeevents.correlator.EventPatch;
+import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -114,7 +113,7 @@ public class PipelineBenchmark {
 		}
 
 		@Override
-		public CoreV1Event patch(CoreV1Event event, EventPatch patch) {
+		public CoreV1Event patch(CoreV1Event event, EventSink.CountPatch patch) {
 			this.written.incrementAndGet();
 			return event;
 		}

@@ -11,7 +11,6 @@ import io.github.kubeevents.EventSource;
 import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.ObjectRecorder;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.sink.SeriesPatch;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -116,7 +115,7 @@ public class SeriesPipelineBenchmark {
 		}
 
 		@Override
-		public EventsV1Event patch(EventsV1Event event, SeriesPatch patch) {
+		public EventsV1Event patch(EventsV1Event event, EventsV1Sink.SeriesPatch patch) {
 			return event;
 		}
 

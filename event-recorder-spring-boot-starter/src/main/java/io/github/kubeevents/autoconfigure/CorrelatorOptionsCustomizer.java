@@ -1,6 +1,6 @@
 package io.github.kubeevents.autoconfigure;
 
-import io.github.kubeevents.correlator.CorrelatorOptions;
+import io.github.kubeevents.CorrelatorOptions;
 
 /**
  * Callback to customize the correlator options of the auto-configured broadcaster beyond what

@@ -7,7 +7,7 @@ import io.github.kubeevents.EventSource;
 import io.github.kubeevents.autoconfigure.cluster.ClientVersionCheck;
 import io.github.kubeevents.autoconfigure.cluster.ClusterResolver;
 import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
-import io.github.kubeevents.correlator.CorrelatorOptions;
+import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 import io.github.kubeevents.FullQueuePolicy;
 import io.github.kubeevents.SubscriberOptions;
-import io.github.kubeevents.correlator.CorrelatorOptions;
+import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import org.jspecify.annotations.Nullable;

@@ -2,7 +2,7 @@ package io.github.kubeevents.autoconfigure;
 
 import java.util.function.Function;
 
-import io.github.kubeevents.correlator.EventKeys;
+import io.github.kubeevents.EventKeys;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**
@@ -31,7 +31,7 @@ public enum SpamKey {
 	}
 
 	/**
-	 * The key function for {@link io.github.kubeevents.correlator.CorrelatorOptions#spamKeyFunction()}.
+	 * The key function for {@link io.github.kubeevents.CorrelatorOptions#spamKeyFunction()}.
 	 * @return the function (stateless, thread-safe)
 	 */
 	public Function<CoreV1Event, String> function() {

@@ -17,7 +17,7 @@ import io.github.kubeevents.autoconfigure.endpoint.KubeEventsEndpointAutoConfigu
 import io.github.kubeevents.autoconfigure.health.KubeEventsHealthContributorAutoConfiguration;
 import io.github.kubeevents.autoconfigure.metrics.KubeEventsMetricsAutoConfiguration;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.sink.CoreV1EventSink;
+import io.github.kubeevents.CoreV1EventSink;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.spring.EffectiveSink;
 import io.github.kubeevents.spring.KubeEventsLifecycle;

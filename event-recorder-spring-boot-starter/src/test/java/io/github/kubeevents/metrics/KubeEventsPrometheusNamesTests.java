@@ -10,7 +10,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.correlator.CorrelatorOptions;
+import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.testsupport.InMemoryEventSink;

@@ -13,7 +13,6 @@ import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
-import io.github.kubeevents.correlator.EventPatch;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
@@ -201,7 +200,7 @@ class KubeEventsLifecycleTests {
 			}
 
 			@Override
-			public CoreV1Event patch(CoreV1Event event, EventPatch patch) {
+			public CoreV1Event patch(CoreV1Event event, EventSink.CountPatch patch) {
 				return event;
 			}
 

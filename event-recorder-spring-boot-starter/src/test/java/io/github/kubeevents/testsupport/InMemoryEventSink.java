@@ -5,7 +5,6 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.kubeevents.correlator.EventPatch;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -53,7 +52,7 @@ public final class InMemoryEventSink implements EventSink {
 	}
 
 	@Override
-	public CoreV1Event patch(CoreV1Event event, EventPatch patch) throws EventSinkException {
+	public CoreV1Event patch(CoreV1Event event, EventSink.CountPatch patch) throws EventSinkException {
 		failIfDue();
 		this.patched.add(event);
 		return event;

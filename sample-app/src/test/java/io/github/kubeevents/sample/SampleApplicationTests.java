@@ -13,7 +13,6 @@ import io.github.kubeevents.autoconfigure.KubeEventsProperties;
 import io.github.kubeevents.autoconfigure.SinkMode;
 import io.github.kubeevents.autoconfigure.SpamKey;
 import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
-import io.github.kubeevents.correlator.EventPatch;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Nested;
@@ -317,7 +316,7 @@ class SampleApplicationTests {
 		}
 
 		@Override
-		public CoreV1Event patch(CoreV1Event event, EventPatch patch) {
+		public CoreV1Event patch(CoreV1Event event, EventSink.CountPatch patch) {
 			return event;
 		}
 

@@ -11,7 +11,6 @@ import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.sink.SeriesPatch;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.github.kubeevents.spring.EffectiveSink;
 import io.github.kubeevents.spring.KubeEventsStatus;
@@ -241,7 +240,7 @@ class ClusterResolverTests {
 			}
 
 			@Override
-			public EventsV1Event patch(EventsV1Event event, SeriesPatch patch) {
+			public EventsV1Event patch(EventsV1Event event, EventsV1Sink.SeriesPatch patch) {
 				return event;
 			}
 

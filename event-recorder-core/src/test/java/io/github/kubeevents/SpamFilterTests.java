@@ -1,10 +1,8 @@
-package io.github.kubeevents.correlator;
+package io.github.kubeevents;
 
 import java.time.Duration;
 import java.time.Instant;
 
-import io.github.kubeevents.TestEvents;
-import io.github.kubeevents.TickingClock;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,8 @@
-package io.github.kubeevents.sink;
+package io.github.kubeevents;
 
 import java.time.Duration;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventsV1Sink;
 
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
@@ -49,7 +51,7 @@ public final class EventsV1EventSink implements EventsV1Sink {
 	}
 
 	@Override
-	public EventsV1Event patch(EventsV1Event event, SeriesPatch patch) throws EventSinkException {
+	public EventsV1Event patch(EventsV1Event event, EventsV1Sink.SeriesPatch patch) throws EventSinkException {
 		String namespace = ApiCalls.requireNamespace((event.getMetadata() != null) ? event.getMetadata().getNamespace() : null);
 		String name = ApiCalls.requireName(event.getMetadata().getName());
 		return this.calls.patch(() -> this.api.patchNamespacedEvent(name, namespace, new V1Patch("{}")).buildCall(null),

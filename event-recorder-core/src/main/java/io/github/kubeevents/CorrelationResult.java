@@ -1,6 +1,7 @@
-package io.github.kubeevents.correlator;
+package io.github.kubeevents;
 
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.github.kubeevents.sink.EventSink;
 
 /**
  * What {@link EventCorrelator#correlate(CoreV1Event)} decided.
@@ -11,7 +12,7 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
  * @param patch the patch for an update ({@code event.count > 1}), otherwise {@code null}
  * @param skip {@code true} when the spam filter rejected the event
  */
-public record CorrelationResult(CoreV1Event event, EventPatch patch, boolean skip) {
+public record CorrelationResult(CoreV1Event event, EventSink.CountPatch patch, boolean skip) {
 
 	/**
 	 * Whether the event updates an existing Event (PATCH) rather than creating one (POST). Decided by the

@@ -1,6 +1,7 @@
-package io.github.kubeevents.sink;
+package io.github.kubeevents;
 
 import java.time.Duration;
+import io.github.kubeevents.sink.EventsApi;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 

@@ -1,4 +1,4 @@
-package io.github.kubeevents.correlator;
+package io.github.kubeevents;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -11,7 +11,6 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import io.github.kubeevents.EventNames;
 import io.github.kubeevents.introspect.CorrelatorSnapshot;
 import io.github.kubeevents.introspect.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;

@@ -1,14 +1,14 @@
-package io.github.kubeevents.sink;
+package io.github.kubeevents;
 
 import java.time.Duration;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventSink;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-import io.github.kubeevents.TestEvents;
-import io.github.kubeevents.correlator.EventPatch;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -107,7 +107,7 @@ class RetryAfterTests {
 	@Test
 	void patchIsRepeatedToo() throws Exception {
 		this.server.answer(new StubApiServer.Answer(429, "1"), new StubApiServer.Answer(200, null));
-		this.sink.patch(event(), new EventPatch(2, OffsetDateTime.parse("2026-11-30T12:00:00Z"), "m"));
+		this.sink.patch(event(), new EventSink.CountPatch(2, OffsetDateTime.parse("2026-11-30T12:00:00Z"), "m"));
 		assertThat(requests()).containsExactly("PATCH /api/v1/namespaces/ns/events/name",
 				"PATCH /api/v1/namespaces/ns/events/name");
 		assertThat(this.server.requests()).extracting(StubApiServer.Request::contentType)

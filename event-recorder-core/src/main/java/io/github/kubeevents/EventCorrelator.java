@@ -1,4 +1,4 @@
-package io.github.kubeevents.correlator;
+package io.github.kubeevents;
 
 import java.time.Clock;
 import java.util.Objects;

@@ -1,12 +1,11 @@
-package io.github.kubeevents.correlator;
+package io.github.kubeevents;
 
 import java.time.Duration;
+import io.github.kubeevents.sink.EventSink;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.kubeevents.TestEvents;
-import io.github.kubeevents.TickingClock;
 import io.github.kubeevents.introspect.CorrelatorSnapshot;
 import io.github.kubeevents.introspect.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -98,7 +97,7 @@ class EventCorrelatorTests {
 		assertThat(result.event().getCount()).isEqualTo(2);
 		assertThat(result.event().getMessage()).isEqualTo("me again");
 		assertThat(result.isUpdate()).isTrue();
-		assertThat(result.patch()).isEqualTo(new EventPatch(2, result.event().getLastTimestamp(), "me again"));
+		assertThat(result.patch()).isEqualTo(new EventSink.CountPatch(2, result.event().getLastTimestamp(), "me again"));
 	}
 
 	@Test
@@ -144,7 +143,7 @@ class EventCorrelatorTests {
 		assertThat(result.skip()).isFalse();
 		assertThat(result.event().getCount()).isEqualTo(2);
 		assertThat(result.event().getMessage()).isEqualTo("(combined from similar events): similar message");
-		assertThat(result.patch()).isEqualTo(new EventPatch(2, result.event().getLastTimestamp(),
+		assertThat(result.patch()).isEqualTo(new EventSink.CountPatch(2, result.event().getLastTimestamp(),
 				"(combined from similar events): similar message"));
 	}
 

@@ -1,6 +1,7 @@
-package io.github.kubeevents.sink;
+package io.github.kubeevents;
 
 import java.time.Duration;
+import io.github.kubeevents.sink.EventSinkException;
 import java.util.List;
 import java.util.Map;
 

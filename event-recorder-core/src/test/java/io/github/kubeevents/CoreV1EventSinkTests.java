@@ -1,6 +1,9 @@
-package io.github.kubeevents.sink;
+package io.github.kubeevents;
 
 import java.io.IOException;
+import io.github.kubeevents.sink.SinkRequestListener;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventSink;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -12,8 +15,6 @@ import java.util.concurrent.TimeUnit;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.github.kubeevents.TestEvents;
-import io.github.kubeevents.correlator.EventPatch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -68,7 +69,7 @@ class CoreV1EventSinkTests {
 		try (StubApiServer server = new StubApiServer()) {
 			server.answer(new StubApiServer.Answer(200, null));
 			CoreV1EventSink sink = new CoreV1EventSink(server.client());
-			CoreV1Event stored = sink.patch(event(), new EventPatch(3, T5, "m"));
+			CoreV1Event stored = sink.patch(event(), new EventSink.CountPatch(3, T5, "m"));
 			assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
 			assertThat(server.requests()).singleElement().satisfies((request) -> {
 				assertThat(request.method()).isEqualTo("PATCH");
@@ -85,8 +86,8 @@ class CoreV1EventSinkTests {
 			server.answer(new StubApiServer.Answer(200, null), new StubApiServer.Answer(200, null));
 			CoreV1EventSink sink = new CoreV1EventSink(server.client());
 			String message = "quote \" backslash \\ unicode é newline \n <tag> & 'x'";
-			sink.patch(event(), new EventPatch(4, T5, message));
-			sink.patch(event(), new EventPatch(2, T5, ""));
+			sink.patch(event(), new EventSink.CountPatch(4, T5, message));
+			sink.patch(event(), new EventSink.CountPatch(2, T5, ""));
 			JsonObject body = JsonParser.parseString(server.requests().get(0).body()).getAsJsonObject();
 			assertThat(body.keySet()).containsExactly("count", "lastTimestamp", "message");
 			assertThat(body.get("message").getAsString()).isEqualTo(message);
@@ -96,11 +97,11 @@ class CoreV1EventSinkTests {
 
 	@Test
 	void patchMapHasExactlyTheThreeKeysInOrder() {
-		EventPatch patch = new EventPatch(3, T5, "quote \" backslash \\ unicode é");
+		EventSink.CountPatch patch = new EventSink.CountPatch(3, T5, "quote \" backslash \\ unicode é");
 		assertThat(patch.toMap()).containsExactly(Map.entry("count", 3), Map.entry("lastTimestamp", "2026-11-30T12:00:05Z"),
 				Map.entry("message", "quote \" backslash \\ unicode é"));
-		assertThat(new EventPatch(2, T5, "").toMap()).containsOnlyKeys("count", "lastTimestamp");
-		assertThat(new EventPatch(2, OffsetDateTime.of(2026, 11, 30, 13, 0, 5, 0, ZoneOffset.ofHours(1)), "m").toMap())
+		assertThat(new EventSink.CountPatch(2, T5, "").toMap()).containsOnlyKeys("count", "lastTimestamp");
+		assertThat(new EventSink.CountPatch(2, OffsetDateTime.of(2026, 11, 30, 13, 0, 5, 0, ZoneOffset.ofHours(1)), "m").toMap())
 			.as("always UTC")
 			.containsEntry("lastTimestamp", "2026-11-30T12:00:05Z");
 	}
@@ -115,7 +116,7 @@ class CoreV1EventSinkTests {
 					new StubApiServer.Answer(200, null, "this is not an Event"));
 			CoreV1EventSink sink = new CoreV1EventSink(server.client());
 			EventSinkException notFound = catchThrowableOfType(EventSinkException.class,
-					() -> sink.patch(event(), new EventPatch(2, T5, "m")));
+					() -> sink.patch(event(), new EventSink.CountPatch(2, T5, "m")));
 			assertThat(notFound.isNotFound()).isTrue();
 			assertThat(notFound.getMessage()).isEqualTo("HTTP 404 NotFound: events \"name\" not found");
 			EventSinkException exists = catchThrowableOfType(EventSinkException.class, () -> sink.create(event()));
@@ -156,7 +157,7 @@ class CoreV1EventSinkTests {
 		assertThat(create.isRetryable()).isTrue();
 		assertThat(create.getMessage()).startsWith("Transport failure: ConnectException");
 		EventSinkException patch = catchThrowableOfType(EventSinkException.class,
-				() -> sink.patch(event(), new EventPatch(2, T5, "m")));
+				() -> sink.patch(event(), new EventSink.CountPatch(2, T5, "m")));
 		assertThat(patch.kind()).isEqualTo(EventSinkException.Kind.TRANSPORT);
 	}
 
@@ -171,7 +172,7 @@ class CoreV1EventSinkTests {
 		assertThat(ex.isRetryable()).isFalse();
 		CoreV1Event noName = event();
 		noName.getMetadata().setName(null);
-		ex = catchThrowableOfType(EventSinkException.class, () -> sink.patch(noName, new EventPatch(2, T5, "m")));
+		ex = catchThrowableOfType(EventSinkException.class, () -> sink.patch(noName, new EventSink.CountPatch(2, T5, "m")));
 		assertThat(ex.kind()).isEqualTo(EventSinkException.Kind.REQUEST_CONSTRUCTION);
 	}
 

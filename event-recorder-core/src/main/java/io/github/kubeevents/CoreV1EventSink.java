@@ -1,8 +1,9 @@
-package io.github.kubeevents.sink;
+package io.github.kubeevents;
 
 import java.time.Duration;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventSink;
 
-import io.github.kubeevents.correlator.EventPatch;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -91,7 +92,7 @@ public final class CoreV1EventSink implements EventSink {
 	}
 
 	@Override
-	public CoreV1Event patch(CoreV1Event event, EventPatch patch) throws EventSinkException {
+	public CoreV1Event patch(CoreV1Event event, EventSink.CountPatch patch) throws EventSinkException {
 		String namespace = ApiCalls.requireNamespace((event.getMetadata() != null) ? event.getMetadata().getNamespace() : null);
 		String name = ApiCalls.requireName(event.getMetadata().getName());
 		return this.calls.patch(() -> this.api.patchNamespacedEvent(name, namespace, new V1Patch("{}")).buildCall(null),

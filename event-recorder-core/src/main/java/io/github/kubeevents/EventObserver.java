@@ -1,6 +1,7 @@
-package io.github.kubeevents.correlator;
+package io.github.kubeevents;
 
 import java.time.OffsetDateTime;
+import io.github.kubeevents.sink.EventSink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,7 +35,7 @@ final class EventObserver {
 	 */
 	synchronized Observation observe(CoreV1Event event, String key) {
 		CoreV1Event observed = CoreV1Events.copy(event);
-		EventPatch patch = null;
+		EventSink.CountPatch patch = null;
 		ObservedRecord previous = this.records.getIfPresent(key);
 		if (previous != null && previous.count() > 0) {
 			int count = previous.count() + 1;
@@ -42,7 +43,7 @@ final class EventObserver {
 			observed.getMetadata().setResourceVersion(previous.resourceVersion());
 			observed.setFirstTimestamp(previous.firstTimestamp());
 			observed.setCount(count);
-			patch = new EventPatch(count, observed.getLastTimestamp(), observed.getMessage());
+			patch = new EventSink.CountPatch(count, observed.getLastTimestamp(), observed.getMessage());
 		}
 		this.records.put(key, ObservedRecord.of(observed));
 		return new Observation(observed, patch);
@@ -94,7 +95,7 @@ final class EventObserver {
 	 * @param event the event to write
 	 * @param patch the patch when the event updates an earlier one, otherwise {@code null}
 	 */
-	record Observation(CoreV1Event event, EventPatch patch) {
+	record Observation(CoreV1Event event, EventSink.CountPatch patch) {
 	}
 
 	private record ObservedRecord(int count, OffsetDateTime firstTimestamp, OffsetDateTime lastTimestamp, String name,

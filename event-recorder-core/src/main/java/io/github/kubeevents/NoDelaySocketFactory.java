@@ -1,4 +1,4 @@
-package io.github.kubeevents.sink;
+package io.github.kubeevents;
 
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,4 +1,4 @@
-package io.github.kubeevents.correlator;
+package io.github.kubeevents;
 
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EventSource;

@@ -1,4 +1,4 @@
-package io.github.kubeevents.correlator;
+package io.github.kubeevents;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;

@@ -1,6 +1,8 @@
-package io.github.kubeevents.sink;
+package io.github.kubeevents;
 
 import java.time.Duration;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventSink;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -11,9 +13,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.kubeevents.TestEvents;
-import io.github.kubeevents.correlator.EventKeys;
-import io.github.kubeevents.correlator.EventPatch;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**
@@ -34,7 +33,7 @@ public final class ScriptedSink implements EventSink {
 	 * @param event a copy of the event as it was passed in
 	 * @param patch the patch, {@code null} for a create
 	 */
-	public record Call(String verb, CoreV1Event event, EventPatch patch) {
+	public record Call(String verb, CoreV1Event event, EventSink.CountPatch patch) {
 	}
 
 	private final Deque<EventSinkException> failures = new ArrayDeque<>();
@@ -115,7 +114,7 @@ public final class ScriptedSink implements EventSink {
 	}
 
 	@Override
-	public CoreV1Event patch(CoreV1Event event, EventPatch patch) throws EventSinkException {
+	public CoreV1Event patch(CoreV1Event event, EventSink.CountPatch patch) throws EventSinkException {
 		call("patch", event, patch);
 		CoreV1Event existing = this.stored.get(event.getMetadata().getName());
 		if (existing == null) {
@@ -143,7 +142,7 @@ public final class ScriptedSink implements EventSink {
 		this.aborted.countDown();
 	}
 
-	private void call(String verb, CoreV1Event event, EventPatch patch) throws EventSinkException {
+	private void call(String verb, CoreV1Event event, EventSink.CountPatch patch) throws EventSinkException {
 		EventSinkException failure;
 		synchronized (this) {
 			this.callCount.incrementAndGet();

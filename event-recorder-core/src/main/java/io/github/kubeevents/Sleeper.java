@@ -1,4 +1,4 @@
-package io.github.kubeevents.sink;
+package io.github.kubeevents;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;

@@ -1,6 +1,5 @@
-package io.github.kubeevents.correlator;
+package io.github.kubeevents;
 
-import io.github.kubeevents.TestEvents;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
 

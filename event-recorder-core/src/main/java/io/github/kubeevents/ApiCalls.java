@@ -1,6 +1,7 @@
-package io.github.kubeevents.sink;
+package io.github.kubeevents;
 
 import java.io.IOException;
+import io.github.kubeevents.sink.EventSinkException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.OffsetDateTime;

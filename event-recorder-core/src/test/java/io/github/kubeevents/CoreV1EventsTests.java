@@ -1,4 +1,4 @@
-package io.github.kubeevents.correlator;
+package io.github.kubeevents;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -6,10 +6,6 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.TimeZone;
 
-import io.github.kubeevents.EventSource;
-import io.github.kubeevents.EventType;
-import io.github.kubeevents.InvolvedObject;
-import io.github.kubeevents.RecordedEvent;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
