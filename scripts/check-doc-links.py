@@ -130,6 +130,7 @@ def main(argv):
         problems.extend(check(page))
     for problem in problems:
         print(problem)
+    sys.stdout.flush()
     if problems:
         print(f'{len(problems)} broken link(s) in {len(pages)} page(s)', file=sys.stderr)
         return 1
