@@ -6,7 +6,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 
-import io.github.kubeevents.introspect.ObjectRef;
+import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Stateless and thread-safe.
  */
-public final class CoreV1Events {
+final class CoreV1Events {
 
 	private CoreV1Events() {
 	}
@@ -32,7 +32,7 @@ public final class CoreV1Events {
 	 * @param event the recorded event
 	 * @return a new Event
 	 */
-	public static CoreV1Event of(RecordedEvent event) {
+	static CoreV1Event of(RecordedEvent event) {
 		OffsetDateTime time = timestamp(event.timestamp());
 		CoreV1Event result = new CoreV1Event();
 		result.setMetadata(new V1ObjectMeta().name(event.generateEventName())
@@ -59,7 +59,7 @@ public final class CoreV1Events {
 	 * @param time the instant
 	 * @return the timestamp
 	 */
-	public static OffsetDateTime timestamp(Instant time) {
+	static OffsetDateTime timestamp(Instant time) {
 		return OffsetDateTime.of(LocalDateTime.ofEpochSecond(time.getEpochSecond(), 0, ZoneOffset.UTC),
 				ZoneOffset.UTC);
 	}

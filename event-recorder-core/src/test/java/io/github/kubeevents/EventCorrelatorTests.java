@@ -6,8 +6,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.kubeevents.introspect.CorrelatorSnapshot;
-import io.github.kubeevents.introspect.ObjectRef;
+import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
+import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,7 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -10,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import ch.qos.logback.classic.Level;
-import io.github.kubeevents.introspect.SinkStats;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The core/v1 sink subscriber: client-go's TestWriteEventError, TestUpdateExpiredEvent, TestCancelEvent and the
  * Create → Patch(2) → Patch(3) sequence of TestEventf.
  */
-class CoreV1RecordingTests {
+class CoreV1SinkSubscriberTests {
 
 	private static final Instant START = Instant.parse("2026-11-30T12:00:00Z");
 
@@ -44,29 +44,28 @@ class CoreV1RecordingTests {
 
 	private final List<String> requests = new CopyOnWriteArrayList<>();
 
-	private CoreV1Recording recording(RetryPolicy policy) {
+	private CoreV1SinkSubscriber recording(RetryPolicy policy) {
 		return recording(policy, this.recordingSleeper);
 	}
 
-	private final List<CoreV1Recording> recordings = new CopyOnWriteArrayList<>();
+	private final List<CoreV1SinkSubscriber> recordings = new CopyOnWriteArrayList<>();
 
 	@AfterEach
 	void stopWriters() {
-		this.recordings.forEach(CoreV1Recording::stopped);
+		this.recordings.forEach(CoreV1SinkSubscriber::stopped);
 	}
 
 	/** Handles one event and waits until its writes are done (the writes run on the sink's writer thread). */
-	private static void handle(CoreV1Recording recording, RecordedEvent event) {
+	private static void handle(CoreV1SinkSubscriber recording, RecordedEvent event) {
 		recording.onEvent(event);
-		Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> recording.pendingWrites() == 0);
+		Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> recording.writers().pending() == 0);
 	}
 
-	private CoreV1Recording recording(RetryPolicy policy, Sleeper sleeper) {
-		SinkSettings settings = new SinkSettings(policy, sleeper, () -> 0.5,
-				(api, verb, result, duration) -> this.requests.add(api + " " + verb + " " + result), 1, 1000, null);
-		CoreV1Recording recording = new CoreV1Recording("sink", this.sink,
-				new ApiChoice(EventsApi.CORE_V1, "configured"),
-				new EventCorrelator(CorrelatorOptions.builder().clock(this.clock).build()), settings, this.counters);
+	private CoreV1SinkSubscriber recording(RetryPolicy policy, Sleeper sleeper) {
+		SinkSettings settings = TestSinks.settings(policy, sleeper,
+				(api, verb, result, duration) -> this.requests.add(api + " " + verb + " " + result), this.clock);
+		CoreV1SinkSubscriber recording = new CoreV1SinkSubscriber("sink", this.sink,
+				new ApiChoice(EventsApi.CORE_V1, "configured"), settings, this.counters);
 		recording.started();
 		this.recordings.add(recording);
 		return recording;
@@ -112,23 +111,23 @@ class CoreV1RecordingTests {
 		for (int i = 0; i < 20; i++) {
 			this.sink.failNext(failure);
 		}
-		CoreV1Recording recording = recording(new RetryPolicy(12, Duration.ZERO));
+		CoreV1SinkSubscriber recording = recording(new RetryPolicy(12, Duration.ZERO));
 		handle(recording, pod());
 		assertThat(this.sink.calls()).hasSize(attempts);
 		assertThat(this.counters.dropped(reason)).isEqualTo(1);
 		assertThat(totalDropped()).isEqualTo(1);
-		assertThat(recording.stats()).isEqualTo(new SinkStats(0, 0, attempts - 1, 1));
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(0, 0, attempts - 1, 1));
 		assertThat(this.requests).hasSize(attempts).containsOnly("core/v1 create " + result);
 	}
 
 	@Test
 	void failureOnceThenSuccessTakesTwoAttempts() {
 		this.sink.failNext(transport());
-		CoreV1Recording recording = recording(new RetryPolicy(12, Duration.ZERO));
+		CoreV1SinkSubscriber recording = recording(new RetryPolicy(12, Duration.ZERO));
 		handle(recording, pod());
 		assertThat(this.sink.calls()).hasSize(2);
 		assertThat(this.sink.stored()).hasSize(1);
-		assertThat(recording.stats()).isEqualTo(new SinkStats(1, 0, 1, 0));
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 0, 1, 0));
 		assertThat(totalDropped()).isZero();
 		assertThat(this.requests).containsExactly("core/v1 create transport_error", "core/v1 create success");
 	}
@@ -149,11 +148,11 @@ class CoreV1RecordingTests {
 		RetryPolicy policy = RetryPolicy.defaults();
 		assertThat(policy.maxAttempts()).isEqualTo(12);
 		assertThat(policy.sleep()).isEqualTo(Duration.ofSeconds(10));
-		assertThat(policy.delayBeforeRetry(1, 0.0)).isEqualTo(Duration.ZERO);
-		assertThat(policy.delayBeforeRetry(1, 0.25)).isEqualTo(Duration.ofMillis(2500));
-		assertThat(policy.delayBeforeRetry(1, 0.999)).isEqualTo(Duration.ofMillis(9990));
-		assertThat(policy.delayBeforeRetry(2, 0.25)).isEqualTo(Duration.ofSeconds(10));
-		assertThat(policy.delayBeforeRetry(11, 0.0)).isEqualTo(Duration.ofSeconds(10));
+		assertThat(policy.recordDelay(1, 0.0)).isEqualTo(Duration.ZERO);
+		assertThat(policy.recordDelay(1, 0.25)).isEqualTo(Duration.ofMillis(2500));
+		assertThat(policy.recordDelay(1, 0.999)).isEqualTo(Duration.ofMillis(9990));
+		assertThat(policy.recordDelay(2, 0.25)).isEqualTo(Duration.ofSeconds(10));
+		assertThat(policy.recordDelay(11, 0.0)).isEqualTo(Duration.ofSeconds(10));
 	}
 
 	@Test
@@ -175,7 +174,7 @@ class CoreV1RecordingTests {
 		this.sink.failNext(EventSinkException.status(409, "AlreadyExists", "exists"),
 				new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 403, "Forbidden", true, "terminating",
 						null));
-		CoreV1Recording recording = recording(new RetryPolicy(12, Duration.ZERO));
+		CoreV1SinkSubscriber recording = recording(new RetryPolicy(12, Duration.ZERO));
 		handle(recording, pod());
 		handle(recording, event("Other", "x", TestEvents.object("Pod", "foo", "baz")));
 		assertThat(this.sink.calls()).hasSize(2);
@@ -184,7 +183,7 @@ class CoreV1RecordingTests {
 
 	@Test
 	void identicalEventsAreCreatedThenPatchedWithCountsTwoAndThree() {
-		CoreV1Recording recording = recording(RetryPolicy.defaults());
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
 		for (int i = 0; i < 3; i++) {
 			handle(recording, pod());
 			this.clock.advance(Duration.ofSeconds(1));
@@ -206,14 +205,14 @@ class CoreV1RecordingTests {
 		assertThat(this.sink.stored()).hasSize(1);
 		CoreV1Event stored = this.sink.stored().values().iterator().next();
 		assertThat(stored.getCount()).isEqualTo(3);
-		assertThat(recording.stats()).isEqualTo(new SinkStats(1, 2, 0, 0));
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 2, 0, 0));
 		assertThat(this.requests).containsExactly("core/v1 create success", "core/v1 patch success",
 				"core/v1 patch success");
 	}
 
 	@Test
 	void differentUidOrReasonIsASeparateEvent() {
-		CoreV1Recording recording = recording(RetryPolicy.defaults());
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
 		handle(recording, pod());
 		handle(recording, event("Started", "Started container", TestEvents.object("Pod", "foo", "baz").withUid("differentUid")));
 		handle(recording, event("Stopped", "Started container", TestEvents.object("Pod", "foo", "baz")));
@@ -223,7 +222,7 @@ class CoreV1RecordingTests {
 
 	@Test
 	void patchOfAnExpiredEventFallsBackToCreateWithResourceVersionCleared() {
-		CoreV1Recording recording = recording(RetryPolicy.defaults());
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
 		handle(recording, pod());
 		String name = this.sink.calls().get(0).event().getMetadata().getName();
 		this.sink.delete(name);
@@ -234,7 +233,7 @@ class CoreV1RecordingTests {
 		assertThat(calls.get(2).event().getMetadata().getResourceVersion()).isNull();
 		assertThat(calls.get(2).event().getMetadata().getName()).isEqualTo(name);
 		assertThat(calls.get(2).event().getCount()).isEqualTo(2);
-		assertThat(recording.stats()).isEqualTo(new SinkStats(2, 0, 0, 0));
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(2, 0, 0, 0));
 		assertThat(this.requests).containsExactly("core/v1 create success", "core/v1 patch client_error",
 				"core/v1 create success");
 		handle(recording, pod());
@@ -247,13 +246,13 @@ class CoreV1RecordingTests {
 		for (int i = 0; i < 20; i++) {
 			this.sink.failNext(transport());
 		}
-		CoreV1Recording recording = recording(RetryPolicy.defaults());
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
 		recording.cancel();
 		handle(recording, pod());
 		assertThat(this.sink.calls()).hasSize(1);
 		assertThat(this.sleeps).isEmpty();
 		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(1);
-		assertThat(recording.stats()).isEqualTo(new SinkStats(0, 0, 0, 1));
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 1));
 		assertThat(this.sink.cancelCalls()).isEqualTo(1);
 		assertThat(this.sink.abortCalls()).isZero();
 	}
@@ -263,7 +262,7 @@ class CoreV1RecordingTests {
 		for (int i = 0; i < 20; i++) {
 			this.sink.failNext(transport());
 		}
-		CoreV1Recording[] self = new CoreV1Recording[1];
+		CoreV1SinkSubscriber[] self = new CoreV1SinkSubscriber[1];
 		self[0] = recording(RetryPolicy.defaults(), (duration) -> {
 			this.sleeps.add(duration);
 			self[0].cancel();
@@ -279,7 +278,7 @@ class CoreV1RecordingTests {
 	void interruptedRetrySleepEndsTheEventAsAShutdownDrop() {
 		// the writer thread keeps its interrupt status and ends; the event is counted
 		this.sink.failNext(transport());
-		CoreV1Recording recording = recording(RetryPolicy.defaults(), (duration) -> {
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults(), (duration) -> {
 			throw new InterruptedException();
 		});
 		handle(recording, pod());
@@ -289,7 +288,7 @@ class CoreV1RecordingTests {
 
 	@Test
 	void abortCancelsAndAbortsTheSink() {
-		CoreV1Recording recording = recording(RetryPolicy.defaults());
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
 		recording.abort();
 		assertThat(this.sink.cancelCalls()).isEqualTo(1);
 		assertThat(this.sink.abortCalls()).isEqualTo(1);
@@ -297,18 +296,18 @@ class CoreV1RecordingTests {
 
 	@Test
 	void spamFilteredEventsAreCountedNotWritten() {
-		CoreV1Recording recording = recording(RetryPolicy.defaults());
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
 		for (int i = 0; i < 30; i++) {
 			handle(recording, event("Reason" + i, "m", TestEvents.object("Pod", "foo", "baz")));
 		}
 		assertThat(this.sink.calls()).hasSize(25);
 		assertThat(this.counters.dropped(DropReason.SPAM_FILTERED)).isEqualTo(5);
-		assertThat(recording.stats()).isEqualTo(new SinkStats(25, 0, 0, 0));
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(25, 0, 0, 0));
 	}
 
 	@Test
 	void relatedActionAndAnnotationsAreWritten() {
-		CoreV1Recording recording = recording(RetryPolicy.defaults());
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
 		InvolvedObject node = InvolvedObject.of("Node", "v1", null, "node-1");
 		handle(recording, new RecordedEvent(TestEvents.object("Pod", "foo", "baz"), node, EventType.WARNING,
 				"FailedScheduling", "Scheduling", "no room", Map.of("k", "v"), TestEvents.SOURCE, START));
