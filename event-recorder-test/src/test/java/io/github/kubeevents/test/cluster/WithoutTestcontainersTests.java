@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * backend selection, not a {@link NoClassDefFoundError}. Checked by loading this module's classes in a class loader
  * that has only the module and JUnit's API (no Testcontainers, no docker-java).
  */
-class WithoutTestcontainersTest {
+class WithoutTestcontainersTests {
 
 	@Test
 	void k3sSelectionSaysTestcontainersIsMissing() throws Exception {

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Termination of plain processes, with {@code sleep} standing in for etcd and kube-apiserver.
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
-class ProcessControlTest {
+class ProcessControlTests {
 
 	@TempDir
 	Path tmp;
