@@ -108,7 +108,8 @@ final class TestClusterInstances {
 		try {
 			KubernetesTestCluster cluster = switch (selection.backend()) {
 				case LOCAL -> LocalControlPlane.builder().assetsDirectory(selection.assets()).eventTtl(eventTtl).start();
-				case K3S -> K3sLauncher.start(eventTtl);
+				// only reached when Testcontainers is on the classpath: the K3s classes are not loaded before
+				case K3S -> K3sTestCluster.builder().eventTtl(eventTtl).start();
 				case AUTO -> throw new IllegalStateException("AUTO is not a backend");
 			};
 			return new Holder(cluster, null);

@@ -3,6 +3,7 @@ package io.github.kubeevents.test.cluster;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -23,13 +24,7 @@ class WithoutTestcontainersTests {
 
 	@Test
 	void k3sSelectionSaysTestcontainersIsMissing() throws Exception {
-		URL[] urls = Stream.of(TestClusterExtension.class, Assumptions.class, AnnotationSupport.class,
-				TestAbortedException.class)
-			.map((c) -> c.getProtectionDomain().getCodeSource().getLocation())
-			.distinct()
-			.toArray(URL[]::new);
-		try (URLClassLoader loader = new URLClassLoader("without-testcontainers", urls,
-				ClassLoader.getPlatformClassLoader())) {
+		try (URLClassLoader loader = isolatedLoader()) {
 			assertThatExceptionOfType(ClassNotFoundException.class)
 				.isThrownBy(() -> loader.loadClass("org.testcontainers.k3s.K3sContainer"));
 			Class<?> extension = Class.forName(TestClusterExtension.class.getName(), true, loader);
@@ -45,6 +40,36 @@ class WithoutTestcontainersTests {
 			assertThat(accessor(selection, "reason"))
 				.isEqualTo("org.testcontainers:testcontainers-k3s is not on the test classpath");
 		}
+	}
+
+	/**
+	 * The classes that call into Testcontainers only on the K3s path ({@code TestClusterInstances} starts a
+	 * {@link K3sTestCluster}, {@code MachineEnvironment} asks Testcontainers for Docker) load, link and initialize
+	 * without it: the JVM resolves those calls when they run, not before.
+	 */
+	@Test
+	void classesCallingTestcontainersOnTheK3sPathLoadWithoutIt() throws Exception {
+		try (URLClassLoader loader = isolatedLoader()) {
+			for (Class<?> type : List.of(TestClusterInstances.class, MachineEnvironment.class)) {
+				Class<?> loaded = Class.forName(type.getName(), true, loader);
+				assertThat(loaded.getClassLoader()).isSameAs(loader);
+				for (Method method : loaded.getDeclaredMethods()) {
+					assertThat(method.getName()).isNotNull(); // reflection data of every method resolves
+				}
+			}
+			assertThatExceptionOfType(ClassNotFoundException.class)
+				.isThrownBy(() -> loader.loadClass("org.testcontainers.DockerClientFactory"));
+		}
+	}
+
+	/** This module's classes and JUnit's API, nothing else (no Testcontainers, no docker-java). */
+	private static URLClassLoader isolatedLoader() {
+		URL[] urls = Stream.of(TestClusterExtension.class, Assumptions.class, AnnotationSupport.class,
+				TestAbortedException.class)
+			.map((c) -> c.getProtectionDomain().getCodeSource().getLocation())
+			.distinct()
+			.toArray(URL[]::new);
+		return new URLClassLoader("without-testcontainers", urls, ClassLoader.getPlatformClassLoader());
 	}
 
 	private static Object accessor(Object record, String name) throws ReflectiveOperationException {
