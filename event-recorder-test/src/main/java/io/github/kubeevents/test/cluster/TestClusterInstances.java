@@ -10,8 +10,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The clusters {@link TestClusterExtension} has started and when they are closed: one shared cluster per backend and
- * JVM, started on first use under a lock and closed when the root {@link ExtensionContext.Store} closes (the end of
- * the JUnit run that used it); a class with its own settings gets its own cluster in the store of its class context,
+ * JVM, started on first use under a lock and closed when the root {@link ExtensionContext.Store} of the first JUnit
+ * run that used it closes (the end of that run; a run started inside it, e.g. with {@code EngineTestKit}, shares the
+ * clusters and leaves them open); a class with its own settings gets its own cluster in the store of its class context,
  * closed after the class. A cluster that failed to start is remembered with the failure, which every later use
  * rethrows. Thread-safe.
  */
@@ -23,6 +24,9 @@ final class TestClusterInstances {
 	private static final Object LOCK = new Object();
 
 	private static final Map<TestClusterBackend, Holder> shared = new EnumMap<>(TestClusterBackend.class);
+
+	/** Whether a run's root store holds the {@link SharedCloser}; guarded by {@link #LOCK}. */
+	private static boolean closerRegistered;
 
 	private TestClusterInstances() {
 	}
@@ -63,6 +67,7 @@ final class TestClusterInstances {
 			synchronized (LOCK) {
 				shared.values().forEach(Holder::close);
 				shared.clear();
+				closerRegistered = false;
 			}
 		}
 
@@ -78,9 +83,15 @@ final class TestClusterInstances {
 	 */
 	static KubernetesTestCluster cluster(ExtensionContext context, TestClusterRequest request, Selection selection) {
 		if (request.sharedCluster()) {
-			// only runs that use a shared cluster close them (an isolated-only nested run, e.g. EngineTestKit, must not)
-			context.getRoot().getStore(NAMESPACE).computeIfAbsent(SharedCloser.class, (key) -> new SharedCloser(),
-					SharedCloser.class);
+			// only runs that use a shared cluster close them, and only the first of them: a run inside another
+			// (EngineTestKit) has its own root store, which closes at its end while the outer run goes on
+			synchronized (LOCK) {
+				if (!closerRegistered) {
+					context.getRoot().getStore(NAMESPACE).computeIfAbsent(SharedCloser.class, (key) -> new SharedCloser(),
+							SharedCloser.class);
+					closerRegistered = true;
+				}
+			}
 			return shared(selection);
 		}
 		Duration ttl = (request.eventTtl() != null) ? request.eventTtl() : LocalControlPlane.DEFAULT_EVENT_TTL;

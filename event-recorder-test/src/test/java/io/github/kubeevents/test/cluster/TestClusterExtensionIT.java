@@ -27,8 +27,8 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 
 /**
  * The extension with real local clusters: a class with its own settings gets its own cluster, which is closed after
- * the class; a parameter asking for the other backend's class fails clearly. Runs fixture classes with
- * {@link EngineTestKit} (isolated clusters only, so the shared one of this JVM is untouched).
+ * the class; a parameter asking for the other backend's class fails clearly; a run inside this one shares this
+ * JVM's shared cluster and leaves it open. Runs fixture classes with {@link EngineTestKit}.
  */
 @WithTestCluster(backend = TestClusterBackend.LOCAL)
 class TestClusterExtensionIT {
@@ -75,6 +75,22 @@ class TestClusterExtensionIT {
 		assertThat(((LocalControlPlane) seen.get(0)).processes()).isEmpty();
 	}
 
+	/**
+	 * A JUnit run inside another (EngineTestKit, as the starter-test's context-pausing suite does) has its own root
+	 * store, which closes when it ends; the shared cluster it used belongs to the outer run and must stay open.
+	 */
+	@Test
+	void aRunInsideThisOneSharesTheClusterAndLeavesItOpen(KubernetesTestCluster shared) {
+		EngineExecutionResults results = EngineTestKit.engine("junit-jupiter")
+			.selectors(selectClass(UsesTheSharedCluster.class))
+			.execute();
+
+		results.testEvents().assertStatistics((stats) -> stats.started(1).succeeded(1));
+		assertThat(seen).containsExactly(shared);
+		assertThat(shared.isApiServerRunning()).as("shared cluster still running after the inner run").isTrue();
+		assertThat(TestClusterExtension.sharedCluster(TestClusterBackend.LOCAL)).isSameAs(shared);
+	}
+
 	private static String failure(Event event) {
 		Throwable t = event.getRequiredPayload(TestExecutionResult.class).getThrowable().orElse(null);
 		return event.getTestDescriptor().getDisplayName() + ": " + t + ((t != null && t.getCause() != null)
@@ -108,6 +124,16 @@ class TestClusterExtensionIT {
 		@Test
 		@RequiresCapability(Capability.STOP_API_SERVER)
 		void third(KubernetesTestCluster cluster) {
+			seen.add(cluster);
+		}
+
+	}
+
+	@WithTestCluster(backend = TestClusterBackend.LOCAL)
+	static class UsesTheSharedCluster {
+
+		@Test
+		void uses(KubernetesTestCluster cluster) {
 			seen.add(cluster);
 		}
 
