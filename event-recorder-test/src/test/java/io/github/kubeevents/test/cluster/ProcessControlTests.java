@@ -39,6 +39,33 @@ class ProcessControlTests {
 		}
 	}
 
+	/**
+	 * An interrupted thread (JUnit's {@code @Timeout}, a cancelled task) still waits for the process to exit: before,
+	 * the waits returned at once and terminate threw "did not exit" for a process that was being killed, so that
+	 * LocalControlPlane.close() never reached etcd.
+	 */
+	@Test
+	void terminateOnAnInterruptedThreadWaitsForTheExitAndKeepsTheInterrupt() throws IOException {
+		Path log = this.tmp.resolve("sh.log");
+		Process p = ProcessControl.launch("sh", log,
+				List.of("sh", "-c", "trap '' TERM; echo ready; while :; do sleep 1; done"));
+		long deadline = Waits.deadline(Duration.ofSeconds(10));
+		while (!Files.readString(log).contains("ready")) {
+			Waits.pause(deadline, "sh to ignore SIGTERM");
+		}
+		Thread.currentThread().interrupt();
+		try {
+			ProcessControl.terminate(p, Duration.ofMillis(500));
+
+			assertThat(Thread.currentThread().isInterrupted()).as("interrupt kept").isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		assertThat(p.isAlive()).isFalse();
+		assertThat(p.exitValue()).as("killed by SIGKILL after the grace period").isEqualTo(128 + 9);
+	}
+
 	@Test
 	void aProcessIgnoringSigtermIsKilledAfterTheGracePeriod() throws IOException {
 		Path log = this.tmp.resolve("sh.log");
