@@ -39,9 +39,12 @@ import org.slf4j.LoggerFactory;
  * so data survives; {@link #startApiServer()} starts it again on the same port with the same flags.
  * {@link #freezeApiServer()} sends it SIGSTOP (the kernel still accepts connections on its port, but nothing answers;
  * it throws {@link IllegalStateException} when the apiserver is stopped), {@link #thawApiServer()} SIGCONT.
- * {@link #close()} sends both processes SIGTERM (SIGKILL after 5 s, descendants too), waits for them to exit and
- * deletes the directory and the pid files. After {@link #close()} these methods throw {@link IllegalStateException}
- * ({@link #close()} itself is idempotent).
+ * {@link #close()} sends both processes SIGTERM (SIGKILL after 5 s, descendants too), waits for them to exit (also
+ * on an interrupted thread, whose interrupt stays set) and deletes the directory and the pid files. Each of those
+ * steps runs even when an earlier one fails (e.g. a frozen kube-apiserver that was killed from outside cannot be
+ * thawed): etcd is stopped and the directory deleted all the same, and {@link #close()} then throws an
+ * {@link IllegalStateException} naming what could not be stopped. After {@link #close()} these methods throw
+ * {@link IllegalStateException} ({@link #close()} itself is idempotent: a second call does nothing).
  *
  * <p>Leftovers: every process gets a pid file in a state directory ({@code ${java.io.tmpdir}/kube-events-test-cluster}
  * unless {@link Builder#stateDirectory(Path) given} or set by
@@ -284,9 +287,19 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	@Override
 	public synchronized void close() {
-		if (detach()) {
+		if (!detach()) {
+			return;
+		}
+		RuntimeException failure = null;
+		try {
 			this.processes.stop();
-			this.directory.delete();
+		}
+		catch (RuntimeException ex) {
+			failure = ex;
+		}
+		this.directory.delete();
+		if (failure != null) {
+			throw new IllegalStateException("closed the local control plane, but " + failure.getMessage(), failure);
 		}
 	}
 
@@ -309,7 +322,12 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		catch (RuntimeException | Error ex) {
 			String report = this.directory.logReport();
 			detach();
-			this.processes.stopAfterFailedStart();
+			try {
+				this.processes.stopAfterFailedStart();
+			}
+			catch (RuntimeException stopFailure) {
+				ex.addSuppressed(stopFailure);
+			}
 			this.directory.deleteAllButLogs();
 			throw new IllegalStateException("local control plane did not start: " + ex.getMessage() + "\n" + report,
 					ex);
