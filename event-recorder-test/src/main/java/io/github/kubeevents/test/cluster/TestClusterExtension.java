@@ -34,7 +34,9 @@ import org.junit.jupiter.api.extension.TestInstancePreConstructCallback;
  *   <li>else {@link TestClusterBackend#K3S} when {@code org.testcontainers:testcontainers-k3s} is on the classpath
  *       (checked by class name, so Testcontainers stays optional) and a Docker engine answers;</li>
  *   <li>else none: the class is <em>skipped</em> (reported as skipped, with instructions, also printed once on
- *       {@code System.err}), except under {@code CI=true}, where its tests <em>fail</em>.</li>
+ *       {@code System.err}), except under {@code CI=true}, where it <em>fails</em> with a
+ *       {@link TestClusterUnavailableException}: one message saying what is missing and what to do, without a stack
+ *       trace.</li>
  * </ol>
  * {@link RequiresCapability} on the class narrows the choice; on a method it skips that method on a backend that
  * cannot do it.
@@ -159,6 +161,7 @@ public final class TestClusterExtension implements ExecutionCondition, TestInsta
 	 * @param context a class or method context of a test class using this extension
 	 * @return the cluster
 	 * @throws IllegalStateException when it could not start, or under {@code CI=true} when there is none
+	 * ({@link TestClusterUnavailableException})
 	 */
 	public static KubernetesTestCluster cluster(ExtensionContext context) {
 		TestClusterRequest request = TestClusterRequest.of(context);

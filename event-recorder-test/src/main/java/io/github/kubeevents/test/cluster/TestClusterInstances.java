@@ -117,17 +117,27 @@ final class TestClusterInstances {
 
 	private static Holder start(Selection selection, Duration eventTtl) {
 		try {
-			KubernetesTestCluster cluster = switch (selection.backend()) {
-				case LOCAL -> LocalControlPlane.builder().assetsDirectory(selection.assets()).eventTtl(eventTtl).start();
-				// only reached when Testcontainers is on the classpath: the K3s classes are not loaded before
-				case K3S -> K3sTestCluster.builder().eventTtl(eventTtl).start();
-				case AUTO -> throw new IllegalStateException("AUTO is not a backend");
-			};
-			return new Holder(cluster, null);
+			return new Holder(startCluster(selection, eventTtl), null);
 		}
 		catch (RuntimeException ex) {
 			return new Holder(null, ex);
 		}
+	}
+
+	/**
+	 * Starts a new cluster of the selected backend, owned by the caller.
+	 * @param selection an available selection
+	 * @param eventTtl the API server's {@code --event-ttl}
+	 * @return the running cluster
+	 * @throws IllegalStateException when it does not start
+	 */
+	static KubernetesTestCluster startCluster(Selection selection, Duration eventTtl) {
+		return switch (selection.backend()) {
+			case LOCAL -> LocalControlPlane.builder().assetsDirectory(selection.assets()).eventTtl(eventTtl).start();
+			// only reached when Testcontainers is on the classpath: the K3s classes are not loaded before
+			case K3S -> K3sTestCluster.builder().eventTtl(eventTtl).start();
+			case AUTO -> throw new IllegalStateException("AUTO is not a backend");
+		};
 	}
 
 	private static ExtensionContext classContext(ExtensionContext context, Class<?> testClass) {

@@ -324,6 +324,22 @@ class LocalControlPlaneIT {
 		}
 	}
 
+	/** {@link KubernetesTestCluster#start} gives the caller a cluster of its own, apart from the shared one. */
+	@Test
+	void startGivesTheCallerANewCluster(KubernetesTestCluster shared) throws ApiException {
+		List<ProcessHandle> processes;
+		try (KubernetesTestCluster own = KubernetesTestCluster.start(TestClusterBackend.LOCAL)) {
+			assertThat(own).isInstanceOf(LocalControlPlane.class).isNotSameAs(shared);
+			assertThat(own.baseUrl()).isNotEqualTo(shared.baseUrl());
+			assertThat(own.eventTtl()).isEqualTo(LocalControlPlane.DEFAULT_EVENT_TTL);
+			assertThat(new CoreV1Api(own.adminClient()).readNamespace("default").execute().getMetadata().getName())
+				.isEqualTo("default");
+			processes = ((LocalControlPlane) own).processes();
+		}
+		assertThat(processes).hasSize(2).noneMatch(ProcessHandle::isAlive);
+		assertThat(shared.isApiServerRunning()).isTrue();
+	}
+
 	/** Constructor and non-static {@code @BeforeAll} injection get the one shared instance. */
 	@Nested
 	@TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -1,5 +1,6 @@
 package io.github.kubeevents.test.cluster;
 
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -7,6 +8,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.ClientBuilder;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.commons.support.AnnotationSupport;
@@ -62,10 +65,32 @@ class WithoutTestcontainersTests {
 		}
 	}
 
-	/** This module's classes and JUnit's API, nothing else (no Testcontainers, no docker-java). */
-	private static URLClassLoader isolatedLoader() {
-		URL[] urls = Stream.of(TestClusterExtension.class, Assumptions.class, AnnotationSupport.class,
-				TestAbortedException.class)
+	/** Starting a K3s cluster without Testcontainers is the report that says what to add, not a linkage error. */
+	@Test
+	void startingK3sSaysWhatToAdd() throws Exception {
+		try (URLClassLoader loader = isolatedLoader(ClientBuilder.class, ApiClient.class)) {
+			Class<?> cluster = Class.forName(KubernetesTestCluster.class.getName(), true, loader);
+			@SuppressWarnings({ "unchecked", "rawtypes" })
+			Object k3s = Enum.valueOf((Class) loader.loadClass(TestClusterBackend.class.getName()), "K3S");
+			Method start = cluster.getMethod("start", k3s.getClass());
+
+			assertThatExceptionOfType(InvocationTargetException.class).isThrownBy(() -> start.invoke(null, k3s))
+				.satisfies((ex) -> assertThat(ex.getCause().getClass().getName())
+					.isEqualTo(TestClusterUnavailableException.class.getName()))
+				.satisfies((ex) -> assertThat(ex.getCause().getMessage()).isEqualTo("No K3s cluster:"
+						+ " org.testcontainers:testcontainers-k3s is not on the test classpath." + System.lineSeparator()
+						+ "Action: Put org.testcontainers:testcontainers-k3s on the classpath and start a Docker engine"
+						+ " that can run privileged containers."));
+		}
+	}
+
+	/**
+	 * This module's classes and JUnit's API, nothing else (no Testcontainers, no docker-java).
+	 * @param more classes whose jars are added (client-java, a dependency of this module)
+	 */
+	private static URLClassLoader isolatedLoader(Class<?>... more) {
+		URL[] urls = Stream.concat(Stream.of(TestClusterExtension.class, Assumptions.class, AnnotationSupport.class,
+				TestAbortedException.class), Stream.of(more))
 			.map((c) -> c.getProtectionDomain().getCodeSource().getLocation())
 			.distinct()
 			.toArray(URL[]::new);
