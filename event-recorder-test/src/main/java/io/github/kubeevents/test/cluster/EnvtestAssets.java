@@ -176,7 +176,7 @@ public final class EnvtestAssets {
 			return new Result(Optional.empty(), "the recipe packaged in event-recorder-test could not be read: " + ex);
 		}
 		try {
-			return runScript(script, "the packaged recipe (" + recipeCommand() + ")",
+			return runScript(script, "the recipe packaged in event-recorder-test",
 					Paths.get(System.getProperty("user.dir")), build);
 		}
 		finally {
@@ -282,8 +282,9 @@ public final class EnvtestAssets {
 				echo.join(2000);
 			}
 			if (rc == 3 && !build) {
-				return new Result(Optional.empty(), "the assets are not built yet (" + name
-						+ " --cached-only exited 3) and neither KUBEEVENTS_BUILD_ASSETS=true nor CI=true is set");
+				return new Result(Optional.empty(), "kube-apiserver and etcd are not built yet (" + name
+						+ " --cached-only found no finished build), and neither KUBEEVENTS_BUILD_ASSETS=true nor CI=true is"
+						+ " set");
 			}
 			if (rc != 0) {
 				List<String> lines = Files.readAllLines(stderr);

@@ -114,8 +114,8 @@ class EnvtestAssetsJarIT {
 		Run notBuilt = run(locate);
 		assertThat(notBuilt.stdout()).as(notBuilt.toString())
 			.contains("directory=none")
-			.contains("reason=KUBEBUILDER_ASSETS is not set, and the assets are not built yet (the packaged recipe (java"
-					+ " -cp '" + this.jar + "' " + MAIN + ") --cached-only exited 3) and neither"
+			.contains("reason=KUBEBUILDER_ASSETS is not set, and kube-apiserver and etcd are not built yet (the recipe"
+					+ " packaged in event-recorder-test --cached-only found no finished build), and neither"
 					+ " KUBEEVENTS_BUILD_ASSETS=true nor CI=true is set");
 		assertThat(this.goLog).as("nothing built").doesNotExist();
 

@@ -61,8 +61,8 @@ class TestClusterUnavailableTests {
 		String out = runWithoutACluster(false);
 
 		assertThat(out).isEqualTo("SKIPPED" + NL + "No Kubernetes test cluster: local: KUBEBUILDER_ASSETS is not set, and"
-				+ " the assets are not built yet (the packaged recipe (" + this.packagedRecipe + ") --cached-only exited 3)"
-				+ " and neither KUBEEVENTS_BUILD_ASSETS=true nor CI=true is set; k3s: no Docker engine is reachable"
+				+ " kube-apiserver and etcd are not built yet (the recipe packaged in event-recorder-test --cached-only"
+				+ " found no finished build), and neither KUBEEVENTS_BUILD_ASSETS=true nor CI=true is set; k3s: no Docker engine is reachable"
 				+ " (Testcontainers found none)." + NL + "Action: " + this.action + NL);
 	}
 
@@ -71,8 +71,7 @@ class TestClusterUnavailableTests {
 		String out = runWithoutACluster(true);
 
 		assertThat(out).startsWith("FAILED " + TestClusterUnavailableException.class.getName() + " frames=0 cause=null"
-				+ NL + "No Kubernetes test cluster: local: the packaged recipe (" + this.packagedRecipe
-				+ ") exited with 1: ")
+				+ NL + "No Kubernetes test cluster: local: the recipe packaged in event-recorder-test exited with 1: ")
 			.contains("go: k8s.io/kubernetes@v1.35.4: dial tcp: network is unreachable")
 			.endsWith("; k3s: no Docker engine is reachable (Testcontainers found none). [CI=true, so this is a failure,"
 					+ " not a skip]" + NL + "Action: " + this.action + NL);
