@@ -14,7 +14,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * run that used it closes (the end of that run; a run started inside it, e.g. with {@code EngineTestKit}, shares the
  * clusters and leaves them open); a class with its own settings gets its own cluster in the store of its class context,
  * closed after the class. A cluster that failed to start is remembered with the failure, which every later use
- * rethrows. Thread-safe.
+ * rethrows. A class asking for a namespace of its own gets a {@link TestNamespace} in the store of the class context
+ * that declares the request, deleted after that class. Thread-safe.
  */
 final class TestClusterInstances {
 
@@ -98,6 +99,24 @@ final class TestClusterInstances {
 		ExtensionContext owner = classContext(context, request.declaringClass());
 		String key = "cluster:" + request.declaringClass().getName();
 		return owner.getStore(NAMESPACE).computeIfAbsent(key, (k) -> start(selection, ttl), Holder.class).get();
+	}
+
+	/**
+	 * The namespace of a test class that asked for one ({@link WithTestCluster#namespacePerClass()}), created on first
+	 * use on the class's cluster and deleted when the class that declares the request ends (nested classes share
+	 * it).
+	 * @param context a class or method context of the test class
+	 * @param request what the class asks for (with {@code namespacePerClass})
+	 * @param cluster the class's cluster
+	 * @return the namespace
+	 * @throws IllegalStateException when it cannot be created
+	 */
+	static TestNamespace namespace(ExtensionContext context, TestClusterRequest request, KubernetesTestCluster cluster) {
+		ExtensionContext owner = classContext(context, request.declaringClass());
+		String key = "namespace:" + request.declaringClass().getName();
+		return owner.getStore(NAMESPACE)
+			.computeIfAbsent(key, (k) -> TestNamespace.create(cluster, request.declaringClass().getSimpleName()),
+					TestNamespace.class);
 	}
 
 	/**
