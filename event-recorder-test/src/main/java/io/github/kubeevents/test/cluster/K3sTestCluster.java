@@ -346,7 +346,7 @@ public final class K3sTestCluster implements KubernetesTestCluster {
 		}
 
 		/**
-		 * An extra kube-apiserver flag, written like {@link LocalControlPlaneBuilder#apiServerArg(String)}, e.g.
+		 * An extra kube-apiserver flag, written like {@link LocalControlPlane.Builder#apiServerArg(String)}, e.g.
 		 * {@code --max-requests-inflight=10}; passed as {@code --kube-apiserver-arg=max-requests-inflight=10}.
 		 * @param flag the flag with its value
 		 * @return this builder
