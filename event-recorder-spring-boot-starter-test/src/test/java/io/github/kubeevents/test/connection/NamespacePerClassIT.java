@@ -144,7 +144,11 @@ class NamespacePerClassIT {
 
 	}
 
-	@SpringBootTest(classes = WidgetApplication.class)
+	/**
+	 * A configuration no other class in this JVM has: a context cached by an earlier class would have been paused and
+	 * restarted, which the recorder does not survive yet (issue 12 item 1, {@link ContextPausingIT}).
+	 */
+	@SpringBootTest(classes = WidgetApplication.class, properties = "kubeevents.test.suite=namespace-per-class")
 	@KubeEventsTestCluster
 	@WithTestCluster(namespacePerClass = true)
 	abstract static class TestOnlyNamespace {
