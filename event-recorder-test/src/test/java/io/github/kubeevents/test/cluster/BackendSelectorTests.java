@@ -18,7 +18,7 @@ import static io.github.kubeevents.test.cluster.TestClusterBackend.LOCAL;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-class BackendSelectorTest {
+class BackendSelectorTests {
 
 	private static final Path ASSETS = Path.of("/opt/envtest/1.35.4");
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-class KubeconfigsTest {
+class KubeconfigsTests {
 
 	@Test
 	void readsServerAndCaFromAK3sShapedKubeconfig() throws IOException {
@@ -72,7 +72,7 @@ class KubeconfigsTest {
 	}
 
 	static String resource(String name) throws IOException {
-		try (InputStream in = KubeconfigsTest.class.getResourceAsStream("/" + name)) {
+		try (InputStream in = KubeconfigsTests.class.getResourceAsStream("/" + name)) {
 			assertThat(in).as(name).isNotNull();
 			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
 		}

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-class TestClusterBackendTest {
+class TestClusterBackendTests {
 
 	@Test
 	void parsesTheSystemPropertyValues() {

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * arguments, and the ServiceAccount / RBAC / TokenRequest objects it creates. (Those objects are also created for
  * real against a local kube-apiserver in {@code LocalControlPlaneIT}.)
  */
-class K3sConfigurationTest {
+class K3sConfigurationTests {
 
 	@Test
 	void defaultImageIsK3sForTheSameKubernetesVersionAsTheLocalBinaries() {

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Termination of plain processes, with {@code sleep} standing in for etcd and kube-apiserver.
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
-class ProcessControlTest {
+class ProcessControlTests {
 
 	@TempDir
 	Path tmp;
@@ -37,6 +37,33 @@ class ProcessControlTest {
 
 			assertThat(p.isAlive()).as("round %d", i).isFalse();
 		}
+	}
+
+	/**
+	 * An interrupted thread (JUnit's {@code @Timeout}, a cancelled task) still waits for the process to exit: before,
+	 * the waits returned at once and terminate threw "did not exit" for a process that was being killed, so that
+	 * LocalControlPlane.close() never reached etcd.
+	 */
+	@Test
+	void terminateOnAnInterruptedThreadWaitsForTheExitAndKeepsTheInterrupt() throws IOException {
+		Path log = this.tmp.resolve("sh.log");
+		Process p = ProcessControl.launch("sh", log,
+				List.of("sh", "-c", "trap '' TERM; echo ready; while :; do sleep 1; done"));
+		long deadline = Waits.deadline(Duration.ofSeconds(10));
+		while (!Files.readString(log).contains("ready")) {
+			Waits.pause(deadline, "sh to ignore SIGTERM");
+		}
+		Thread.currentThread().interrupt();
+		try {
+			ProcessControl.terminate(p, Duration.ofMillis(500));
+
+			assertThat(Thread.currentThread().isInterrupted()).as("interrupt kept").isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		assertThat(p.isAlive()).isFalse();
+		assertThat(p.exitValue()).as("killed by SIGKILL after the grace period").isEqualTo(128 + 9);
 	}
 
 	@Test

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code LeftoverCleanupIT}.
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
-class LeftoverProcessesTest {
+class LeftoverProcessesTests {
 
 	@TempDir
 	Path tmp;

@@ -20,7 +20,7 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
  * failed, also under CI), invalid settings fail the class, method-level capabilities. Runs fixture classes with
  * {@link EngineTestKit}.
  */
-class TestClusterExtensionTest {
+class TestClusterExtensionTests {
 
 	@Test
 	void classRequiringWhatItsFixedBackendCannotDoIsSkippedWithTheReason() {
