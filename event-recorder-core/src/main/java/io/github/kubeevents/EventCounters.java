@@ -241,19 +241,14 @@ final class EventCounters {
 	}
 
 	/**
-	 * Counts an event recorded after the broadcaster shut down: the final summary is written, so the first such
-	 * drop is logged at WARN on its own (later ones are counted, and at DEBUG).
+	 * Counts an event recorded after shutdown began. Before the final summary the final summary counts it; after
+	 * it, the first such drop writes a summary at once (a caller's late event is never silent), and later ones are
+	 * summarised by the calling thread at most once per summary interval (no distribution thread is left).
 	 */
 	void dropAfterShutdown(RecordedEvent event) {
 		drop(DropReason.SHUTDOWN, event);
-		if (this.finalSummaryWritten && this.afterSummaryLogged.compareAndSet(false, true)) {
-			logger.atWarn()
-				.setMessage("Dropped event ({}) recorded after the Kubernetes event recorder shut down: {}"
-						+ " (further ones are counted only)")
-				.addArgument(DropReason.SHUTDOWN.tag())
-				.addArgument(event::describe)
-				.addKeyValue("dropReason", DropReason.SHUTDOWN.tag())
-				.log();
+		if (this.finalSummaryWritten) {
+			flush(this.afterSummaryLogged.compareAndSet(false, true));
 		}
 	}
 

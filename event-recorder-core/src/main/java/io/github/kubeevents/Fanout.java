@@ -98,10 +98,6 @@ final class Fanout {
 		BroadcasterState current = this.state.get();
 		if (current.isShutdown()) {
 			this.counters.dropAfterShutdown(event);
-			if (current == BroadcasterState.TERMINATED) {
-				// no distribution thread is left to write the summary
-				this.counters.flush(false);
-			}
 			return false;
 		}
 		if (this.queued.incrementAndGet() > this.capacity) {

@@ -98,15 +98,26 @@ final class SinkWriters {
 
 	/**
 	 * Queues a write on the thread of {@code shard} without blocking.
-	 * @return {@code false} when that thread's queue is full (the write was told it is dropped)
+	 * @return {@code false} when that thread's queue is full, or the writers were aborted (the write was told it is
+	 * dropped)
 	 */
 	boolean submit(Object shard, Write write) {
+		if (this.aborted) {
+			write.dropped(DropReason.SHUTDOWN);
+			return false;
+		}
 		ArrayBlockingQueue<Write> queue = this.queues[Math.floorMod(shard.hashCode(), this.queues.length)];
 		this.pending.incrementAndGet();
 		if (queue.size() >= this.capacity || !queue.offer(write)) {
 			this.pending.decrementAndGet();
 			this.queueFull.increment();
 			write.dropped(DropReason.QUEUE_FULL);
+			return false;
+		}
+		if (this.aborted && queue.remove(write)) {
+			// aborted meanwhile: its thread may already have counted what was left, so count this one here
+			this.pending.decrementAndGet();
+			write.dropped(DropReason.SHUTDOWN);
 			return false;
 		}
 		return true;
