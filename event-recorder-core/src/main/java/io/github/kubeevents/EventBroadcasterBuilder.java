@@ -46,6 +46,8 @@ public final class EventBroadcasterBuilder {
 
 	int sinkWriters = 4;
 
+	int writerQueueCapacity = 1000;
+
 	double writeBudgetQps;
 
 	int writeBudgetBurst;
@@ -193,7 +195,7 @@ public final class EventBroadcasterBuilder {
 	/**
 	 * Sets how many threads write each sink's events. Writes are sharded by involved object, so one object's
 	 * writes stay in order (a PATCH never overtakes its CREATE) while different objects are written in parallel;
-	 * each thread has a queue of the subscriber capacity.
+	 * each thread has a queue of {@link #writerQueueCapacity(int)}.
 	 *
 	 * <p>Differs from client-go deliberately: client-go writes every event from one goroutine, in recording
 	 * order. A write mostly waits for the API server (about 85% of its time measured against a local
@@ -207,6 +209,21 @@ public final class EventBroadcasterBuilder {
 			throw new IllegalArgumentException("sinkWriters must be between 1 and 64, was " + writers);
 		}
 		this.sinkWriters = writers;
+		return this;
+	}
+
+	/**
+	 * Sets the capacity of each sink writer thread's queue; when it is full, the write is dropped
+	 * ({@code queue_full}). A sink's events wait in its subscriber queue, then in one writer queue, so a snapshot
+	 * shows a sink's capacity as the subscriber capacity plus {@code sinkWriters} times this one.
+	 * @param capacity the capacity of each writer's queue (default 1000, client-go's {@code maxQueuedEvents})
+	 * @return this builder
+	 */
+	public EventBroadcasterBuilder writerQueueCapacity(int capacity) {
+		if (capacity < 1) {
+			throw new IllegalArgumentException("writer queue capacity must be at least 1, was " + capacity);
+		}
+		this.writerQueueCapacity = capacity;
 		return this;
 	}
 

@@ -53,7 +53,7 @@ final class SinkSettings {
 	static SinkSettings of(EventBroadcasterBuilder builder) {
 		return new SinkSettings(builder.retryPolicy,
 				(builder.sleeper != null) ? builder.sleeper : Sleeper.cancellable(), builder.jitter,
-				builder.requestListener, builder.sinkWriters, builder.subscriberOptions.queueCapacity(),
+				builder.requestListener, builder.sinkWriters, builder.writerQueueCapacity,
 				(builder.writeBudgetQps > 0) ? new WriteBudget(builder.writeBudgetQps, builder.writeBudgetBurst,
 						builder.clock) : null);
 	}

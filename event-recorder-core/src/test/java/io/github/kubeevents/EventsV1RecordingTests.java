@@ -191,6 +191,7 @@ class EventsV1RecordingTests {
 	@Test
 	void seriesCacheStaysAtItsBoundAndWritesTheFinalCountOfAnEvictedSeries() {
 		EventRecorder recorder = recorder(EventBroadcaster.builder().seriesCacheSize(100).incomingQueueCapacity(200_000)
+			.writerQueueCapacity(200_000)
 			.subscriberOptions(new SubscriberOptions(200_000, FullQueuePolicy.WAIT)));
 		ObjectRecorder first = recorder.about(pod("first"));
 		first.warning("Repeated", "x");
