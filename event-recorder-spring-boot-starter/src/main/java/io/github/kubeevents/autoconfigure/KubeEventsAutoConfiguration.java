@@ -4,15 +4,10 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventBroadcasterBuilder;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
-import io.github.kubeevents.autoconfigure.cluster.ClientVersionCheck;
-import io.github.kubeevents.autoconfigure.cluster.ClusterResolver;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import io.github.kubeevents.correlator.CorrelatorOptions;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.spring.KubeEventsLifecycle;
-import io.github.kubeevents.spring.KubeEventsStatus;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.introspect.LastRejection;
-import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;

@@ -5,7 +5,7 @@ import java.io.StringReader;
 import java.io.UncheckedIOException;
 
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.autoconfigure.cluster.ClusterConfig;
+import io.github.kubeevents.autoconfigure.ClusterConfig;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;

@@ -23,7 +23,7 @@ import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.EventNames;
 import io.github.kubeevents.autoconfigure.CorrelatorOptionsCustomizer;
 import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
-import io.github.kubeevents.spring.KubeEventsLifecycle;
+import io.github.kubeevents.autoconfigure.KubeEventsLifecycle;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.it.HttpExchangeLog.Exchange;
 import io.github.kubeevents.TickingClock;

@@ -10,10 +10,10 @@ import javax.net.ssl.X509KeyManager;
 
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.autoconfigure.cluster.ClusterConfig;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.ClusterConfig;
+import io.github.kubeevents.autoconfigure.KubernetesConfigDetector;
+import io.github.kubeevents.autoconfigure.EffectiveSink;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.auth.ApiKeyAuth;
 import io.kubernetes.client.util.ClientBuilder;

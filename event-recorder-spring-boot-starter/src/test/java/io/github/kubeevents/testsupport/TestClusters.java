@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import io.github.kubeevents.InvolvedObject;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
+import io.github.kubeevents.autoconfigure.KubernetesConfigDetector;
 
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;

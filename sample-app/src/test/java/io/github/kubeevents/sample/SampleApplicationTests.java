@@ -12,7 +12,7 @@ import io.github.kubeevents.FullQueuePolicy;
 import io.github.kubeevents.autoconfigure.KubeEventsProperties;
 import io.github.kubeevents.autoconfigure.SinkMode;
 import io.github.kubeevents.autoconfigure.SpamKey;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
+import io.github.kubeevents.autoconfigure.KubernetesConfigDetector;
 import io.github.kubeevents.correlator.EventPatch;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;

@@ -6,8 +6,8 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.EffectiveSink;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.autoconfigure.cluster.ClusterConfig;
+import io.github.kubeevents.autoconfigure.ClusterConfig;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
 import io.kubernetes.client.openapi.ApiClient;

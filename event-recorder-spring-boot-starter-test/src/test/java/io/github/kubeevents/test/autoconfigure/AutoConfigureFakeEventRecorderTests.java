@@ -9,9 +9,9 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.InvolvedObject;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.KubernetesConfigDetector;
+import io.github.kubeevents.autoconfigure.EffectiveSink;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.endpoint.KubeEventsEndpoint;
-import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;

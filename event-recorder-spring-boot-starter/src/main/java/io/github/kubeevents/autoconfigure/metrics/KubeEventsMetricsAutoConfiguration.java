@@ -9,7 +9,7 @@ import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.metrics.KubeEventsMeterBinder;
 import io.github.kubeevents.metrics.KubeEventsRequestTimer;
-import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.sink.SinkRequestListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;

@@ -8,7 +8,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
+import io.github.kubeevents.autoconfigure.KubernetesConfigDetector;
 import io.github.kubeevents.health.KubeEventsHealthIndicator;
 import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.github.kubeevents.autoconfigure.cluster;
+package io.github.kubeevents.autoconfigure;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,15 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.SeriesPatch;
 import io.kubernetes.client.openapi.models.EventsV1Event;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
-import io.github.kubeevents.spring.SinkTarget;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import io.kubernetes.client.openapi.ApiClient;

@@ -1,16 +1,12 @@
-package io.github.kubeevents.autoconfigure.cluster;
+package io.github.kubeevents.autoconfigure;
 
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Optional;
 
-import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
-import io.github.kubeevents.spring.SinkTarget;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 

@@ -1,4 +1,4 @@
-package io.github.kubeevents.spring;
+package io.github.kubeevents.autoconfigure;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,8 +11,6 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import io.github.kubeevents.correlator.EventPatch;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.sink.EventSink;

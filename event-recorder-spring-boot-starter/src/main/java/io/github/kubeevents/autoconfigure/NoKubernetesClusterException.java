@@ -1,4 +1,4 @@
-package io.github.kubeevents.autoconfigure.cluster;
+package io.github.kubeevents.autoconfigure;
 
 /**
  * {@code kubeevents.sink.mode=kubernetes} was configured, but no cluster could be found or its configuration could
