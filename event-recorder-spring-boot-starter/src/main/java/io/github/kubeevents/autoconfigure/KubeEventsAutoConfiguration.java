@@ -23,8 +23,13 @@ import org.springframework.core.env.Environment;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the Kubernetes
  * event recorder: an {@link EventBroadcaster} built from {@link KubeEventsProperties}, an {@link EventRecorder}
- * for the application's {@link EventSource}, the sink chosen by {@code kubeevents.sink.mode} (see
- * {@link ClusterResolver}) and the {@link KubeEventsLifecycle} that starts and stops them.
+ * for the application's {@link EventSource}, where events go ({@link KubeEventsStatus}, from
+ * {@code kubeevents.sink.mode}, the application's sink beans and the {@link KubeEventsConnectionDetails}) and the
+ * {@link KubeEventsLifecycle} that starts and stops them.
+ *
+ * <p>The cluster comes from the {@link KubeEventsConnectionDetails} bean, the one override point for it: when the
+ * application (or {@code @ServiceConnection}) declares none, the auto-configuration declares details built from what
+ * it finds (the application's {@link ApiClient} bean, the in-cluster service account, a kubeconfig when allowed).
  *
  * <p>Switched off with {@code kubeevents.enabled=false}. Every bean backs off when the application defines one of
  * the same type; {@link EventBroadcasterCustomizer} and {@link CorrelatorOptionsCustomizer} beans adjust the
@@ -61,18 +66,23 @@ public final class KubeEventsAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnMissingBean(KubeEventsConnectionDetails.class)
+	DetectedKubeEventsConnectionDetails kubeEventsConnectionDetails(KubeEventsProperties properties,
+			KubernetesConfigDetector detector, ObjectProvider<ApiClient> apiClient) {
+		boolean kubeconfigAllowed = properties.kubeconfig().enabled()
+				|| properties.sink().mode() == SinkMode.KUBERNETES;
+		return new DetectedKubeEventsConnectionDetails(apiClient::getIfAvailable, detector, kubeconfigAllowed);
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
-	KubeEventsStatus kubeEventsStatus(KubeEventsProperties properties, KubernetesConfigDetector detector,
-			ObjectProvider<EventSink> eventSink, ObjectProvider<EventsV1Sink> eventsV1Sink,
-			ObjectProvider<KubeEventsConnectionDetails> connectionDetails, ObjectProvider<ApiClient> apiClient) {
+	KubeEventsStatus kubeEventsStatus(KubeEventsProperties properties, KubeEventsConnectionDetails connectionDetails,
+			ObjectProvider<EventSink> eventSink, ObjectProvider<EventsV1Sink> eventsV1Sink) {
 		ClientVersionCheck.warnIfOlderThanBuiltWith();
-		SinkMode mode = properties.sink().mode();
-		boolean cluster = mode == SinkMode.AUTO || mode == SinkMode.KUBERNETES;
-		ClusterResolver.UserSinks userSinks = cluster ? new ClusterResolver.UserSinks(eventSink.getIfAvailable(),
-				eventsV1Sink.getIfAvailable(), properties.eventsApi()) : ClusterResolver.UserSinks.NONE;
-		return new ClusterResolver(detector).resolve(mode.tag(), properties.logEvents(),
-				properties.kubeconfig().enabled(), userSinks, cluster ? connectionDetails.getIfAvailable() : null,
-				cluster ? apiClient.getIfAvailable() : null);
+		return KubeEventsStatus.resolve(properties.sink().mode(), properties.logEvents(),
+				() -> SinkTarget.applicationSink(eventSink.getIfAvailable(), eventsV1Sink.getIfAvailable(),
+						properties.eventsApi()),
+				connectionDetails);
 	}
 
 	@Bean

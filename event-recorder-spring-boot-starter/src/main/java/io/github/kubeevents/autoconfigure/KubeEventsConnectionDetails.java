@@ -5,10 +5,12 @@ import io.kubernetes.client.openapi.ApiClient;
 import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;
 
 /**
- * The cluster the recorder writes Events to, as Spring Boot {@link ConnectionDetails}: when a bean of this type
- * exists (for example one created by {@code @ServiceConnection} on a Testcontainers {@code K3sContainer}), the
- * auto-configuration uses it in preference to an application {@link ApiClient} bean and to its own detection of
- * the in-cluster service account or a kubeconfig.
+ * The cluster the recorder writes Events to, as Spring Boot {@link ConnectionDetails}: the one place the starter
+ * reads it from. When the application declares no bean of this type (and none comes from {@code @ServiceConnection}
+ * on a Testcontainers {@code K3sContainer}), the auto-configuration declares one built from what it finds: the
+ * application's {@link ApiClient} bean, else the in-cluster service account or, when allowed, a kubeconfig. Declare
+ * one to choose the cluster yourself; an application's {@code EventSink} or {@code EventsV1Sink} bean still wins
+ * over any cluster.
  *
  * <p>Implementations must be thread-safe.
  */

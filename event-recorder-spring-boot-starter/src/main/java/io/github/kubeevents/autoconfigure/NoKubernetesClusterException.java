@@ -1,9 +1,12 @@
 package io.github.kubeevents.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * {@code kubeevents.sink.mode=kubernetes} was configured, but no cluster could be found or its configuration could
- * not be loaded. {@link NoKubernetesClusterFailureAnalyzer} turns it into Spring Boot's "Description / Action"
- * report.
+ * The auto-configured {@link KubeEventsConnectionDetails} found no usable cluster: nothing was found, or the
+ * configuration found could not be loaded. With {@code kubeevents.sink.mode=kubernetes} it fails startup, and
+ * {@link NoKubernetesClusterFailureAnalyzer} turns it into Spring Boot's "Description / Action" report; with
+ * {@code auto} events are only logged, for {@link #logOnlyReason()}.
  *
  * <p>Immutable.
  */
@@ -13,20 +16,30 @@ public final class NoKubernetesClusterException extends IllegalStateException {
 
 	private final String searched;
 
+	private final String logOnlyReason;
+
 	/**
 	 * No cluster.
-	 * @param message what went wrong
+	 * @param message what went wrong, e.g. {@code "no Kubernetes configuration was found"}
 	 * @param searched where the starter looked
+	 * @param logOnlyReason why events are only logged, for mode {@code auto}'s startup line and the endpoint
 	 * @param cause why a configuration could not be loaded, may be {@code null}
 	 */
-	public NoKubernetesClusterException(String message, String searched, Throwable cause) {
+	public NoKubernetesClusterException(String message, String searched, String logOnlyReason,
+			@Nullable Throwable cause) {
 		super(message, cause);
 		this.searched = searched;
+		this.logOnlyReason = logOnlyReason;
 	}
 
 	/** @return where the starter looked for a cluster */
 	public String searched() {
 		return this.searched;
+	}
+
+	/** @return why events are only logged when mode {@code auto} meets this */
+	public String logOnlyReason() {
+		return this.logOnlyReason;
 	}
 
 }

@@ -149,7 +149,7 @@ public final class KubeEventsEndpoint {
 			boolean logEvents) {
 
 		static SinkDescriptor of(KubeEventsStatus status) {
-			return new SinkDescriptor(status.configured(), status.sink().value(), status.reason(), status.apiServer(),
+			return new SinkDescriptor(status.configured().tag(), status.sink().value(), status.reason(), status.apiServer(),
 					status.logEvents());
 		}
 

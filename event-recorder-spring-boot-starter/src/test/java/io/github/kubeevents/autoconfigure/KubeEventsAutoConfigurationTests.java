@@ -184,7 +184,7 @@ class KubeEventsAutoConfigurationTests {
 	@Test
 	void userStatusReplacesTheResolution() {
 		InMemoryEventSink sink = new InMemoryEventSink();
-		KubeEventsStatus mine = new KubeEventsStatus("kubernetes", EffectiveSink.KUBERNETES, "mine", null, false, new SinkTarget.CoreV1(sink));
+		KubeEventsStatus mine = new KubeEventsStatus(SinkMode.KUBERNETES, EffectiveSink.KUBERNETES, "mine", null, false, new SinkTarget.CoreV1(sink));
 		runner().withBean(KubeEventsStatus.class, () -> mine).run((context) -> {
 			assertThat(context).getBean(KubeEventsStatus.class).isSameAs(mine);
 			assertThat(subscriberNames(context)).containsExactly("sink");
@@ -195,7 +195,7 @@ class KubeEventsAutoConfigurationTests {
 	void userLifecycleReplacesOurs() {
 		runner().withBean("myLifecycle", KubeEventsLifecycle.class,
 				() -> new KubeEventsLifecycle(EventBroadcaster.builder().build(),
-						new KubeEventsStatus("none", EffectiveSink.NONE, "mine", null, false, null), EventSource.of("mine"),
+						new KubeEventsStatus(SinkMode.NONE, EffectiveSink.NONE, "mine", null, false, null), EventSource.of("mine"),
 						Duration.ofSeconds(1)))
 			.run((context) -> {
 				assertThat(context).hasSingleBean(KubeEventsLifecycle.class).hasBean("myLifecycle");
@@ -222,7 +222,7 @@ class KubeEventsAutoConfigurationTests {
 		runner(TestClusters.developerMachine(this.tmp)).withPropertyValues("kubeevents.log-events=false")
 			.run((context) -> {
 				assertThat(status(context))
-					.isEqualTo(new KubeEventsStatus("auto", EffectiveSink.LOG, NOT_IN_KUBERNETES, null, true, null));
+					.isEqualTo(new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.LOG, NOT_IN_KUBERNETES, null, true, null));
 				assertThat(subscriberNames(context)).containsExactly("logging");
 				assertThat(sinkNames(context)).isEmpty();
 			});
@@ -235,7 +235,7 @@ class KubeEventsAutoConfigurationTests {
 		runner(TestClusters.developerMachine(this.tmp)).withPropertyValues("kubeevents.kubeconfig.enabled=true")
 			.run((context) -> {
 				KubeEventsStatus status = status(context);
-				assertThat(status.configured()).isEqualTo("auto");
+				assertThat(status.configured()).isEqualTo(SinkMode.AUTO);
 				assertThat(status.sink()).isEqualTo(EffectiveSink.KUBERNETES);
 				assertThat(status.reason())
 					.isEqualTo("kubeconfig " + this.tmp.resolve("env/kubeconfig") + " (from $KUBECONFIG)");
@@ -263,7 +263,7 @@ class KubeEventsAutoConfigurationTests {
 		runner(TestClusters.developerMachine(this.tmp))
 			.withPropertyValues("kubeevents.sink.mode=kubernetes", "kubeevents.log-events=false")
 			.run((context) -> {
-				assertThat(status(context).configured()).isEqualTo("kubernetes");
+				assertThat(status(context).configured()).isEqualTo(SinkMode.KUBERNETES);
 				assertThat(status(context).sink()).isEqualTo(EffectiveSink.KUBERNETES);
 				assertThat(status(context).apiServer()).isEqualTo("http://env.example:6443");
 				assertThat(status(context).logEvents()).isFalse();
@@ -289,7 +289,7 @@ class KubeEventsAutoConfigurationTests {
 			.withBean(ApiClient.class, () -> client("http://client:1"))
 			.run((context) -> {
 				assertThat(status(context)).isEqualTo(
-						new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean", null, true, new SinkTarget.CoreV1(sink)));
+						new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.KUBERNETES, "EventSink bean", null, true, new SinkTarget.CoreV1(sink)));
 				context.getBean(EventRecorder.class)
 					.event(TestClusters.pod("web-1"), EventType.WARNING, "BackOff", "Back-off restarting");
 				await().until(() -> sink.created().size() == 1);
@@ -311,6 +311,45 @@ class KubeEventsAutoConfigurationTests {
 	}
 
 	@Test
+	void detectedConnectionDetailsAreTheOverridePointWhenTheApplicationDeclaresNone() {
+		runner().run((context) -> assertThat(context).hasSingleBean(KubeEventsConnectionDetails.class)
+			.hasBean("kubeEventsConnectionDetails")
+			.getBean(KubeEventsConnectionDetails.class)
+			.isInstanceOf(DetectedKubeEventsConnectionDetails.class));
+	}
+
+	@Test
+	void applicationConnectionDetailsReplaceTheDetectedOnes() throws IOException {
+		KubeEventsConnectionDetails mine = () -> client("http://details:1");
+		runner(TestClusters.inPod(this.tmp, true)).withBean("myDetails", KubeEventsConnectionDetails.class, () -> mine)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(KubeEventsConnectionDetails.class)
+					.doesNotHaveBean("kubeEventsConnectionDetails")
+					.doesNotHaveBean(DetectedKubeEventsConnectionDetails.class);
+				assertThat(status(context).apiServer()).isEqualTo("http://details:1");
+			});
+	}
+
+	@Test
+	void logAndNoneModesNeverAskTheConnectionDetailsForAClient() {
+		KubeEventsConnectionDetails failing = () -> {
+			throw new IllegalStateException("must not be asked");
+		};
+		for (String mode : List.of("log", "none")) {
+			runner().withPropertyValues("kubeevents.sink.mode=" + mode)
+				.withBean(KubeEventsConnectionDetails.class, () -> failing)
+				.run((context) -> assertThat(context).hasNotFailed());
+		}
+	}
+
+	@Test
+	void kubernetesModeLetsTheDetectedDetailsUseAKubeconfigWithoutKubeconfigEnabled() throws IOException {
+		runner(TestClusters.developerMachine(this.tmp)).withPropertyValues("kubeevents.sink.mode=kubernetes")
+			.run((context) -> assertThat(context.getBean(KubeEventsConnectionDetails.class).apiClient().getBasePath())
+				.isEqualTo("http://env.example:6443"));
+	}
+
+	@Test
 	void apiClientBeanWinsOverDetection() throws IOException {
 		runner(TestClusters.inPod(this.tmp, true)).withBean(ApiClient.class, () -> client("http://client:1"))
 			.run((context) -> {
@@ -328,7 +367,7 @@ class KubeEventsAutoConfigurationTests {
 			.withBean(EventSink.class, () -> sink)
 			.run((context) -> {
 				assertThat(status(context)).isEqualTo(
-						new KubeEventsStatus("log", EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null));
+						new KubeEventsStatus(SinkMode.LOG, EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null));
 				assertThat(subscriberNames(context)).containsExactly("logging");
 				assertThat(sinkNames(context)).isEmpty();
 				context.getBean(EventRecorder.class)
@@ -346,7 +385,7 @@ class KubeEventsAutoConfigurationTests {
 			.withBean(EventSink.class, InMemoryEventSink::new)
 			.run((context) -> {
 				assertThat(status(context)).isEqualTo(
-						new KubeEventsStatus("none", EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
+						new KubeEventsStatus(SinkMode.NONE, EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
 				assertThat(subscriberNames(context)).isEmpty();
 				context.getBean(EventRecorder.class).event(TestClusters.pod("web-1"), EventType.NORMAL, "", "no reason");
 				assertThat(context.getBean(EventBroadcaster.class).droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);

@@ -41,7 +41,7 @@ class KubeEventsLifecycleTests {
 	private static final EventSource SOURCE = new EventSource("orders", "orders-7d9f");
 
 	private static KubeEventsStatus logOnly() {
-		return new KubeEventsStatus("log", EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null);
+		return new KubeEventsStatus(SinkMode.LOG, EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null);
 	}
 
 	private static KubeEventsLifecycle lifecycle(EventBroadcaster broadcaster, KubeEventsStatus status) {
@@ -65,7 +65,7 @@ class KubeEventsLifecycleTests {
 	@Test
 	void startupLineSaysWhereEventsGo(CapturedOutput output) {
 		InMemoryEventSink sink = new InMemoryEventSink();
-		KubeEventsLifecycle lifecycle = lifecycle(EventBroadcaster.builder().build(), new KubeEventsStatus("auto",
+		KubeEventsLifecycle lifecycle = lifecycle(EventBroadcaster.builder().build(), new KubeEventsStatus(SinkMode.AUTO,
 				EffectiveSink.KUBERNETES, "in-cluster service account /var/run/secrets/kubernetes.io/serviceaccount",
 				"https://10.0.0.1:443", true, new SinkTarget.CoreV1(sink)));
 		lifecycle.start();
@@ -78,7 +78,7 @@ class KubeEventsLifecycleTests {
 	@Test
 	void startupLineSaysWhyEventsAreNotWritten(CapturedOutput output) {
 		KubeEventsLifecycle lifecycle = lifecycle(EventBroadcaster.builder().build(),
-				new KubeEventsStatus("auto", EffectiveSink.LOG, "not running in Kubernetes; a kubeconfig is used only"
+				new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.LOG, "not running in Kubernetes; a kubeconfig is used only"
 						+ " with kubeevents.kubeconfig.enabled=true or kubeevents.sink.mode=kubernetes", null, true, null));
 		lifecycle.start();
 		lifecycle.stop();
@@ -134,7 +134,7 @@ class KubeEventsLifecycleTests {
 		EventBroadcaster broadcaster = EventBroadcaster.builder().build();
 		InMemoryEventSink sink = new InMemoryEventSink();
 		KubeEventsLifecycle lifecycle = lifecycle(broadcaster,
-				new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "test", null, false, new SinkTarget.CoreV1(sink)));
+				new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.KUBERNETES, "test", null, false, new SinkTarget.CoreV1(sink)));
 		broadcaster.newRecorder(SOURCE).event(TestClusters.pod("web-1"), EventType.NORMAL, "Scheduled", "early");
 		assertThat(lifecycle.isRunning()).isFalse();
 		lifecycle.start();
@@ -173,7 +173,7 @@ class KubeEventsLifecycleTests {
 	void noneSubscribesNothing() {
 		EventBroadcaster broadcaster = EventBroadcaster.builder().build();
 		KubeEventsLifecycle lifecycle = lifecycle(broadcaster,
-				new KubeEventsStatus("none", EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
+				new KubeEventsStatus(SinkMode.NONE, EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
 		lifecycle.start();
 		assertThat(broadcaster.isRunning()).isTrue();
 		assertThat(subscribers(broadcaster)).isEmpty();
@@ -207,7 +207,7 @@ class KubeEventsLifecycleTests {
 		// the broadcaster's own timeout is long: a second wait in close() would show
 		EventBroadcaster broadcaster = EventBroadcaster.builder().shutdownTimeout(Duration.ofSeconds(30)).build();
 		KubeEventsLifecycle lifecycle = new KubeEventsLifecycle(broadcaster,
-				new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "test", null, false, new SinkTarget.CoreV1(stuck)), SOURCE,
+				new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.KUBERNETES, "test", null, false, new SinkTarget.CoreV1(stuck)), SOURCE,
 				Duration.ofMillis(200));
 		try {
 			lifecycle.start();

@@ -39,7 +39,7 @@ public final class IsolatedScenarios {
 			.run()) {
 			facts.add("started");
 			facts.add("connection details beans: "
-					+ context.getBeanNamesForType(KubeEventsConnectionDetails.class).length);
+					+ String.join(",", context.getBeanNamesForType(KubeEventsConnectionDetails.class)));
 			facts.add("sink: " + context.getBean(KubeEventsStatus.class).sink().value());
 		}
 		new ConnectionDetailsFactories(loader);

@@ -93,7 +93,7 @@ class K3sContainerConnectionDetailsFactoryTests {
 	@Test
 	void withoutAServiceConnectionTheStarterDetectsAsUsual() {
 		this.runner.run((context) -> {
-			assertThat(context).doesNotHaveBean(KubeEventsConnectionDetails.class);
+			assertThat(context).hasSingleBean(KubeEventsConnectionDetails.class).hasBean("kubeEventsConnectionDetails");
 			assertThat(context.getBean(KubeEventsStatus.class).sink()).isEqualTo(EffectiveSink.LOG);
 		});
 	}

@@ -6,7 +6,6 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.EffectiveSink;
 import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -54,7 +53,7 @@ public final class FakeEventRecorderAutoConfiguration {
 
 	@Bean
 	KubeEventsStatus fakeEventRecorderKubeEventsStatus() {
-		return new KubeEventsStatus(EffectiveSink.NONE.value(), EffectiveSink.NONE, REASON, null, false, null);
+		return KubeEventsStatus.discarding(REASON);
 	}
 
 }

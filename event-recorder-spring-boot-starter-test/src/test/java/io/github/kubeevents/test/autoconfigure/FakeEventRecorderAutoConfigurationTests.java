@@ -13,6 +13,7 @@ import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
 import io.github.kubeevents.autoconfigure.KubernetesConfigDetector;
 import io.github.kubeevents.autoconfigure.EffectiveSink;
 import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.SinkMode;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import org.junit.jupiter.api.Test;
@@ -44,9 +45,9 @@ class FakeEventRecorderAutoConfigurationTests {
 			assertThat(context).getBeanNames(EventRecorder.class).containsExactly("fakeEventRecorder");
 			KubeEventsStatus status = context.getBean(KubeEventsStatus.class);
 			assertThat(status.sink()).isEqualTo(EffectiveSink.NONE);
-			assertThat(status.configured()).isEqualTo("none");
+			assertThat(status).isEqualTo(KubeEventsStatus.discarding(FakeEventRecorderAutoConfiguration.REASON));
+			assertThat(status.configured()).isEqualTo(SinkMode.NONE);
 			assertThat(status.reason()).isEqualTo(FakeEventRecorderAutoConfiguration.REASON);
-			assertThat(status.target()).isNull();
 			assertThat(context.getBean(EventBroadcaster.class).snapshot(10).sinks()).isEmpty();
 		});
 	}

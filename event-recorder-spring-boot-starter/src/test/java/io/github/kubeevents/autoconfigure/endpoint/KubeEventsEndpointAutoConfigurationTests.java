@@ -10,7 +10,6 @@ import io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyException;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.autoconfigure.KubernetesConfigDetector;
 import io.github.kubeevents.endpoint.KubeEventsEndpoint;
-import io.github.kubeevents.autoconfigure.EffectiveSink;
 import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.Test;
@@ -164,7 +163,7 @@ class KubeEventsEndpointAutoConfigurationTests {
 		@Bean
 		KubeEventsEndpoint customEndpoint() {
 			return new KubeEventsEndpoint(EventBroadcaster.builder().build(),
-					new KubeEventsStatus("none", EffectiveSink.NONE, "custom", null, false, null), EventSource.of("custom"),
+					KubeEventsStatus.discarding("custom"), EventSource.of("custom"),
 					1, Show.NEVER, List.of());
 		}
 
