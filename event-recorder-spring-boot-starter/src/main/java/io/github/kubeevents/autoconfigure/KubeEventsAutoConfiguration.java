@@ -46,8 +46,8 @@ public final class KubeEventsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	KubernetesConfigDetector kubeEventsConfigDetector() {
-		return KubernetesConfigDetector.system();
+	KubernetesConfigDetector kubeEventsConfigDetector(Environment environment) {
+		return KubernetesConfigDetector.of(environment);
 	}
 
 	@Bean

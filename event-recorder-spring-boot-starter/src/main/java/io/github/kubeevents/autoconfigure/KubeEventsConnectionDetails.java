@@ -1,5 +1,7 @@
 package io.github.kubeevents.autoconfigure;
 
+import java.time.Duration;
+
 import io.kubernetes.client.openapi.ApiClient;
 
 import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;
@@ -15,6 +17,13 @@ import org.springframework.boot.autoconfigure.service.connection.ConnectionDetai
  * <p>Implementations must be thread-safe.
  */
 public interface KubeEventsConnectionDetails extends ConnectionDetails {
+
+	/**
+	 * Read timeout of every client the starter builds (30 s); implementations that build their own client should
+	 * set it too. client-java's default is none, so a server that accepts a connection and never answers would hold
+	 * a writer thread forever; a timeout is a transport failure, which the recorder retries.
+	 */
+	Duration CLIENT_READ_TIMEOUT = Duration.ofSeconds(30);
 
 	/**
 	 * A client for the cluster. Called once, at startup; the client's base path, authentication and timeouts are

@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable.
  */
-public final class NoKubernetesClusterException extends IllegalStateException {
+final class NoKubernetesClusterException extends IllegalStateException {
 
 	private static final long serialVersionUID = 1L;
 
@@ -25,7 +25,7 @@ public final class NoKubernetesClusterException extends IllegalStateException {
 	 * @param logOnlyReason why events are only logged, for mode {@code auto}'s startup line and the endpoint
 	 * @param cause why a configuration could not be loaded, may be {@code null}
 	 */
-	public NoKubernetesClusterException(String message, String searched, String logOnlyReason,
+	NoKubernetesClusterException(String message, String searched, String logOnlyReason,
 			@Nullable Throwable cause) {
 		super(message, cause);
 		this.searched = searched;
@@ -33,12 +33,12 @@ public final class NoKubernetesClusterException extends IllegalStateException {
 	}
 
 	/** @return where the starter looked for a cluster */
-	public String searched() {
+	String searched() {
 		return this.searched;
 	}
 
 	/** @return why events are only logged when mode {@code auto} meets this */
-	public String logOnlyReason() {
+	String logOnlyReason() {
 		return this.logOnlyReason;
 	}
 

@@ -68,7 +68,8 @@ class ClientVersionCheckTests {
 		try (URLClassLoader loader = new URLClassLoader(new URL[] { fake.toUri().toURL(), location(ClientVersionCheck.class),
 				location(ApiClient.class), location(LoggerFactory.class), location(ch.qos.logback.classic.Logger.class),
 				location(ch.qos.logback.core.Appender.class) }, ClassLoader.getPlatformClassLoader())) {
-			Method warn = loader.loadClass(ClientVersionCheck.class.getName()).getMethod("warnIfOlderThanBuiltWith");
+			Method warn = loader.loadClass(ClientVersionCheck.class.getName()).getDeclaredMethod("warnIfOlderThanBuiltWith");
+			warn.setAccessible(true);
 			warn.invoke(null);
 			warn.invoke(null);
 		}

@@ -40,7 +40,7 @@ class DetectedKubeEventsConnectionDetailsTests {
 	void applicationClientWinsOverDetection() throws IOException {
 		ApiClient mine = client("http://client:1");
 		DetectedKubeEventsConnectionDetails details = new DetectedKubeEventsConnectionDetails(() -> mine,
-				TestClusters.inPod(this.tmp, true), true);
+				Machines.inPod(this.tmp, true), true);
 		assertThat(details.apiClient()).isSameAs(mine);
 		assertThat(details.description()).isEqualTo("ApiClient bean");
 	}
@@ -48,32 +48,32 @@ class DetectedKubeEventsConnectionDetailsTests {
 	@Test
 	void applicationClientIsUsedOffClusterWithoutKubeconfigsAllowed() throws IOException {
 		ApiClient mine = client("http://client:1");
-		assertThat(new DetectedKubeEventsConnectionDetails(() -> mine, TestClusters.developerMachine(this.tmp), false)
+		assertThat(new DetectedKubeEventsConnectionDetails(() -> mine, Machines.developerMachine(this.tmp), false)
 			.apiClient()).isSameAs(mine);
 	}
 
 	@Test
 	void inAPodTheServiceAccountIsUsed() throws IOException {
-		DetectedKubeEventsConnectionDetails details = details(TestClusters.inPod(this.tmp, false), false);
+		DetectedKubeEventsConnectionDetails details = details(Machines.inPod(this.tmp, false), false);
 		assertThat(details.apiClient().getBasePath()).isEqualTo("https://10.0.0.1:443");
 		assertThat(details.description()).isEqualTo("in-cluster service account " + this.tmp.resolve("sa"));
 	}
 
 	@Test
 	void inAPodKubeconfigsAreIgnoredUnlessAllowed() throws IOException {
-		DetectedKubeEventsConnectionDetails details = details(TestClusters.inPod(this.tmp, true), false);
+		DetectedKubeEventsConnectionDetails details = details(Machines.inPod(this.tmp, true), false);
 		assertThat(details.apiClient().getBasePath()).isEqualTo("https://10.0.0.1:443");
 	}
 
 	@Test
 	void inAPodTheKubeconfigEnvWinsWhenAllowedAsInControllerRuntime() throws IOException {
-		assertThat(details(TestClusters.inPod(this.tmp, true), true).apiClient().getBasePath())
+		assertThat(details(Machines.inPod(this.tmp, true), true).apiClient().getBasePath())
 			.isEqualTo("http://env.example:6443");
 	}
 
 	@Test
 	void onADeveloperMachineTheKubeconfigEnvIsUsedWhenAllowed() throws IOException {
-		DetectedKubeEventsConnectionDetails details = details(TestClusters.developerMachine(this.tmp), true);
+		DetectedKubeEventsConnectionDetails details = details(Machines.developerMachine(this.tmp), true);
 		assertThat(details.apiClient().getBasePath()).isEqualTo("http://env.example:6443");
 		assertThat(details.description())
 			.isEqualTo("kubeconfig " + this.tmp.resolve("env/kubeconfig") + " (from $KUBECONFIG)");
@@ -91,7 +91,7 @@ class DetectedKubeEventsConnectionDetailsTests {
 
 	@Test
 	void onADeveloperMachineNothingIsUsedUnlessKubeconfigsAreAllowed() throws IOException {
-		KubernetesConfigDetector detector = TestClusters.developerMachine(this.tmp);
+		KubernetesConfigDetector detector = Machines.developerMachine(this.tmp);
 		DetectedKubeEventsConnectionDetails details = details(detector, false);
 		assertThatExceptionOfType(NoKubernetesClusterException.class).isThrownBy(details::apiClient)
 			.withMessage("no Kubernetes configuration was found")
@@ -104,7 +104,7 @@ class DetectedKubeEventsConnectionDetailsTests {
 
 	@Test
 	void withoutAnyConfigurationItSaysWhereItLooked() {
-		KubernetesConfigDetector detector = TestClusters.noCluster(this.tmp);
+		KubernetesConfigDetector detector = Machines.noCluster(this.tmp);
 		assertThatExceptionOfType(NoKubernetesClusterException.class)
 			.isThrownBy(() -> details(detector, true).apiClient())
 			.withMessage("no Kubernetes configuration was found")
@@ -143,7 +143,7 @@ class DetectedKubeEventsConnectionDetailsTests {
 		DetectedKubeEventsConnectionDetails details = new DetectedKubeEventsConnectionDetails(() -> {
 			asked.incrementAndGet();
 			return null;
-		}, TestClusters.inPod(this.tmp, false), false);
+		}, Machines.inPod(this.tmp, false), false);
 		assertThat(asked).hasValue(0);
 		ApiClient first = details.apiClient();
 		assertThat(details.apiClient()).isSameAs(first);

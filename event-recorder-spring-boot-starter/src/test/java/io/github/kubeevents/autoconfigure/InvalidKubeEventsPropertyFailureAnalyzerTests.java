@@ -42,7 +42,7 @@ class InvalidKubeEventsPropertyFailureAnalyzerTests {
 	private Throwable startupFailure(String property) {
 		Throwable[] failure = new Throwable[1];
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp))
+			.withBean(KubernetesConfigDetector.class, () -> Machines.noCluster(this.tmp))
 			.withPropertyValues(property)
 			.run((context) -> {
 				assertThat(context).hasFailed();
@@ -122,7 +122,7 @@ class InvalidKubeEventsPropertyFailureAnalyzerTests {
 
 		@Bean
 		KubernetesConfigDetector noClusterDetector() {
-			return TestClusters.noCluster(dir);
+			return Machines.noCluster(dir);
 		}
 
 	}

@@ -52,7 +52,7 @@ class KubeEventsAutoConfigurationTests {
 	Path tmp;
 
 	private ApplicationContextRunner runner() {
-		return runner(TestClusters.noCluster(this.tmp));
+		return runner(Machines.noCluster(this.tmp));
 	}
 
 	private ApplicationContextRunner runner(KubernetesConfigDetector detector) {
@@ -205,7 +205,7 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void userDetectorReplacesOurs() throws IOException {
-		KubernetesConfigDetector mine = TestClusters.inPod(this.tmp, false);
+		KubernetesConfigDetector mine = Machines.inPod(this.tmp, false);
 		runner(mine).run((context) -> {
 			assertThat(context).hasSingleBean(KubernetesConfigDetector.class)
 				.doesNotHaveBean("kubeEventsConfigDetector")
@@ -219,7 +219,7 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void autoOnADeveloperMachineDoesNotWriteToItsKubeconfigsCluster(CapturedOutput output) throws IOException {
-		runner(TestClusters.developerMachine(this.tmp)).withPropertyValues("kubeevents.log-events=false")
+		runner(Machines.developerMachine(this.tmp)).withPropertyValues("kubeevents.log-events=false")
 			.run((context) -> {
 				assertThat(status(context))
 					.isEqualTo(new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.LOG, NOT_IN_KUBERNETES, null, true, null));
@@ -232,7 +232,7 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void autoOnADeveloperMachineWritesToTheKubeconfigsClusterWhenEnabled(CapturedOutput output) throws IOException {
-		runner(TestClusters.developerMachine(this.tmp)).withPropertyValues("kubeevents.kubeconfig.enabled=true")
+		runner(Machines.developerMachine(this.tmp)).withPropertyValues("kubeevents.kubeconfig.enabled=true")
 			.run((context) -> {
 				KubeEventsStatus status = status(context);
 				assertThat(status.configured()).isEqualTo(SinkMode.AUTO);
@@ -250,7 +250,7 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void autoInAPodWritesWithTheServiceAccount() throws IOException {
-		runner(TestClusters.inPod(this.tmp, true)).run((context) -> {
+		runner(Machines.inPod(this.tmp, true)).run((context) -> {
 			assertThat(status(context).sink()).isEqualTo(EffectiveSink.KUBERNETES);
 			assertThat(status(context).reason()).isEqualTo("in-cluster service account " + this.tmp.resolve("sa"));
 			assertThat(status(context).apiServer()).isEqualTo("https://10.0.0.1:443");
@@ -260,7 +260,7 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void kubernetesUsesADevelopersKubeconfig() throws IOException {
-		runner(TestClusters.developerMachine(this.tmp))
+		runner(Machines.developerMachine(this.tmp))
 			.withPropertyValues("kubeevents.sink.mode=kubernetes", "kubeevents.log-events=false")
 			.run((context) -> {
 				assertThat(status(context).configured()).isEqualTo(SinkMode.KUBERNETES);
@@ -284,7 +284,7 @@ class KubeEventsAutoConfigurationTests {
 	@Test
 	void eventSinkBeanWinsOverConnectionDetailsApiClientAndDetection() throws IOException {
 		InMemoryEventSink sink = new InMemoryEventSink();
-		runner(TestClusters.inPod(this.tmp, true)).withBean(EventSink.class, () -> sink)
+		runner(Machines.inPod(this.tmp, true)).withBean(EventSink.class, () -> sink)
 			.withBean(KubeEventsConnectionDetails.class, () -> () -> client("http://details:1"))
 			.withBean(ApiClient.class, () -> client("http://client:1"))
 			.run((context) -> {
@@ -300,7 +300,7 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void connectionDetailsBeanWinsOverApiClientAndDetection() throws IOException {
-		runner(TestClusters.inPod(this.tmp, true))
+		runner(Machines.inPod(this.tmp, true))
 			.withBean(KubeEventsConnectionDetails.class, () -> () -> client("http://details:1"))
 			.withBean(ApiClient.class, () -> client("http://client:1"))
 			.run((context) -> {
@@ -321,7 +321,7 @@ class KubeEventsAutoConfigurationTests {
 	@Test
 	void applicationConnectionDetailsReplaceTheDetectedOnes() throws IOException {
 		KubeEventsConnectionDetails mine = () -> client("http://details:1");
-		runner(TestClusters.inPod(this.tmp, true)).withBean("myDetails", KubeEventsConnectionDetails.class, () -> mine)
+		runner(Machines.inPod(this.tmp, true)).withBean("myDetails", KubeEventsConnectionDetails.class, () -> mine)
 			.run((context) -> {
 				assertThat(context).hasSingleBean(KubeEventsConnectionDetails.class)
 					.doesNotHaveBean("kubeEventsConnectionDetails")
@@ -344,14 +344,14 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void kubernetesModeLetsTheDetectedDetailsUseAKubeconfigWithoutKubeconfigEnabled() throws IOException {
-		runner(TestClusters.developerMachine(this.tmp)).withPropertyValues("kubeevents.sink.mode=kubernetes")
+		runner(Machines.developerMachine(this.tmp)).withPropertyValues("kubeevents.sink.mode=kubernetes")
 			.run((context) -> assertThat(context.getBean(KubeEventsConnectionDetails.class).apiClient().getBasePath())
 				.isEqualTo("http://env.example:6443"));
 	}
 
 	@Test
 	void apiClientBeanWinsOverDetection() throws IOException {
-		runner(TestClusters.inPod(this.tmp, true)).withBean(ApiClient.class, () -> client("http://client:1"))
+		runner(Machines.inPod(this.tmp, true)).withBean(ApiClient.class, () -> client("http://client:1"))
 			.run((context) -> {
 				assertThat(status(context).reason()).isEqualTo("ApiClient bean");
 				assertThat(status(context).apiServer()).isEqualTo("http://client:1");
@@ -361,7 +361,7 @@ class KubeEventsAutoConfigurationTests {
 	@Test
 	void logModeNeverWritesAndAlwaysLogs(CapturedOutput output) throws IOException {
 		InMemoryEventSink sink = new InMemoryEventSink();
-		runner(TestClusters.inPod(this.tmp, true))
+		runner(Machines.inPod(this.tmp, true))
 			.withPropertyValues("kubeevents.sink.mode=log", "kubeevents.log-events=false")
 			.withBean(ApiClient.class, () -> client("http://127.0.0.1:1"))
 			.withBean(EventSink.class, () -> sink)

@@ -93,7 +93,7 @@ class KubeEventsLifecycleTests {
 		InMemoryEventSink sink = new InMemoryEventSink();
 		EventBroadcaster[] broadcaster = new EventBroadcaster[1];
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(tmp))
+			.withBean(KubernetesConfigDetector.class, () -> Machines.noCluster(tmp))
 			.withBean(EventSink.class, () -> sink)
 			.run((context) -> {
 				broadcaster[0] = context.getBean(EventBroadcaster.class);

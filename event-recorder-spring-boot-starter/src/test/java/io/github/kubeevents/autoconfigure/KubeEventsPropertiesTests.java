@@ -52,7 +52,7 @@ class KubeEventsPropertiesTests {
 
 	private ApplicationContextRunner runner() {
 		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp))
+			.withBean(KubernetesConfigDetector.class, () -> Machines.noCluster(this.tmp))
 			.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(Clock.fixed(NOW, ZoneOffset.UTC)));
 	}
 

@@ -140,7 +140,7 @@ class KubeEventsStatusTests {
 	@Test
 	void detectedDetailsAreNamedByWhatWasFound() throws IOException {
 		KubeEventsStatus status = KubeEventsStatus.resolve(SinkMode.AUTO, true, () -> null,
-				detected(TestClusters.inPod(this.tmp, false), false));
+				detected(Machines.inPod(this.tmp, false), false));
 		assertThat(status.sink()).isEqualTo(EffectiveSink.KUBERNETES);
 		assertThat(status.reason()).isEqualTo("in-cluster service account " + this.tmp.resolve("sa"));
 		assertThat(status.apiServer()).isEqualTo("https://10.0.0.1:443");
@@ -150,14 +150,14 @@ class KubeEventsStatusTests {
 	@Test
 	void autoOnADeveloperMachineOnlyLogsAndSaysWhy() throws IOException {
 		KubeEventsStatus status = KubeEventsStatus.resolve(SinkMode.AUTO, false, () -> null,
-				detected(TestClusters.developerMachine(this.tmp), false));
+				detected(Machines.developerMachine(this.tmp), false));
 		assertThat(status)
 			.isEqualTo(new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.LOG, NOT_IN_KUBERNETES, null, true, null));
 	}
 
 	@Test
 	void kubernetesWithoutClusterFails() {
-		KubernetesConfigDetector detector = TestClusters.noCluster(this.tmp);
+		KubernetesConfigDetector detector = Machines.noCluster(this.tmp);
 		assertThatExceptionOfType(NoKubernetesClusterException.class)
 			.isThrownBy(() -> KubeEventsStatus.resolve(SinkMode.KUBERNETES, true, () -> null, detected(detector, true)))
 			.withMessage("no Kubernetes configuration was found")

@@ -35,7 +35,7 @@ class NoKubernetesClusterFailureAnalyzerTests {
 
 	@Test
 	void analyzesKubernetesSinkWithoutCluster() {
-		KubernetesConfigDetector detector = TestClusters.noCluster(this.tmp);
+		KubernetesConfigDetector detector = Machines.noCluster(this.tmp);
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
 			.withBean(KubernetesConfigDetector.class, () -> detector)
 			.withPropertyValues("kubeevents.sink.mode=kubernetes")
@@ -89,7 +89,7 @@ class NoKubernetesClusterFailureAnalyzerTests {
 
 		@Bean
 		KubernetesConfigDetector noClusterDetector() {
-			return TestClusters.noCluster(dir);
+			return Machines.noCluster(dir);
 		}
 
 	}

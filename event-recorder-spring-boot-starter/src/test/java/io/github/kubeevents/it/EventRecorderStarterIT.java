@@ -23,7 +23,6 @@ import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.EventNames;
 import io.github.kubeevents.autoconfigure.CorrelatorOptionsCustomizer;
 import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
-import io.github.kubeevents.autoconfigure.KubeEventsLifecycle;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.it.HttpExchangeLog.Exchange;
 import io.github.kubeevents.TickingClock;
@@ -48,6 +47,8 @@ import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1Role;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.context.SmartLifecycle;
 
 import static io.github.kubeevents.it.ItSupport.COMPONENT;
 import static io.github.kubeevents.it.ItSupport.HOST;
@@ -109,7 +110,7 @@ class EventRecorderStarterIT {
 		starter(client).run((context) -> {
 			assertThat(context).hasNotFailed();
 			// ApplicationContextRunner refreshes the context, so the SmartLifecycle has subscribed and started
-			assertThat(context.getBean(KubeEventsLifecycle.class).isRunning()).isTrue();
+			assertThat(context.getBean("kubeEventsLifecycle", SmartLifecycle.class).isRunning()).isTrue();
 			broadcaster.set(context.getBean(EventBroadcaster.class));
 			assertThat(broadcaster.get().isRunning()).isTrue();
 			Instant before = Instant.now();

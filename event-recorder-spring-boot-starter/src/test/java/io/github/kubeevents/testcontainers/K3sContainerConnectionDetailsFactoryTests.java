@@ -3,15 +3,13 @@ package io.github.kubeevents.testcontainers;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.Arrays;
-import java.util.Map;
 
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.X509KeyManager;
 
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.autoconfigure.ClusterConfig;
-import io.github.kubeevents.autoconfigure.KubernetesConfigDetector;
+import io.github.kubeevents.testsupport.TestClusters;
 import io.github.kubeevents.autoconfigure.EffectiveSink;
 import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.kubernetes.client.openapi.ApiClient;
@@ -41,8 +39,7 @@ class K3sContainerConnectionDetailsFactoryTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(
 				AutoConfigurations.of(ServiceConnectionAutoConfiguration.class, KubeEventsAutoConfiguration.class))
-		.withBean(KubernetesConfigDetector.class,
-				() -> new KubernetesConfigDetector(Map.of(), Path.of("target/no-home"), Path.of("target/no-sa")))
+		.withPropertyValues(TestClusters.noClusterProperties(Path.of("target/k3s-factory-tests")))
 		.withPropertyValues("kubeevents.api=core/v1", "kubeevents.log-events=false");
 
 	@Test
@@ -64,7 +61,7 @@ class K3sContainerConnectionDetailsFactoryTests {
 			ApiClient client = context.getBean(KubeEventsConnectionDetails.class).apiClient();
 			assertThat(client.getBasePath()).isEqualTo(K3S_SERVER);
 			assertThat(client.isVerifyingSsl()).isTrue();
-			assertThat(client.getReadTimeout()).isEqualTo(ClusterConfig.READ_TIMEOUT.toMillis());
+			assertThat(client.getReadTimeout()).isEqualTo(KubeEventsConnectionDetails.CLIENT_READ_TIMEOUT.toMillis());
 			assertThat(clientCertificate(client).getSubjectX500Principal().getName())
 				.isEqualTo("CN=system:admin,O=system:masters");
 			assertThat(((ApiKeyAuth) client.getAuthentication("BearerToken")).getApiKey()).as("bearer token").isNull();

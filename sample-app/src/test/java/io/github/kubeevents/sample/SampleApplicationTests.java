@@ -1,6 +1,7 @@
 package io.github.kubeevents.sample;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,7 +13,6 @@ import io.github.kubeevents.FullQueuePolicy;
 import io.github.kubeevents.autoconfigure.KubeEventsProperties;
 import io.github.kubeevents.autoconfigure.SinkMode;
 import io.github.kubeevents.autoconfigure.SpamKey;
-import io.github.kubeevents.autoconfigure.KubernetesConfigDetector;
 import io.github.kubeevents.correlator.EventPatch;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -31,6 +31,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.json.JsonCompareMode;
 import org.springframework.test.web.servlet.client.RestTestClient;
 import org.springframework.util.unit.DataSize;
@@ -58,18 +60,22 @@ class SampleApplicationTests {
 	@Autowired
 	KubeEventsProperties properties;
 
-	@TestConfiguration(proxyBeanMethods = false)
-	static class DeveloperMachine {
+	/**
+	 * A developer's machine: kubeconfigs in {@code ~/.kube/config} and {@code $KUBECONFIG}, not in a pod. The
+	 * starter's detection reads these variables from the Environment, so they are set as properties here.
+	 * @param registry the test's properties
+	 */
+	@DynamicPropertySource
+	static void developerMachine(DynamicPropertyRegistry registry) {
+		writeKubeconfig(DEVELOPER_HOME.resolve(".kube/config"));
+		writeKubeconfig(KUBECONFIG);
+		registry.add("HOME", DEVELOPER_HOME::toString);
+		registry.add("KUBECONFIG", KUBECONFIG::toString);
+		registry.add("KUBERNETES_SERVICE_HOST", () -> "");
+	}
 
-		@Bean
-		KubernetesConfigDetector developerMachineDetector() throws IOException {
-			writeKubeconfig(DEVELOPER_HOME.resolve(".kube/config"));
-			writeKubeconfig(KUBECONFIG);
-			return new KubernetesConfigDetector(Map.of("KUBECONFIG", KUBECONFIG.toString()), DEVELOPER_HOME,
-					Path.of("target/no-service-account"));
-		}
-
-		private static void writeKubeconfig(Path file) throws IOException {
+	private static void writeKubeconfig(Path file) {
+		try {
 			Files.createDirectories(file.toAbsolutePath().getParent());
 			Files.writeString(file, """
 					apiVersion: v1
@@ -90,7 +96,9 @@ class SampleApplicationTests {
 					    token: dev-token
 					""");
 		}
-
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	@Test

@@ -10,7 +10,6 @@ import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.autoconfigure.KubernetesConfigDetector;
 import io.github.kubeevents.autoconfigure.EffectiveSink;
 import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.autoconfigure.SinkMode;
@@ -34,8 +33,8 @@ class FakeEventRecorderAutoConfigurationTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(
 				AutoConfigurations.of(KubeEventsAutoConfiguration.class, FakeEventRecorderAutoConfiguration.class))
-		.withBean(KubernetesConfigDetector.class,
-				() -> new KubernetesConfigDetector(Map.of(), Path.of("target/no-home"), Path.of("target/no-sa")));
+		// the starter's detection reads these from the Environment: hide the machine's cluster configuration
+		.withPropertyValues("KUBECONFIG=", "KUBERNETES_SERVICE_HOST=", "HOME=target/no-home");
 
 	@Test
 	void fakeIsTheApplicationsRecorderAndThePipelineWritesNowhere() {

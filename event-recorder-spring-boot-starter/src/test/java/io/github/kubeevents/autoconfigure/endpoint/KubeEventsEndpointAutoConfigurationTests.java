@@ -8,7 +8,6 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyException;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.KubernetesConfigDetector;
 import io.github.kubeevents.endpoint.KubeEventsEndpoint;
 import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.testsupport.TestClusters;
@@ -40,7 +39,7 @@ class KubeEventsEndpointAutoConfigurationTests {
 		return new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(KubeEventsAutoConfiguration.class, KubeEventsEndpointAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp));
+			.withPropertyValues(TestClusters.noClusterProperties(this.tmp));
 	}
 
 	private ApplicationContextRunner exposed() {

@@ -6,7 +6,6 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.KubernetesConfigDetector;
 import io.github.kubeevents.metrics.KubeEventsMeterBinder;
 import io.github.kubeevents.metrics.KubeEventsRequestTimer;
 import io.github.kubeevents.sink.EventSink;
@@ -42,7 +41,7 @@ class KubeEventsMetricsAutoConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
 					KubeEventsAutoConfiguration.class, KubeEventsMetricsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp));
+			.withPropertyValues(TestClusters.noClusterProperties(this.tmp));
 	}
 
 	private static double counter(AssertableApplicationContext context, String name, String... tags) {
@@ -113,7 +112,7 @@ class KubeEventsMetricsAutoConfigurationTests {
 		new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(KubeEventsAutoConfiguration.class, KubeEventsMetricsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp))
+			.withPropertyValues(TestClusters.noClusterProperties(this.tmp))
 			.run((context) -> assertThat(context).doesNotHaveBean(KubeEventsMeterBinder.class)
 				.doesNotHaveBean(KubeEventsRequestTimer.class)
 				.hasSingleBean(EventBroadcaster.class));
@@ -124,7 +123,7 @@ class KubeEventsMetricsAutoConfigurationTests {
 		new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(KubeEventsAutoConfiguration.class, KubeEventsMetricsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp))
+			.withPropertyValues(TestClusters.noClusterProperties(this.tmp))
 			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(KubeEventsMeterBinder.class)
 				.hasSingleBean(EventBroadcaster.class));
