@@ -81,7 +81,7 @@ public final class KubeEventsAutoConfiguration {
 		ClientVersionCheck.warnIfOlderThanBuiltWith();
 		return KubeEventsStatus.resolve(properties.sink().mode(), properties.logEvents(),
 				() -> SinkTarget.applicationSink(eventSink.getIfAvailable(), eventsV1Sink.getIfAvailable(),
-						properties.eventsApi()),
+						properties.sink().eventsApi()),
 				connectionDetails);
 	}
 
@@ -100,13 +100,14 @@ public final class KubeEventsAutoConfiguration {
 		EventBroadcasterBuilder builder = EventBroadcaster.builder()
 			.incomingQueueCapacity(properties.queue().capacity())
 			.subscriberOptions(properties.queue().toSubscriberOptions())
-			.retryPolicy(properties.retry().toPolicy())
 			.maxMessageBytes(properties.maxMessageBytes())
 			.shutdownTimeout(properties.shutdownTimeout())
-			.eventsApi(properties.eventsApi())
+			.eventsApi(sink.eventsApi())
 			.requestTimeout(sink.requestTimeout())
 			.sinkWriters(sink.writers())
-			.seriesCacheSize(properties.series().cacheSize())
+			.writerQueueCapacity(sink.writerQueueCapacity())
+			.seriesCacheSize(sink.seriesCacheSize())
+			.retryPolicy(sink.retry().toPolicy())
 			.correlatorOptions(coreV1.build())
 			.eventsV1CorrelatorOptions(eventsV1.build());
 		if (sink.rateLimit().qps() != null) {

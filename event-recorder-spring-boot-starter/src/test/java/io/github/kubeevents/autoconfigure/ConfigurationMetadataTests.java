@@ -77,13 +77,13 @@ class ConfigurationMetadataTests {
 		assertThat(defaults).containsOnly(entry("kubeevents.enabled", "true"), entry("kubeevents.component", null),
 				entry("kubeevents.host", null), entry("kubeevents.log-events", "true"),
 				entry("kubeevents.shutdown-timeout", "10s"), entry("kubeevents.max-message-size", "1MB"),
-				entry("kubeevents.api", "auto"), entry("kubeevents.sink.mode", "auto"),
-				entry("kubeevents.sink.request-timeout", "5s"), entry("kubeevents.sink.writers", "4"),
-				entry("kubeevents.sink.rate-limit.qps", null), entry("kubeevents.sink.rate-limit.burst", "10"),
-				entry("kubeevents.series.cache-size", "4096"),
-				entry("kubeevents.kubeconfig.enabled", "false"), entry("kubeevents.queue.capacity", "1000"),
+				entry("kubeevents.kubeconfig.enabled", "false"), entry("kubeevents.sink.mode", "auto"),
+				entry("kubeevents.sink.api", "auto"), entry("kubeevents.sink.request-timeout", "5s"),
+				entry("kubeevents.sink.writers", "4"), entry("kubeevents.sink.writer-queue-capacity", "1000"),
+				entry("kubeevents.sink.series-cache-size", "4096"), entry("kubeevents.sink.rate-limit.qps", null),
+				entry("kubeevents.sink.rate-limit.burst", "10"), entry("kubeevents.sink.retry.max-attempts", "12"),
+				entry("kubeevents.sink.retry.sleep", "10s"), entry("kubeevents.queue.capacity", "1000"),
 				entry("kubeevents.queue.subscriber-capacity", "1000"), entry("kubeevents.queue.full-policy", "drop"),
-				entry("kubeevents.retry.max-attempts", "12"), entry("kubeevents.retry.sleep", "10s"),
 				entry("kubeevents.correlator.cache-size", "4096"),
 				entry("kubeevents.correlator.spam-filter.enabled", null),
 				entry("kubeevents.correlator.spam-filter.burst", "25"),
@@ -106,13 +106,18 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
-	void removedPropertiesNameTheirReplacement() throws IOException {
+	void renamedPropertiesAreErrorsNamingTheirReplacement() throws IOException {
 		Map<String, JsonNode> properties = properties("kubeevents.");
-		assertRemoved(properties.get("kubeevents.correlator.spam-filter.qps"),
-				"kubeevents.correlator.spam-filter.refill-interval");
-		assertRemoved(properties.get("kubeevents.endpoint.default-limit"),
-				"management.endpoint.kubeevents.default-limit");
-		assertRemoved(properties.get("kubeevents.sink"), "kubeevents.sink.mode");
+		assertRemoved(properties.get("kubeevents.api"), "kubeevents.sink.api");
+		assertRemoved(properties.get("kubeevents.retry.max-attempts"), "kubeevents.sink.retry.max-attempts");
+		assertRemoved(properties.get("kubeevents.retry.sleep"), "kubeevents.sink.retry.sleep");
+		assertRemoved(properties.get("kubeevents.series.cache-size"), "kubeevents.sink.series-cache-size");
+	}
+
+	@Test
+	void namesThatWereNeverReleasedHaveNoDeprecationEntry() throws IOException {
+		assertThat(properties("kubeevents.")).doesNotContainKeys("kubeevents.sink", "kubeevents.endpoint.default-limit",
+				"kubeevents.correlator.spam-filter.qps");
 	}
 
 	private static void assertRemoved(JsonNode property, String replacement) {
@@ -145,7 +150,7 @@ class ConfigurationMetadataTests {
 			hints.put(hint.get("name").asString(), values.toString());
 		}
 		assertThat(hints).containsOnly(entry("kubeevents.sink.mode", "auto,kubernetes,log,none"),
-				entry("kubeevents.api", "auto,events.k8s.io/v1,core/v1"),
+				entry("kubeevents.sink.api", "auto,events.k8s.io/v1,core/v1"),
 				entry("kubeevents.queue.full-policy", "drop,wait"),
 				entry("kubeevents.correlator.spam-filter.key", "object,object-and-reason"));
 	}

@@ -53,7 +53,7 @@ class InvalidKubeEventsPropertyFailureAnalyzerTests {
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
-			kubeevents.retry.max-attempts=0                         | kubeevents.retry.max-attempts                      | '0' (must be at least 1)
+			kubeevents.sink.retry.max-attempts=0                         | kubeevents.sink.retry.max-attempts                      | '0' (must be at least 1)
 			kubeevents.correlator.spam-filter.refill-interval=0s    | kubeevents.correlator.spam-filter.refill-interval  | 'PT0S' (must be positive)
 			kubeevents.queue.capacity=-5                            | kubeevents.queue.capacity                          | '-5' (must be at least 1)
 			""")
@@ -78,7 +78,7 @@ class InvalidKubeEventsPropertyFailureAnalyzerTests {
 
 	@Test
 	void winsOverSpringBootsBindFailureAnalyzer() {
-		Throwable failure = startupFailure("kubeevents.retry.max-attempts=0");
+		Throwable failure = startupFailure("kubeevents.sink.retry.max-attempts=0");
 		assertThat(TestClusters.cause(failure, BindException.class)).isNotNull();
 		List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation()
 			.load(FailureAnalyzer.class, SpringFactoriesLoader.FailureHandler.handleMessage((message, ex) -> {
@@ -97,7 +97,7 @@ class InvalidKubeEventsPropertyFailureAnalyzerTests {
 			.findFirst()
 			.orElseThrow();
 		assertThat(first.getDescription())
-			.startsWith("Invalid value for the Kubernetes event recorder's property 'kubeevents.retry.max-attempts'");
+			.startsWith("Invalid value for the Kubernetes event recorder's property 'kubeevents.sink.retry.max-attempts'");
 	}
 
 	@Test

@@ -87,7 +87,7 @@ class KubeEventsPropertiesTests {
 			KubeEventsProperties properties = properties(context);
 			assertThat(properties).isEqualTo(defaults());
 			assertThat(properties.maxMessageBytes()).isEqualTo(1048576);
-			assertThat(properties.retry().toPolicy()).isEqualTo(RetryPolicy.defaults());
+			assertThat(properties.sink().retry().toPolicy()).isEqualTo(RetryPolicy.defaults());
 			assertThat(properties.correlator().spamFilter().qps()).isEqualTo(1.0 / 300);
 
 			CorrelatorOptions options = properties.correlator().toOptionsBuilder(EventsApi.CORE_V1).build();
@@ -116,12 +116,12 @@ class KubeEventsPropertiesTests {
 	 * @return the defaults
 	 */
 	static KubeEventsProperties defaults() {
-		return new KubeEventsProperties(true, null, null, true, Duration.ofSeconds(10), DataSize.ofMegabytes(1), "auto",
+		return new KubeEventsProperties(true, null, null, true, Duration.ofSeconds(10), DataSize.ofMegabytes(1),
 				new KubeEventsProperties.Kubeconfig(false),
-				new KubeEventsProperties.Sink(SinkMode.AUTO, Duration.ofSeconds(5), 4,
-						new KubeEventsProperties.RateLimit(null, 10)),
-				new KubeEventsProperties.Series(4096), new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
-				new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)),
+				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
+						new KubeEventsProperties.RateLimit(null, 10),
+						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10))),
+				new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
 						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),
@@ -149,16 +149,18 @@ class KubeEventsPropertiesTests {
 	}
 
 	@Test
-	void sinkSeriesAndApiPropertiesBind() {
-		runner().withPropertyValues("kubeevents.api=events.k8s.io/v1", "kubeevents.sink.mode=log",
-				"kubeevents.sink.request-timeout=2s", "kubeevents.sink.writers=2", "kubeevents.sink.rate-limit.qps=5",
-				"kubeevents.sink.rate-limit.burst=7", "kubeevents.series.cache-size=99")
+	void everySinkPropertyBindsUnderKubeeventsSink() {
+		runner().withPropertyValues("kubeevents.sink.api=events.k8s.io/v1", "kubeevents.sink.mode=log",
+				"kubeevents.sink.request-timeout=2s", "kubeevents.sink.writers=2",
+				"kubeevents.sink.writer-queue-capacity=30", "kubeevents.sink.rate-limit.qps=5",
+				"kubeevents.sink.rate-limit.burst=7", "kubeevents.sink.series-cache-size=99",
+				"kubeevents.sink.retry.max-attempts=3", "kubeevents.sink.retry.sleep=1s")
 			.run((context) -> {
 				KubeEventsProperties properties = properties(context);
-				assertThat(properties.eventsApi()).isEqualTo(EventsApi.EVENTS_V1);
-				assertThat(properties.sink()).isEqualTo(new KubeEventsProperties.Sink(SinkMode.LOG, Duration.ofSeconds(2),
-						2, new KubeEventsProperties.RateLimit(5.0, 7)));
-				assertThat(properties.series().cacheSize()).isEqualTo(99);
+				assertThat(properties.sink().eventsApi()).isEqualTo(EventsApi.EVENTS_V1);
+				assertThat(properties.sink()).isEqualTo(new KubeEventsProperties.Sink(SinkMode.LOG, "events.k8s.io/v1",
+						Duration.ofSeconds(2), 2, 30, 99, new KubeEventsProperties.RateLimit(5.0, 7),
+						new KubeEventsProperties.Retry(3, Duration.ofSeconds(1))));
 				assertThat(context.getBean(io.github.kubeevents.EventBroadcaster.class).writeBudget())
 					.isEqualTo(new io.github.kubeevents.introspect.WriteBudgetSnapshot(5.0, 7, 0, Duration.ZERO));
 			});
@@ -185,11 +187,29 @@ class KubeEventsPropertiesTests {
 	}
 
 	@Test
+	void sinkCapacityIsTheSubscriberQueuePlusEveryWriterQueue() {
+		runnerWithSink(new InMemoryEventSink())
+			.withPropertyValues("kubeevents.queue.subscriber-capacity=7", "kubeevents.sink.writers=3",
+					"kubeevents.sink.writer-queue-capacity=5", "kubeevents.log-events=true")
+			.run((context) -> assertThat(snapshot(context).subscribers()).containsExactly(
+					new RecorderSnapshot.SubscriberSnapshot("sink", 0, 7 + 3 * 5, "drop", 0),
+					new RecorderSnapshot.SubscriberSnapshot("logging", 0, 7, "drop", 0)));
+	}
+
+	@Test
+	void writerQueueCapacityDefaultsToClientGosQueueSizeWhateverTheSubscriberCapacity() {
+		runnerWithSink(new InMemoryEventSink()).withPropertyValues("kubeevents.queue.subscriber-capacity=10")
+			.run((context) -> assertThat(snapshot(context).subscribers()).extracting(
+					RecorderSnapshot.SubscriberSnapshot::capacity)
+				.containsExactly(10 + 4 * 1000));
+	}
+
+	@Test
 	void retryPropertiesBoundTheAttempts() {
 		InMemoryEventSink sink = new InMemoryEventSink(5);
-		runnerWithSink(sink).withPropertyValues("kubeevents.retry.max-attempts=2", "kubeevents.retry.sleep=0s")
+		runnerWithSink(sink).withPropertyValues("kubeevents.sink.retry.max-attempts=2", "kubeevents.sink.retry.sleep=0s")
 			.run((context) -> {
-				assertThat(properties(context).retry()).isEqualTo(new KubeEventsProperties.Retry(2, Duration.ZERO));
+				assertThat(properties(context).sink().retry()).isEqualTo(new KubeEventsProperties.Retry(2, Duration.ZERO));
 				recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "started");
 				await().until(() -> broadcaster(context).droppedCount(DropReason.RETRIES_EXHAUSTED) == 1);
 				assertThat(snapshot(context).sinks().get(0).stats()).isEqualTo(new SinkStats(0, 0, 1, 1));
@@ -404,20 +424,21 @@ class KubeEventsPropertiesTests {
 			kubeevents.max-message-size=2GB                         | kubeevents.max-message-size must be between 1B and 2147483647B, was '2147483648B'
 			kubeevents.queue.capacity=0                             | kubeevents.queue.capacity must be at least 1, was '0'
 			kubeevents.queue.subscriber-capacity=0                  | kubeevents.queue.subscriber-capacity must be at least 1, was '0'
-			kubeevents.retry.max-attempts=0                         | kubeevents.retry.max-attempts must be at least 1, was '0'
-			kubeevents.retry.sleep=-1s                              | kubeevents.retry.sleep must be zero or positive, was 'PT-1S'
+			kubeevents.sink.retry.max-attempts=0                         | kubeevents.sink.retry.max-attempts must be at least 1, was '0'
+			kubeevents.sink.retry.sleep=-1s                              | kubeevents.sink.retry.sleep must be zero or positive, was 'PT-1S'
 			kubeevents.correlator.cache-size=0                      | kubeevents.correlator.cache-size must be at least 1, was '0'
 			kubeevents.correlator.spam-filter.burst=0               | kubeevents.correlator.spam-filter.burst must be at least 1, was '0'
 			kubeevents.correlator.spam-filter.refill-interval=0s    | kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT0S'
 			kubeevents.correlator.spam-filter.refill-interval=-5s   | kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT-5S'
 			kubeevents.correlator.aggregation.max-events=1          | kubeevents.correlator.aggregation.max-events must be at least 2, was '1'
 			kubeevents.correlator.aggregation.interval=0s           | kubeevents.correlator.aggregation.interval must be positive, was 'PT0S'
-			kubeevents.api=events/v2                                | kubeevents.api must be one of auto, events.k8s.io/v1, core/v1, was 'events/v2'
+			kubeevents.sink.api=events/v2                                | kubeevents.sink.api must be one of auto, events.k8s.io/v1, core/v1, was 'events/v2'
 			kubeevents.sink.writers=0                               | kubeevents.sink.writers must be between 1 and 64, was '0'
 			kubeevents.sink.request-timeout=-1s                     | kubeevents.sink.request-timeout must be zero (no limit) or positive, was 'PT-1S'
 			kubeevents.sink.rate-limit.qps=0                        | kubeevents.sink.rate-limit.qps must be positive, was '0.0'
 			kubeevents.sink.rate-limit.burst=0                      | kubeevents.sink.rate-limit.burst must be at least 1, was '0'
-			kubeevents.series.cache-size=0                          | kubeevents.series.cache-size must be at least 1, was '0'
+			kubeevents.sink.series-cache-size=0                     | kubeevents.sink.series-cache-size must be at least 1, was '0'
+			kubeevents.sink.writer-queue-capacity=0                 | kubeevents.sink.writer-queue-capacity must be at least 1, was '0'
 			""")
 	void invalidValueFailsStartupNamingThePropertyAndTheValue(String property, String message) {
 		runner().withPropertyValues(property).run((context) -> {
@@ -444,8 +465,8 @@ class KubeEventsPropertiesTests {
 			kubeevents.queue.full-policy=block                      | kubeevents.queue.full-policy' to io.github.kubeevents.FullQueuePolicy
 			kubeevents.correlator.spam-filter.key=reason            | kubeevents.correlator.spam-filter.key' to io.github.kubeevents.autoconfigure.SpamKey
 			kubeevents.correlator.spam-filter.refill-interval=often | kubeevents.correlator.spam-filter.refill-interval' to java.time.Duration
-			kubeevents.retry.max-attempts=many                      | kubeevents.retry.max-attempts' to int
-			kubeevents.retry.sleep=soon                             | kubeevents.retry.sleep' to java.time.Duration
+			kubeevents.sink.retry.max-attempts=many                      | kubeevents.sink.retry.max-attempts' to int
+			kubeevents.sink.retry.sleep=soon                             | kubeevents.sink.retry.sleep' to java.time.Duration
 			kubeevents.max-message-size=large                       | kubeevents.max-message-size' to org.springframework.util.unit.DataSize
 			""")
 	void unconvertibleValueFailsStartupNamingTheProperty(String property, String target) {

@@ -82,7 +82,7 @@ class ApiServerOutageIT {
 		ApiClient client = cp.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 
-		starter(client, "kubeevents.retry.max-attempts=60", "kubeevents.retry.sleep=500ms").run((context) -> {
+		starter(client, "kubeevents.sink.retry.max-attempts=60", "kubeevents.sink.retry.sleep=500ms").run((context) -> {
 			assertThat(context).hasNotFailed();
 			EventRecorder recorder = context.getBean(EventRecorder.class);
 			recorder.event(InvolvedObject.of(pod(ns, "before-outage")), EventType.NORMAL, "Started", "Started before the outage");
@@ -154,7 +154,7 @@ class ApiServerOutageIT {
 		ApiClient client = cp.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 
-		starter(client, "kubeevents.retry.max-attempts=3", "kubeevents.retry.sleep=200ms").run((context) -> {
+		starter(client, "kubeevents.sink.retry.max-attempts=3", "kubeevents.sink.retry.sleep=200ms").run((context) -> {
 			assertThat(context).hasNotFailed();
 			EventRecorder recorder = context.getBean(EventRecorder.class);
 			recorder.event(InvolvedObject.of(pod(ns, "before-outage")), EventType.NORMAL, "Started", "Started before the outage");

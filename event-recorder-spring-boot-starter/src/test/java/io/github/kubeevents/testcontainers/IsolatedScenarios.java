@@ -35,7 +35,7 @@ public final class IsolatedScenarios {
 		ClassLoader loader = IsolatedScenarios.class.getClassLoader();
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
 			.web(WebApplicationType.NONE)
-			.properties("kubeevents.api=core/v1", "spring.main.banner-mode=off")
+			.properties("kubeevents.sink.api=core/v1", "spring.main.banner-mode=off")
 			.run()) {
 			facts.add("started");
 			facts.add("connection details beans: "

@@ -40,7 +40,7 @@ class K3sContainerConnectionDetailsFactoryTests {
 		.withConfiguration(
 				AutoConfigurations.of(ServiceConnectionAutoConfiguration.class, KubeEventsAutoConfiguration.class))
 		.withPropertyValues(TestClusters.noClusterProperties(Path.of("target/k3s-factory-tests")))
-		.withPropertyValues("kubeevents.api=core/v1", "kubeevents.log-events=false");
+		.withPropertyValues("kubeevents.sink.api=core/v1", "kubeevents.log-events=false");
 
 	@Test
 	void serviceConnectionK3sContainerIsWhereTheRecorderWrites() {

@@ -104,11 +104,11 @@ class SampleApplicationTests {
 	@Test
 	void runsWithTheLibrarysDefaults() {
 		assertThat(this.properties).isEqualTo(new KubeEventsProperties(true, null, null, true, Duration.ofSeconds(10),
-				DataSize.ofMegabytes(1), "auto", new KubeEventsProperties.Kubeconfig(false),
-				new KubeEventsProperties.Sink(SinkMode.AUTO, Duration.ofSeconds(5), 4,
-						new KubeEventsProperties.RateLimit(null, 10)),
-				new KubeEventsProperties.Series(4096), new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
-				new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)),
+				DataSize.ofMegabytes(1), new KubeEventsProperties.Kubeconfig(false),
+				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
+						new KubeEventsProperties.RateLimit(null, 10),
+						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10))),
+				new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
 						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),

@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
  * recorder connect.
  */
 @SpringBootTest(classes = AutoConfigureFakeEventRecorderTests.Application.class,
-		properties = { "kubeevents.sink.mode=kubernetes", "kubeevents.api=auto", "KUBERNETES_SERVICE_HOST=",
+		properties = { "kubeevents.sink.mode=kubernetes", "kubeevents.sink.api=auto", "KUBERNETES_SERVICE_HOST=",
 				"HOME=target/no-home", "KUBECONFIG=target/fake-recorder-tests/kubeconfig" })
 @AutoConfigureFakeEventRecorder
 class AutoConfigureFakeEventRecorderTests {
@@ -76,7 +76,7 @@ class AutoConfigureFakeEventRecorderTests {
 		try (CountingServer otherCluster = CountingServer.start();
 				ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
 					.web(WebApplicationType.NONE)
-					.properties("kubeevents.sink.mode=kubernetes", "kubeevents.api=auto", "kubeevents.shutdown-timeout=1s",
+					.properties("kubeevents.sink.mode=kubernetes", "kubeevents.sink.api=auto", "kubeevents.shutdown-timeout=1s",
 							"KUBERNETES_SERVICE_HOST=", "HOME=target/no-home",
 							"KUBECONFIG=" + otherCluster.writeKubeconfig(Path.of("target/fake-recorder-tests/other"))
 								.toAbsolutePath())

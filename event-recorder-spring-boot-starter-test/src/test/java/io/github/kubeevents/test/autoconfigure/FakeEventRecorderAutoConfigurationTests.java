@@ -97,7 +97,7 @@ class FakeEventRecorderAutoConfigurationTests {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
 			.withBean(KubeEventsConnectionDetails.class,
 					() -> () -> new ClientBuilder().setBasePath("https://details.example:6443").build())
-			.withPropertyValues("kubeevents.api=core/v1")
+			.withPropertyValues("kubeevents.sink.api=core/v1")
 			.run((context) -> {
 				KubeEventsStatus status = context.getBean(KubeEventsStatus.class);
 				assertThat(status.sink()).isEqualTo(EffectiveSink.KUBERNETES);

@@ -83,7 +83,7 @@ class KubeEventsMetricsAutoConfigurationTests {
 	@Test
 	void requestTimerIsRecordedThroughTheLazyCustomizerWithoutACircularReference() {
 		InMemoryEventSink sink = new InMemoryEventSink(1);
-		runner().withPropertyValues("kubeevents.retry.sleep=0s").withBean(EventSink.class, () -> sink).run((context) -> {
+		runner().withPropertyValues("kubeevents.sink.retry.sleep=0s").withBean(EventSink.class, () -> sink).run((context) -> {
 			assertThat(context).hasNotFailed();
 			context.getBean(EventRecorder.class).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "ok");
 			await().until(() -> sink.created().size() == 1);
