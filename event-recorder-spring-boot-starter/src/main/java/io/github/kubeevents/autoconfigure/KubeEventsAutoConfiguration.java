@@ -31,7 +31,8 @@ import org.springframework.core.env.Environment;
  * application (or {@code @ServiceConnection}) declares none, the auto-configuration declares details built from what
  * it finds (the application's {@link ApiClient} bean, the in-cluster service account, a kubeconfig when allowed).
  *
- * <p>Switched off with {@code kubeevents.enabled=false}. Every bean backs off when the application defines one of
+ * <p>A renamed or removed {@code kubeevents.*} property fails startup, naming its replacement
+ * ({@link RemovedKubeEventsProperties}). Switched off with {@code kubeevents.enabled=false}. Every bean backs off when the application defines one of
  * the same type; {@link EventBroadcasterCustomizer} and {@link CorrelatorOptionsCustomizer} beans adjust the
  * broadcaster beyond the properties.
  */
@@ -43,6 +44,11 @@ public final class KubeEventsAutoConfiguration {
 
 	/** The component used when neither {@code kubeevents.component} nor {@code spring.application.name} is set. */
 	public static final String DEFAULT_COMPONENT = "kube-events";
+
+	@Bean
+	static RemovedKubeEventsProperties kubeEventsRemovedPropertiesCheck() {
+		return new RemovedKubeEventsProperties();
+	}
 
 	@Bean
 	@ConditionalOnMissingBean

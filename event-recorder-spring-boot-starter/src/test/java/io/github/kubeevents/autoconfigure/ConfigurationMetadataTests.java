@@ -120,6 +120,22 @@ class ConfigurationMetadataTests {
 				"kubeevents.correlator.spam-filter.qps");
 	}
 
+	/**
+	 * The error-level deprecations of the metadata.
+	 * @return replacement by removed name
+	 * @throws IOException when the metadata cannot be read
+	 */
+	static Map<String, String> errorLevelDeprecations() throws IOException {
+		Map<String, String> deprecated = new LinkedHashMap<>();
+		for (JsonNode property : metadata().get("properties")) {
+			JsonNode deprecation = property.get("deprecation");
+			if (deprecation != null && deprecation.path("level").asString().equals("error")) {
+				deprecated.put(property.get("name").asString(), deprecation.get("replacement").asString());
+			}
+		}
+		return deprecated;
+	}
+
 	private static void assertRemoved(JsonNode property, String replacement) {
 		assertThat(property).isNotNull();
 		JsonNode deprecation = property.get("deprecation");
