@@ -6,6 +6,8 @@ import java.net.URL;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -118,6 +120,24 @@ class ConfigurationMetadataTests {
 	void namesThatWereNeverReleasedHaveNoDeprecationEntry() throws IOException {
 		assertThat(properties("kubeevents.")).doesNotContainKeys("kubeevents.sink", "kubeevents.endpoint.default-limit",
 				"kubeevents.correlator.spam-filter.qps");
+	}
+
+	/**
+	 * The names of the (not deprecated) properties of the given types.
+	 * @param prefix the prefix of the names
+	 * @param types the metadata types, e.g. {@code java.time.Duration}
+	 * @return the names
+	 * @throws IOException when the metadata cannot be read
+	 */
+	static Set<String> propertyNamesOfTypes(String prefix, String... types) throws IOException {
+		Set<String> wanted = Set.of(types);
+		Set<String> names = new TreeSet<>();
+		properties(prefix).forEach((name, property) -> {
+			if (!property.has("deprecation") && wanted.contains(property.path("type").asString())) {
+				names.add(name);
+			}
+		});
+		return names;
 	}
 
 	/**

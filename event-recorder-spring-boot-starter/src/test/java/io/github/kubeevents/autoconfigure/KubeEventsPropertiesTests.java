@@ -1,5 +1,6 @@
 package io.github.kubeevents.autoconfigure;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -7,6 +8,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
@@ -27,7 +31,9 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.bind.BindException;
@@ -416,30 +422,54 @@ class KubeEventsPropertiesTests {
 			});
 	}
 
+	/**
+	 * An invalid value of every numeric, duration and data size property (zero, negative, out of range), with the
+	 * message naming the property; {@link #everyNumericPropertyHasAnInvalidValueCase()} keeps it complete.
+	 * @return assignment and message
+	 */
+	static Stream<Arguments> invalidValues() {
+		return Stream.of(
+		Arguments.of("kubeevents.shutdown-timeout=0s", "kubeevents.shutdown-timeout must be positive, was 'PT0S'"),
+		Arguments.of("kubeevents.shutdown-timeout=-1s", "kubeevents.shutdown-timeout must be positive, was 'PT-1S'"),
+		Arguments.of("kubeevents.max-message-size=0B", "kubeevents.max-message-size must be between 1B and 2147483647B, was '0B'"),
+		Arguments.of("kubeevents.max-message-size=-1B", "kubeevents.max-message-size must be between 1B and 2147483647B, was '-1B'"),
+		Arguments.of("kubeevents.max-message-size=2GB", "kubeevents.max-message-size must be between 1B and 2147483647B, was '2147483648B'"),
+		Arguments.of("kubeevents.sink.api=events/v2", "kubeevents.sink.api must be one of auto, events.k8s.io/v1, core/v1, was 'events/v2'"),
+		Arguments.of("kubeevents.sink.request-timeout=-1s", "kubeevents.sink.request-timeout must be zero (no limit) or positive, was 'PT-1S'"),
+		Arguments.of("kubeevents.sink.writers=0", "kubeevents.sink.writers must be between 1 and 64, was '0'"),
+		Arguments.of("kubeevents.sink.writers=-1", "kubeevents.sink.writers must be between 1 and 64, was '-1'"),
+		Arguments.of("kubeevents.sink.writers=65", "kubeevents.sink.writers must be between 1 and 64, was '65'"),
+		Arguments.of("kubeevents.sink.writer-queue-capacity=0", "kubeevents.sink.writer-queue-capacity must be at least 1, was '0'"),
+		Arguments.of("kubeevents.sink.writer-queue-capacity=-1", "kubeevents.sink.writer-queue-capacity must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.sink.series-cache-size=0", "kubeevents.sink.series-cache-size must be at least 1, was '0'"),
+		Arguments.of("kubeevents.sink.series-cache-size=-1", "kubeevents.sink.series-cache-size must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.sink.rate-limit.qps=0", "kubeevents.sink.rate-limit.qps must be positive, was '0.0'"),
+		Arguments.of("kubeevents.sink.rate-limit.qps=-1", "kubeevents.sink.rate-limit.qps must be positive, was '-1.0'"),
+		Arguments.of("kubeevents.sink.rate-limit.qps=NaN", "kubeevents.sink.rate-limit.qps must be positive, was 'NaN'"),
+		Arguments.of("kubeevents.sink.rate-limit.qps=Infinity", "kubeevents.sink.rate-limit.qps must be positive, was 'Infinity'"),
+		Arguments.of("kubeevents.sink.rate-limit.burst=0", "kubeevents.sink.rate-limit.burst must be at least 1, was '0'"),
+		Arguments.of("kubeevents.sink.rate-limit.burst=-1", "kubeevents.sink.rate-limit.burst must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.sink.retry.max-attempts=0", "kubeevents.sink.retry.max-attempts must be at least 1, was '0'"),
+		Arguments.of("kubeevents.sink.retry.max-attempts=-1", "kubeevents.sink.retry.max-attempts must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.sink.retry.sleep=-1s", "kubeevents.sink.retry.sleep must be zero or positive, was 'PT-1S'"),
+		Arguments.of("kubeevents.queue.capacity=0", "kubeevents.queue.capacity must be at least 1, was '0'"),
+		Arguments.of("kubeevents.queue.capacity=-5", "kubeevents.queue.capacity must be at least 1, was '-5'"),
+		Arguments.of("kubeevents.queue.subscriber-capacity=0", "kubeevents.queue.subscriber-capacity must be at least 1, was '0'"),
+		Arguments.of("kubeevents.queue.subscriber-capacity=-1", "kubeevents.queue.subscriber-capacity must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.correlator.cache-size=0", "kubeevents.correlator.cache-size must be at least 1, was '0'"),
+		Arguments.of("kubeevents.correlator.cache-size=-1", "kubeevents.correlator.cache-size must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.correlator.spam-filter.burst=0", "kubeevents.correlator.spam-filter.burst must be at least 1, was '0'"),
+		Arguments.of("kubeevents.correlator.spam-filter.burst=-1", "kubeevents.correlator.spam-filter.burst must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.correlator.spam-filter.refill-interval=0s", "kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT0S'"),
+		Arguments.of("kubeevents.correlator.spam-filter.refill-interval=-5s", "kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT-5S'"),
+		Arguments.of("kubeevents.correlator.aggregation.max-events=1", "kubeevents.correlator.aggregation.max-events must be at least 2, was '1'"),
+		Arguments.of("kubeevents.correlator.aggregation.max-events=-1", "kubeevents.correlator.aggregation.max-events must be at least 2, was '-1'"),
+		Arguments.of("kubeevents.correlator.aggregation.interval=0s", "kubeevents.correlator.aggregation.interval must be positive, was 'PT0S'"),
+		Arguments.of("kubeevents.correlator.aggregation.interval=-1s", "kubeevents.correlator.aggregation.interval must be positive, was 'PT-1S'"));
+	}
+
 	@ParameterizedTest
-	@CsvSource(delimiter = '|', textBlock = """
-			kubeevents.shutdown-timeout=0s                          | kubeevents.shutdown-timeout must be positive, was 'PT0S'
-			kubeevents.shutdown-timeout=-1s                         | kubeevents.shutdown-timeout must be positive, was 'PT-1S'
-			kubeevents.max-message-size=0B                          | kubeevents.max-message-size must be between 1B and 2147483647B, was '0B'
-			kubeevents.max-message-size=2GB                         | kubeevents.max-message-size must be between 1B and 2147483647B, was '2147483648B'
-			kubeevents.queue.capacity=0                             | kubeevents.queue.capacity must be at least 1, was '0'
-			kubeevents.queue.subscriber-capacity=0                  | kubeevents.queue.subscriber-capacity must be at least 1, was '0'
-			kubeevents.sink.retry.max-attempts=0                         | kubeevents.sink.retry.max-attempts must be at least 1, was '0'
-			kubeevents.sink.retry.sleep=-1s                              | kubeevents.sink.retry.sleep must be zero or positive, was 'PT-1S'
-			kubeevents.correlator.cache-size=0                      | kubeevents.correlator.cache-size must be at least 1, was '0'
-			kubeevents.correlator.spam-filter.burst=0               | kubeevents.correlator.spam-filter.burst must be at least 1, was '0'
-			kubeevents.correlator.spam-filter.refill-interval=0s    | kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT0S'
-			kubeevents.correlator.spam-filter.refill-interval=-5s   | kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT-5S'
-			kubeevents.correlator.aggregation.max-events=1          | kubeevents.correlator.aggregation.max-events must be at least 2, was '1'
-			kubeevents.correlator.aggregation.interval=0s           | kubeevents.correlator.aggregation.interval must be positive, was 'PT0S'
-			kubeevents.sink.api=events/v2                                | kubeevents.sink.api must be one of auto, events.k8s.io/v1, core/v1, was 'events/v2'
-			kubeevents.sink.writers=0                               | kubeevents.sink.writers must be between 1 and 64, was '0'
-			kubeevents.sink.request-timeout=-1s                     | kubeevents.sink.request-timeout must be zero (no limit) or positive, was 'PT-1S'
-			kubeevents.sink.rate-limit.qps=0                        | kubeevents.sink.rate-limit.qps must be positive, was '0.0'
-			kubeevents.sink.rate-limit.burst=0                      | kubeevents.sink.rate-limit.burst must be at least 1, was '0'
-			kubeevents.sink.series-cache-size=0                     | kubeevents.sink.series-cache-size must be at least 1, was '0'
-			kubeevents.sink.writer-queue-capacity=0                 | kubeevents.sink.writer-queue-capacity must be at least 1, was '0'
-			""")
+	@MethodSource("invalidValues")
 	void invalidValueFailsStartupNamingThePropertyAndTheValue(String property, String message) {
 		runner().withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
@@ -447,6 +477,16 @@ class KubeEventsPropertiesTests {
 				.isInstanceOf(InvalidKubeEventsPropertyException.class)
 				.hasMessage(message);
 		});
+	}
+
+	@Test
+	void everyNumericPropertyHasAnInvalidValueCase() throws IOException {
+		Set<String> covered = invalidValues().map((arguments) -> ((String) arguments.get()[0]).split("=")[0])
+			.collect(Collectors.toSet());
+		assertThat(ConfigurationMetadataTests.propertyNamesOfTypes("kubeevents.", "java.lang.Integer",
+				"java.lang.Double", "java.time.Duration", "org.springframework.util.unit.DataSize"))
+			.isNotEmpty()
+			.allSatisfy((name) -> assertThat(covered).as("invalid value cases").contains(name));
 	}
 
 	@Test

@@ -143,6 +143,23 @@ class KubeEventsEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void negativeCacheTimeToLiveFailsStartupNamingTheProperty() {
+		exposed().withPropertyValues("management.endpoint.kubeevents.cache.time-to-live=-1s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(TestClusters.cause(context.getStartupFailure(), InvalidKubeEventsPropertyException.class))
+				.hasMessage("management.endpoint.kubeevents.cache.time-to-live must be zero or positive, was 'PT-1S'");
+		});
+	}
+
+	@Test
+	void zeroAndPositiveCacheTimeToLiveStart() {
+		for (String timeToLive : new String[] { "0s", "10s" }) {
+			exposed().withPropertyValues("management.endpoint.kubeevents.cache.time-to-live=" + timeToLive)
+				.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(KubeEventsEndpoint.class));
+		}
+	}
+
+	@Test
 	void describesTheRecorder() {
 		exposed().withPropertyValues("kubeevents.sink.mode=log", "kubeevents.component=orders", "kubeevents.host=pod-1")
 			.run((context) -> {
