@@ -53,6 +53,9 @@ class ConfigurationMetadataTests {
 	void everyPropertyHasADescriptionFollowingBootsRules() throws IOException {
 		Map<String, JsonNode> properties = properties("kubeevents.");
 		properties.putAll(properties("management.endpoint.kubeevents."));
+		properties.putAll(properties("management.health.kubeevents."));
+		assertThat(properties).containsKeys("management.endpoint.kubeevents.cache.time-to-live",
+				"management.health.kubeevents.enabled");
 		properties.forEach((name, property) -> {
 			if (property.has("deprecation")) {
 				return;
@@ -123,6 +126,22 @@ class ConfigurationMetadataTests {
 	}
 
 	/**
+	 * The names of the (not deprecated) properties.
+	 * @param prefix the prefix of the names
+	 * @return the names
+	 * @throws IOException when the metadata cannot be read
+	 */
+	static Set<String> propertyNames(String prefix) throws IOException {
+		Set<String> names = new TreeSet<>();
+		properties(prefix).forEach((name, property) -> {
+			if (!property.has("deprecation")) {
+				names.add(name);
+			}
+		});
+		return names;
+	}
+
+	/**
 	 * The names of the (not deprecated) properties of the given types.
 	 * @param prefix the prefix of the names
 	 * @param types the metadata types, e.g. {@code java.time.Duration}
@@ -172,7 +191,15 @@ class ConfigurationMetadataTests {
 		assertThat(defaults).containsEntry("management.endpoint.kubeevents.show-values", "never")
 			.containsEntry("management.endpoint.kubeevents.roles", null)
 			.containsEntry("management.endpoint.kubeevents.default-limit", "100")
+			.containsEntry("management.endpoint.kubeevents.cache.time-to-live", "0ms")
 			.containsKey("management.endpoint.kubeevents.access");
+	}
+
+	@Test
+	void healthIndicatorCanBeSwitchedOff() throws IOException {
+		JsonNode enabled = properties("management.health.kubeevents.").get("management.health.kubeevents.enabled");
+		assertThat(enabled.get("type").asString()).isEqualTo("java.lang.Boolean");
+		assertThat(enabled.get("defaultValue").asBoolean()).isTrue();
 	}
 
 	@Test
