@@ -6,6 +6,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.metrics.KubeEventsMeterBinder;
 import io.github.kubeevents.metrics.KubeEventsRequestTimer;
 import io.github.kubeevents.sink.EventSink;
@@ -67,6 +68,29 @@ class KubeEventsMetricsAutoConfigurationTests {
 			.run((context) -> assertThat(context.getBean(MeterRegistry.class).find("kubeevents.queue.depth").gauges())
 				.extracting((gauge) -> gauge.getId().getTag("queue"))
 				.containsExactlyInAnyOrder("incoming", "sink", "logging"));
+	}
+
+	@Test
+	void sinkCapacityGaugeIsTheSubscriberQueuePlusEveryWriterQueue() {
+		runner().withBean(EventSink.class, InMemoryEventSink::new)
+			.withPropertyValues("kubeevents.queue.subscriber-capacity=100", "kubeevents.sink.writers=2",
+					"kubeevents.sink.writer-queue-capacity=50")
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.get("kubeevents.queue.capacity").tags("queue", "sink").gauge().value())
+					.isEqualTo(100 + 2 * 50);
+				assertThat(registry.get("kubeevents.queue.capacity").tags("queue", "logging").gauge().value())
+					.isEqualTo(100);
+			});
+	}
+
+	@Test
+	void discardingStatusHasOnlyTheIncomingQueueGauges() {
+		runner().withBean(KubeEventsStatus.class, () -> KubeEventsStatus.discarding("a test"))
+			.withBean(EventSink.class, InMemoryEventSink::new)
+			.run((context) -> assertThat(context.getBean(MeterRegistry.class).find("kubeevents.queue.depth").gauges())
+				.extracting((gauge) -> gauge.getId().getTag("queue"))
+				.containsExactly("incoming"));
 	}
 
 	@Test
