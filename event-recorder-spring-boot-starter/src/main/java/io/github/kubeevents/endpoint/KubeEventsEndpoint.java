@@ -7,9 +7,9 @@ import java.util.Set;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.introspect.ObjectRef;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;

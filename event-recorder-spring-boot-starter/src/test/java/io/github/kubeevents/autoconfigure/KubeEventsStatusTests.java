@@ -9,7 +9,6 @@ import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.SeriesPatch;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
-import io.github.kubeevents.testsupport.TestClusters;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.util.ClientBuilder;

@@ -3,7 +3,6 @@ package io.github.kubeevents.autoconfigure;
 import java.nio.file.Path;
 import java.util.List;
 
-import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;

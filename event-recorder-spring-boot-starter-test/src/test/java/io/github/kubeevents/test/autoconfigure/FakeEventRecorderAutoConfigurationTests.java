@@ -1,16 +1,14 @@
 package io.github.kubeevents.test.autoconfigure;
 
-import java.nio.file.Path;
-import java.util.Map;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.InvolvedObject;
+import io.github.kubeevents.autoconfigure.EffectiveSink;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.autoconfigure.EffectiveSink;
 import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.autoconfigure.SinkMode;
 import io.kubernetes.client.openapi.ApiClient;
