@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /** apimachinery's mux_test scenarios and client-go's broadcaster tests (TestLotsOfEvents, shutdown, leaks). */
@@ -350,6 +351,20 @@ class EventBroadcasterTests {
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
 		assertThat(broadcaster.isShutdown()).isTrue();
 		assertThat(broadcaster.stats().writes()).isEqualTo(new RecorderStats.Writes(1, 1, 0, 0));
+	}
+
+	@Test
+	void sinkCapacityIsItsSubscriberQueuePlusEveryWriterQueue() {
+		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder()
+			.subscriberOptions(new SubscriberOptions(7, FullQueuePolicy.DROP))
+			.sinkWriters(3)
+			.writerQueueCapacity(5));
+		broadcaster.startRecordingToSink(new ScriptedSink());
+		broadcaster.startLogging();
+		assertThat(broadcaster.subscriberSnapshots()).extracting(RecorderSnapshot.SubscriberSnapshot::capacity)
+			.containsExactly(7 + 3 * 5, 7);
+		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().writerQueueCapacity(0))
+			.withMessage("writer queue capacity must be at least 1, was 0");
 	}
 
 	@Test

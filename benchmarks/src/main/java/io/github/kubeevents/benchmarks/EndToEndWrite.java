@@ -112,6 +112,7 @@ public final class EndToEndWrite {
 		// the whole burst, so no queue drops whatever the number of writers (the server sets the pace either way)
 		EventBroadcasterBuilder builder = EventBroadcaster.builder()
 			.subscriberOptions(new SubscriberOptions(events, FullQueuePolicy.DROP))
+			.writerQueueCapacity(events)
 			.sinkWriters(writers)
 			.eventsApi(EventsApi.CORE_V1)
 			.correlatorOptions(correlator)

@@ -7,9 +7,9 @@ import java.util.Set;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.introspect.ObjectRef;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.spring.KubeEventsStatus;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
@@ -149,7 +149,7 @@ public final class KubeEventsEndpoint {
 			boolean logEvents) {
 
 		static SinkDescriptor of(KubeEventsStatus status) {
-			return new SinkDescriptor(status.configured(), status.sink().value(), status.reason(), status.apiServer(),
+			return new SinkDescriptor(status.configured().tag(), status.sink().value(), status.reason(), status.apiServer(),
 					status.logEvents());
 		}
 

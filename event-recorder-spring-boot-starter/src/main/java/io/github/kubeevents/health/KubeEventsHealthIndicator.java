@@ -3,8 +3,8 @@ package io.github.kubeevents.health;
 import java.util.Objects;
 
 import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.introspect.LastRejection;
-import io.github.kubeevents.spring.KubeEventsStatus;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;

@@ -9,11 +9,10 @@ import java.util.Map;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
+import io.github.kubeevents.autoconfigure.SinkMode;
+import io.github.kubeevents.autoconfigure.TestStatuses;
 import io.github.kubeevents.introspect.LastRejection;
 import io.github.kubeevents.sink.EventSinkException;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
-import io.github.kubeevents.spring.SinkTarget;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.AfterEach;
@@ -39,7 +38,7 @@ class KubeEventsHealthIndicatorTests {
 		.build();
 
 	private final KubeEventsHealthIndicator indicator = new KubeEventsHealthIndicator(this.broadcaster,
-			new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean", null, false, new SinkTarget.CoreV1(this.sink)));
+			TestStatuses.writing(SinkMode.AUTO, this.sink, "EventSink bean", null, false));
 
 	@AfterEach
 	void shutdown() {

@@ -9,8 +9,8 @@ import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.InvolvedObject;
-import io.github.kubeevents.it.HttpExchangeLog.Exchange;
 import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.it.HttpExchangeLog.Exchange;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Capability;
 import io.github.kubeevents.test.cluster.LocalControlPlane;
 import io.github.kubeevents.test.cluster.RequiresCapability;
@@ -82,7 +82,7 @@ class ApiServerOutageIT {
 		ApiClient client = cp.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 
-		starter(client, "kubeevents.retry.max-attempts=60", "kubeevents.retry.sleep=500ms").run((context) -> {
+		starter(client, "kubeevents.sink.retry.max-attempts=60", "kubeevents.sink.retry.sleep=500ms").run((context) -> {
 			assertThat(context).hasNotFailed();
 			EventRecorder recorder = context.getBean(EventRecorder.class);
 			recorder.event(InvolvedObject.of(pod(ns, "before-outage")), EventType.NORMAL, "Started", "Started before the outage");
@@ -154,7 +154,7 @@ class ApiServerOutageIT {
 		ApiClient client = cp.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 
-		starter(client, "kubeevents.retry.max-attempts=3", "kubeevents.retry.sleep=200ms").run((context) -> {
+		starter(client, "kubeevents.sink.retry.max-attempts=3", "kubeevents.sink.retry.sleep=200ms").run((context) -> {
 			assertThat(context).hasNotFailed();
 			EventRecorder recorder = context.getBean(EventRecorder.class);
 			recorder.event(InvolvedObject.of(pod(ns, "before-outage")), EventType.NORMAL, "Started", "Started before the outage");

@@ -17,17 +17,16 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.EventNames;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.InvolvedObject;
-import io.github.kubeevents.EventNames;
+import io.github.kubeevents.TickingClock;
 import io.github.kubeevents.autoconfigure.CorrelatorOptionsCustomizer;
 import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
-import io.github.kubeevents.spring.KubeEventsLifecycle;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.it.HttpExchangeLog.Exchange;
-import io.github.kubeevents.TickingClock;
 import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.it.HttpExchangeLog.Exchange;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Capability;
 import io.github.kubeevents.test.cluster.RequiresCapability;
@@ -48,6 +47,8 @@ import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1Role;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.context.SmartLifecycle;
 
 import static io.github.kubeevents.it.ItSupport.COMPONENT;
 import static io.github.kubeevents.it.ItSupport.HOST;
@@ -109,7 +110,7 @@ class EventRecorderStarterIT {
 		starter(client).run((context) -> {
 			assertThat(context).hasNotFailed();
 			// ApplicationContextRunner refreshes the context, so the SmartLifecycle has subscribed and started
-			assertThat(context.getBean(KubeEventsLifecycle.class).isRunning()).isTrue();
+			assertThat(context.getBean("kubeEventsLifecycle", SmartLifecycle.class).isRunning()).isTrue();
 			broadcaster.set(context.getBean(EventBroadcaster.class));
 			assertThat(broadcaster.get().isRunning()).isTrue();
 			Instant before = Instant.now();

@@ -48,7 +48,7 @@ final class ItSupport {
 	/**
 	 * The starter's auto-configuration with {@code client} as the application's {@link ApiClient} bean, a fixed
 	 * component and host, the core/v1 API (these scenarios are client-go's {@code tools/record}; override with
-	 * {@code kubeevents.api=...}), and the structured event log switched off (it is not under test here).
+	 * {@code kubeevents.sink.api=...}), and the structured event log switched off (it is not under test here).
 	 * @param client the user client bean
 	 * @param properties extra {@code kubeevents.*} properties
 	 * @return the runner
@@ -57,7 +57,7 @@ final class ItSupport {
 		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
 			.withBean(ApiClient.class, () -> client)
 			.withPropertyValues("kubeevents.component=" + COMPONENT, "kubeevents.host=" + HOST,
-					"kubeevents.log-events=false", "kubeevents.api=core/v1")
+					"kubeevents.log-events=false", "kubeevents.sink.api=core/v1")
 			.withPropertyValues(properties);
 	}
 

@@ -75,7 +75,7 @@ class ShutdownDeadlineIT {
 	@Test
 	void deadlineHoldsWhenTheServerFreezesAfterTheHandshake() throws Exception {
 		ApiClient client = this.cluster.adminClient();
-		starter(client, "kubeevents.api=core/v1", "kubeevents.shutdown-timeout=" + TIMEOUT.toSeconds() + "s")
+		starter(client, "kubeevents.sink.api=core/v1", "kubeevents.shutdown-timeout=" + TIMEOUT.toSeconds() + "s")
 			.run((context) -> {
 				EventRecorder recorder = context.getBean(EventRecorder.class);
 				recorder.about(pod("warm-up")).normal("Started", "before the freeze");
@@ -95,7 +95,7 @@ class ShutdownDeadlineIT {
 	void deadlineHoldsWhenTheServerFreezesBeforeTheHandshake() throws Exception {
 		ApiClient client = this.cluster.adminClient();
 		this.cluster.freezeApiServer();
-		starter(client, "kubeevents.api=core/v1", "kubeevents.shutdown-timeout=" + TIMEOUT.toSeconds() + "s")
+		starter(client, "kubeevents.sink.api=core/v1", "kubeevents.shutdown-timeout=" + TIMEOUT.toSeconds() + "s")
 			.run((context) -> {
 				EventRecorder recorder = context.getBean(EventRecorder.class);
 				for (int i = 0; i < 20; i++) {

@@ -6,8 +6,7 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,7 +88,7 @@ public final class FakeEventRecorderAutoConfiguration {
 
 	@Bean
 	KubeEventsStatus fakeEventRecorderKubeEventsStatus() {
-		return new KubeEventsStatus(EffectiveSink.NONE.value(), EffectiveSink.NONE, REASON, null, false, null);
+		return KubeEventsStatus.discarding(REASON);
 	}
 
 }

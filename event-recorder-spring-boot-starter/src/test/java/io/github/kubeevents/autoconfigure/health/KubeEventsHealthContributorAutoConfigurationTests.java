@@ -8,7 +8,6 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import io.github.kubeevents.health.KubeEventsHealthIndicator;
 import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.Test;
@@ -35,7 +34,7 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class,
 					KubeEventsHealthContributorAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp));
+			.withPropertyValues(TestClusters.noClusterProperties(this.tmp));
 	}
 
 	@Test

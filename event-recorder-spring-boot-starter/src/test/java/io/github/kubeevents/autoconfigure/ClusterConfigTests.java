@@ -1,4 +1,4 @@
-package io.github.kubeevents.autoconfigure.cluster;
+package io.github.kubeevents.autoconfigure;
 
 import java.io.IOException;
 import java.nio.file.Files;

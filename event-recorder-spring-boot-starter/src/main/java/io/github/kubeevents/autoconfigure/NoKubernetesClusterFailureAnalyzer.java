@@ -1,4 +1,4 @@
-package io.github.kubeevents.autoconfigure.cluster;
+package io.github.kubeevents.autoconfigure;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

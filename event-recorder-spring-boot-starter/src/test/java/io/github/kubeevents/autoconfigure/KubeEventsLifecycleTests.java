@@ -1,4 +1,4 @@
-package io.github.kubeevents.spring;
+package io.github.kubeevents.autoconfigure;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +11,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
+import io.github.kubeevents.correlator.EventPatch;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import io.github.kubeevents.introspect.RecorderSnapshot;
@@ -42,7 +43,7 @@ class KubeEventsLifecycleTests {
 	private static final EventSource SOURCE = new EventSource("orders", "orders-7d9f");
 
 	private static KubeEventsStatus logOnly() {
-		return new KubeEventsStatus("log", EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null);
+		return new KubeEventsStatus(SinkMode.LOG, EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null);
 	}
 
 	private static KubeEventsLifecycle lifecycle(EventBroadcaster broadcaster, KubeEventsStatus status) {
@@ -66,7 +67,7 @@ class KubeEventsLifecycleTests {
 	@Test
 	void startupLineSaysWhereEventsGo(CapturedOutput output) {
 		InMemoryEventSink sink = new InMemoryEventSink();
-		KubeEventsLifecycle lifecycle = lifecycle(EventBroadcaster.builder().build(), new KubeEventsStatus("auto",
+		KubeEventsLifecycle lifecycle = lifecycle(EventBroadcaster.builder().build(), new KubeEventsStatus(SinkMode.AUTO,
 				EffectiveSink.KUBERNETES, "in-cluster service account /var/run/secrets/kubernetes.io/serviceaccount",
 				"https://10.0.0.1:443", true, new SinkTarget.CoreV1(sink)));
 		lifecycle.start();
@@ -79,7 +80,7 @@ class KubeEventsLifecycleTests {
 	@Test
 	void startupLineSaysWhyEventsAreNotWritten(CapturedOutput output) {
 		KubeEventsLifecycle lifecycle = lifecycle(EventBroadcaster.builder().build(),
-				new KubeEventsStatus("auto", EffectiveSink.LOG, "not running in Kubernetes; a kubeconfig is used only"
+				new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.LOG, "not running in Kubernetes; a kubeconfig is used only"
 						+ " with kubeevents.kubeconfig.enabled=true or kubeevents.sink.mode=kubernetes", null, true, null));
 		lifecycle.start();
 		lifecycle.stop();
@@ -94,7 +95,7 @@ class KubeEventsLifecycleTests {
 		InMemoryEventSink sink = new InMemoryEventSink();
 		EventBroadcaster[] broadcaster = new EventBroadcaster[1];
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(tmp))
+			.withBean(KubernetesConfigDetector.class, () -> Machines.noCluster(tmp))
 			.withBean(EventSink.class, () -> sink)
 			.run((context) -> {
 				broadcaster[0] = context.getBean(EventBroadcaster.class);
@@ -135,7 +136,7 @@ class KubeEventsLifecycleTests {
 		EventBroadcaster broadcaster = EventBroadcaster.builder().build();
 		InMemoryEventSink sink = new InMemoryEventSink();
 		KubeEventsLifecycle lifecycle = lifecycle(broadcaster,
-				new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "test", null, false, new SinkTarget.CoreV1(sink)));
+				new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.KUBERNETES, "test", null, false, new SinkTarget.CoreV1(sink)));
 		broadcaster.newRecorder(SOURCE).event(TestClusters.pod("web-1"), EventType.NORMAL, "Scheduled", "early");
 		assertThat(lifecycle.isRunning()).isFalse();
 		lifecycle.start();
@@ -174,7 +175,7 @@ class KubeEventsLifecycleTests {
 	void noneSubscribesNothing() {
 		EventBroadcaster broadcaster = EventBroadcaster.builder().build();
 		KubeEventsLifecycle lifecycle = lifecycle(broadcaster,
-				new KubeEventsStatus("none", EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
+				new KubeEventsStatus(SinkMode.NONE, EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
 		lifecycle.start();
 		assertThat(broadcaster.isRunning()).isTrue();
 		assertThat(subscribers(broadcaster)).isEmpty();
@@ -208,7 +209,7 @@ class KubeEventsLifecycleTests {
 		// the broadcaster's own timeout is long: a second wait in close() would show
 		EventBroadcaster broadcaster = EventBroadcaster.builder().shutdownTimeout(Duration.ofSeconds(30)).build();
 		KubeEventsLifecycle lifecycle = new KubeEventsLifecycle(broadcaster,
-				new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "test", null, false, new SinkTarget.CoreV1(stuck)), SOURCE,
+				new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.KUBERNETES, "test", null, false, new SinkTarget.CoreV1(stuck)), SOURCE,
 				Duration.ofMillis(200));
 		try {
 			lifecycle.start();

@@ -1,4 +1,4 @@
-package io.github.kubeevents.spring;
+package io.github.kubeevents.autoconfigure;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -30,10 +30,10 @@ import org.springframework.context.SmartLifecycle;
  *
  * <p>Thread-safe.
  */
-public final class KubeEventsLifecycle implements SmartLifecycle {
+final class KubeEventsLifecycle implements SmartLifecycle {
 
 	/** The lifecycle phase: {@code SmartLifecycle.DEFAULT_PHASE - 4096}, below the web server's phases. */
-	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+	static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
 	private static final Logger logger = LoggerFactory.getLogger(KubeEventsLifecycle.class);
 
@@ -59,7 +59,7 @@ public final class KubeEventsLifecycle implements SmartLifecycle {
 	 * @param shutdownTimeout how long {@link #stop()} waits for queued events to be written (the broadcaster's own
 	 * {@code close()}, which Spring also calls, then returns at once)
 	 */
-	public KubeEventsLifecycle(EventBroadcaster broadcaster, KubeEventsStatus status, EventSource source,
+	KubeEventsLifecycle(EventBroadcaster broadcaster, KubeEventsStatus status, EventSource source,
 			Duration shutdownTimeout) {
 		this.broadcaster = Objects.requireNonNull(broadcaster, "broadcaster");
 		this.status = Objects.requireNonNull(status, "status");

@@ -1,14 +1,18 @@
-package io.github.kubeevents.autoconfigure.cluster;
+package io.github.kubeevents.autoconfigure;
 
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.env.Environment;
 
 /**
  * Finds a Kubernetes cluster configuration, in controller-runtime's order:
@@ -21,15 +25,19 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code <home>/.kube/config}, when kubeconfigs are allowed.</li>
  * </ol>
  * Unlike client-java's {@code ClientBuilder.standard()}, which silently falls back to
- * {@code http://localhost:8080}, it reports when nothing was found. The environment, home directory and service
- * account directory are passed in, so it does not depend on the machine it runs on.
+ * {@code http://localhost:8080}, it reports when nothing was found. The environment variables and home directory are
+ * read from Spring's {@link Environment} (which holds the process environment and the system properties), as Spring
+ * Boot's own {@code CloudPlatform} detection does, so a test or a profile can set them as properties.
  *
  * <p>Immutable and thread-safe.
  */
-public final class KubernetesConfigDetector {
+final class KubernetesConfigDetector {
 
 	/** Where Kubernetes mounts a pod's service account credentials. */
-	public static final Path DEFAULT_SERVICE_ACCOUNT_DIR = Paths.get("/var/run/secrets/kubernetes.io/serviceaccount");
+	static final Path DEFAULT_SERVICE_ACCOUNT_DIR = Paths.get("/var/run/secrets/kubernetes.io/serviceaccount");
+
+	private static final List<String> VARIABLES = List.of("KUBECONFIG", "KUBERNETES_SERVICE_HOST",
+			"KUBERNETES_SERVICE_PORT");
 
 	private final Map<String, String> env;
 
@@ -44,22 +52,30 @@ public final class KubernetesConfigDetector {
 	 * @param homeDir the user's home directory, or {@code null} when there is none
 	 * @param serviceAccountDir the directory of the in-cluster {@code token} and {@code ca.crt}
 	 */
-	public KubernetesConfigDetector(Map<String, String> env, @Nullable Path homeDir, Path serviceAccountDir) {
+	KubernetesConfigDetector(Map<String, String> env, @Nullable Path homeDir, Path serviceAccountDir) {
 		this.env = Map.copyOf(Objects.requireNonNull(env, "env"));
 		this.homeDir = homeDir;
 		this.serviceAccountDir = Objects.requireNonNull(serviceAccountDir, "serviceAccountDir");
 	}
 
 	/**
-	 * A detector over this process: {@link System#getenv()}, the home directory from {@code $HOME} (else the
-	 * {@code user.home} system property), and {@link #DEFAULT_SERVICE_ACCOUNT_DIR}.
+	 * A detector over an application's environment: {@code $KUBECONFIG}, {@code $KUBERNETES_SERVICE_HOST} and
+	 * {@code $KUBERNETES_SERVICE_PORT}, the home directory from {@code $HOME} (else the {@code user.home} system
+	 * property), and {@link #DEFAULT_SERVICE_ACCOUNT_DIR}.
+	 * @param environment the environment
 	 * @return the detector
 	 */
-	public static KubernetesConfigDetector system() {
-		Map<String, String> env = System.getenv();
-		String home = env.get("HOME");
+	static KubernetesConfigDetector of(Environment environment) {
+		Map<String, String> env = new HashMap<>();
+		for (String variable : VARIABLES) {
+			String value = environment.getProperty(variable);
+			if (value != null) {
+				env.put(variable, value);
+			}
+		}
+		String home = environment.getProperty("HOME");
 		if (home == null || home.isEmpty()) {
-			home = System.getProperty("user.home");
+			home = environment.getProperty("user.home");
 		}
 		Path homeDir = (home != null && !home.isEmpty()) ? Paths.get(home) : null;
 		return new KubernetesConfigDetector(env, homeDir, DEFAULT_SERVICE_ACCOUNT_DIR);
@@ -71,7 +87,7 @@ public final class KubernetesConfigDetector {
 	 * @param kubeconfigAllowed whether a kubeconfig may be used ({@code $KUBECONFIG}, {@code ~/.kube/config})
 	 * @return the configuration found first, or empty when there is none
 	 */
-	public Optional<ClusterConfig> detect(boolean kubeconfigAllowed) {
+	Optional<ClusterConfig> detect(boolean kubeconfigAllowed) {
 		if (kubeconfigAllowed) {
 			String kubeconfigEnv = this.env.get("KUBECONFIG");
 			if (kubeconfigEnv != null) {
@@ -101,7 +117,7 @@ public final class KubernetesConfigDetector {
 	 * {@code $KUBERNETES_SERVICE_PORT} are set (Spring Boot's {@code CloudPlatform.KUBERNETES} rule).
 	 * @return {@code true} in a pod
 	 */
-	public boolean isRunningInKubernetes() {
+	boolean isRunningInKubernetes() {
 		String host = this.env.get("KUBERNETES_SERVICE_HOST");
 		String port = this.env.get("KUBERNETES_SERVICE_PORT");
 		return host != null && !host.isBlank() && port != null && !port.isBlank();
@@ -113,7 +129,7 @@ public final class KubernetesConfigDetector {
 	 * @return e.g. {@code "$KUBECONFIG (unset), in-cluster service account
 	 * (/var/run/secrets/kubernetes.io/serviceaccount), /home/me/.kube/config"}
 	 */
-	public String describeSearch(boolean kubeconfigAllowed) {
+	String describeSearch(boolean kubeconfigAllowed) {
 		String inCluster = "in-cluster service account (" + this.serviceAccountDir
 				+ (isRunningInKubernetes() ? ")" : "; not running in Kubernetes)");
 		if (!kubeconfigAllowed) {

@@ -1,4 +1,4 @@
-package io.github.kubeevents.autoconfigure.cluster;
+package io.github.kubeevents.autoconfigure;
 
 import java.io.File;
 import java.io.IOException;
@@ -13,6 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.mock.env.MockEnvironment;
+
 import static io.github.kubeevents.testsupport.TestClusters.IN_CLUSTER_ENV;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +28,7 @@ class KubernetesConfigDetectorTests {
 
 	@Test
 	void findsNothingAndSaysWhereItLooked() {
-		KubernetesConfigDetector detector = TestClusters.noCluster(this.tmp);
+		KubernetesConfigDetector detector = Machines.noCluster(this.tmp);
 		assertThat(detector.detect(true)).isEmpty();
 		assertThat(detector.detect(false)).isEmpty();
 		assertThat(detector.describeSearch(true)).isEqualTo("$KUBECONFIG (unset), in-cluster service account ("
@@ -84,7 +86,7 @@ class KubernetesConfigDetectorTests {
 
 	@Test
 	void clusterIsFoundWhenKubeconfigsAreNotAllowed() throws IOException {
-		KubernetesConfigDetector detector = TestClusters.inPod(this.tmp, true);
+		KubernetesConfigDetector detector = Machines.inPod(this.tmp, true);
 		assertThat(detector.detect(false))
 			.contains(ClusterConfig.inCluster(this.tmp.resolve("sa"), "10.0.0.1", "443"));
 	}
@@ -152,9 +154,37 @@ class KubernetesConfigDetectorTests {
 	}
 
 	@Test
-	void systemDetectorLooksAtTheDefaultServiceAccountDirectory() {
-		assertThat(KubernetesConfigDetector.system().describeSearch(false))
-			.startsWith("in-cluster service account (/var/run/secrets/kubernetes.io/serviceaccount");
+	void applicationDetectorReadsTheVariablesFromTheEnvironment() throws IOException {
+		Path kubeconfig = TestClusters.writeKubeconfig(this.tmp.resolve("env/kubeconfig"), "http://env.example:6443");
+		MockEnvironment environment = new MockEnvironment().withProperty("KUBECONFIG", kubeconfig.toString())
+			.withProperty("KUBERNETES_SERVICE_HOST", "10.0.0.1")
+			.withProperty("KUBERNETES_SERVICE_PORT", "443")
+			.withProperty("HOME", this.tmp.resolve("home").toString());
+		KubernetesConfigDetector detector = KubernetesConfigDetector.of(environment);
+		assertThat(detector.isRunningInKubernetes()).isTrue();
+		assertThat(detector.detect(true)).contains(ClusterConfig.kubeconfig(ClusterConfig.Source.KUBECONFIG_ENV,
+				kubeconfig));
+		assertThat(detector.describeSearch(true)).isEqualTo("$KUBECONFIG (" + kubeconfig + "), in-cluster service"
+				+ " account (/var/run/secrets/kubernetes.io/serviceaccount), " + this.tmp.resolve("home/.kube/config"));
+	}
+
+	@Test
+	void applicationDetectorFallsBackToTheUserHomeSystemProperty() {
+		KubernetesConfigDetector detector = KubernetesConfigDetector
+			.of(new MockEnvironment().withProperty("user.home", this.tmp.toString()));
+		assertThat(detector.isRunningInKubernetes()).isFalse();
+		assertThat(detector.describeSearch(true)).isEqualTo("$KUBECONFIG (unset), in-cluster service account"
+				+ " (/var/run/secrets/kubernetes.io/serviceaccount; not running in Kubernetes), "
+				+ this.tmp.resolve(".kube/config"));
+	}
+
+	@Test
+	void emptyVariablesSetAsPropertiesHideTheMachinesConfiguration() {
+		KubernetesConfigDetector detector = KubernetesConfigDetector.of(new MockEnvironment().withProperty("KUBECONFIG", "")
+			.withProperty("KUBERNETES_SERVICE_HOST", "")
+			.withProperty("HOME", this.tmp.resolve("empty-home").toString()));
+		assertThat(detector.isRunningInKubernetes()).isFalse();
+		assertThat(detector.detect(true)).isEmpty();
 	}
 
 }

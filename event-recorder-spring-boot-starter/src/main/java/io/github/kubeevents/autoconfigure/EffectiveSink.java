@@ -1,4 +1,4 @@
-package io.github.kubeevents.spring;
+package io.github.kubeevents.autoconfigure;
 
 import java.util.Locale;
 

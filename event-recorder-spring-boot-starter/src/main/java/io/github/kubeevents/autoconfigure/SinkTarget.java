@@ -1,10 +1,12 @@
-package io.github.kubeevents.spring;
+package io.github.kubeevents.autoconfigure;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.Subscription;
 import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the lifecycle subscribes to the broadcaster when events are written to a cluster: a client (the events API
@@ -12,7 +14,23 @@ import io.kubernetes.client.openapi.ApiClient;
  *
  * <p>Immutable and thread-safe (given thread-safe clients and sinks).
  */
-public sealed interface SinkTarget {
+sealed interface SinkTarget {
+
+	/**
+	 * The application's own sink, if it has one: with beans of both APIs, the one of the configured API
+	 * ({@code kubeevents.sink.api}; the events.k8s.io/v1 one for {@code auto}).
+	 * @param coreV1 its core/v1 sink bean
+	 * @param eventsV1 its events.k8s.io/v1 sink bean
+	 * @param api the configured events API
+	 * @return the target, or {@code null} without sink beans
+	 */
+	static @Nullable SinkTarget applicationSink(@Nullable EventSink coreV1, @Nullable EventsV1Sink eventsV1,
+			EventsApi api) {
+		if (eventsV1 != null && (coreV1 == null || api != EventsApi.CORE_V1)) {
+			return new EventsV1(eventsV1);
+		}
+		return (coreV1 != null) ? new CoreV1(coreV1) : null;
+	}
 
 	/**
 	 * Subscribes this target.
@@ -20,6 +38,12 @@ public sealed interface SinkTarget {
 	 * @return the subscription
 	 */
 	Subscription subscribe(EventBroadcaster broadcaster);
+
+	/**
+	 * What this target is, for the startup line and the endpoint.
+	 * @return e.g. {@code "EventSink bean"}
+	 */
+	String description();
 
 	/**
 	 * A cluster's client; the broadcaster's {@code eventsApi} decides which API is written.
@@ -30,6 +54,11 @@ public sealed interface SinkTarget {
 		@Override
 		public Subscription subscribe(EventBroadcaster broadcaster) {
 			return broadcaster.startRecordingTo(this.client);
+		}
+
+		@Override
+		public String description() {
+			return "client of " + this.client.getBasePath();
 		}
 
 	}
@@ -45,6 +74,11 @@ public sealed interface SinkTarget {
 			return broadcaster.startRecordingToSink(this.sink);
 		}
 
+		@Override
+		public String description() {
+			return "EventSink bean";
+		}
+
 	}
 
 	/**
@@ -56,6 +90,11 @@ public sealed interface SinkTarget {
 		@Override
 		public Subscription subscribe(EventBroadcaster broadcaster) {
 			return broadcaster.startRecordingToSink(this.sink);
+		}
+
+		@Override
+		public String description() {
+			return "EventsV1Sink bean";
 		}
 
 	}

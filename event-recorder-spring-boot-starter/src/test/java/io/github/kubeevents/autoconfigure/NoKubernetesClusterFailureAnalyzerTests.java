@@ -1,10 +1,8 @@
-package io.github.kubeevents.autoconfigure.cluster;
+package io.github.kubeevents.autoconfigure;
 
 import java.nio.file.Path;
 import java.util.List;
 
-import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +34,7 @@ class NoKubernetesClusterFailureAnalyzerTests {
 
 	@Test
 	void analyzesKubernetesSinkWithoutCluster() {
-		KubernetesConfigDetector detector = TestClusters.noCluster(this.tmp);
+		KubernetesConfigDetector detector = Machines.noCluster(this.tmp);
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
 			.withBean(KubernetesConfigDetector.class, () -> detector)
 			.withPropertyValues("kubeevents.sink.mode=kubernetes")
@@ -90,7 +88,7 @@ class NoKubernetesClusterFailureAnalyzerTests {
 
 		@Bean
 		KubernetesConfigDetector noClusterDetector() {
-			return TestClusters.noCluster(dir);
+			return Machines.noCluster(dir);
 		}
 
 	}

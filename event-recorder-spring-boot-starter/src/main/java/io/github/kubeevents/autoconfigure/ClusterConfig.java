@@ -1,4 +1,4 @@
-package io.github.kubeevents.autoconfigure.cluster;
+package io.github.kubeevents.autoconfigure;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -7,7 +7,6 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Objects;
 
 import io.kubernetes.client.openapi.ApiClient;
@@ -27,18 +26,11 @@ import org.jspecify.annotations.Nullable;
  * @param serviceHost {@code $KUBERNETES_SERVICE_HOST} for {@link Source#IN_CLUSTER}, else {@code null}
  * @param servicePort {@code $KUBERNETES_SERVICE_PORT} for {@link Source#IN_CLUSTER}, else {@code null}
  */
-public record ClusterConfig(Source source, Path location, @Nullable String serviceHost,
+record ClusterConfig(Source source, Path location, @Nullable String serviceHost,
 		@Nullable String servicePort) {
 
-	/**
-	 * Read timeout of the clients built here. client-java's default is none, so a server that accepts a
-	 * connection and never answers would hold the sink thread forever; a timeout is a transport failure, which
-	 * the recorder retries.
-	 */
-	public static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
-
 	/** Where a cluster configuration comes from. */
-	public enum Source {
+	enum Source {
 
 		/** A file listed in {@code $KUBECONFIG}. */
 		KUBECONFIG_ENV,
@@ -56,7 +48,7 @@ public record ClusterConfig(Source source, Path location, @Nullable String servi
 	 * @throws NullPointerException when source or location is {@code null}
 	 * @throws IllegalArgumentException when an in-cluster configuration has no host or port
 	 */
-	public ClusterConfig {
+	ClusterConfig {
 		Objects.requireNonNull(source, "source");
 		Objects.requireNonNull(location, "location");
 		if (source == Source.IN_CLUSTER && (serviceHost == null || servicePort == null)) {
@@ -70,7 +62,7 @@ public record ClusterConfig(Source source, Path location, @Nullable String servi
 	 * @param file the file
 	 * @return the configuration
 	 */
-	public static ClusterConfig kubeconfig(Source source, Path file) {
+	static ClusterConfig kubeconfig(Source source, Path file) {
 		return new ClusterConfig(source, file, null, null);
 	}
 
@@ -81,7 +73,7 @@ public record ClusterConfig(Source source, Path location, @Nullable String servi
 	 * @param port {@code $KUBERNETES_SERVICE_PORT}
 	 * @return the configuration
 	 */
-	public static ClusterConfig inCluster(Path serviceAccountDir, String host, String port) {
+	static ClusterConfig inCluster(Path serviceAccountDir, String host, String port) {
 		return new ClusterConfig(Source.IN_CLUSTER, serviceAccountDir, host, port);
 	}
 
@@ -90,7 +82,7 @@ public record ClusterConfig(Source source, Path location, @Nullable String servi
 	 * @return e.g. {@code "kubeconfig /home/me/.kube/config"} or
 	 * {@code "in-cluster service account /var/run/secrets/kubernetes.io/serviceaccount"}
 	 */
-	public String description() {
+	String description() {
 		return switch (this.source) {
 			case KUBECONFIG_ENV -> "kubeconfig " + this.location + " (from $KUBECONFIG)";
 			case HOME_KUBECONFIG -> "kubeconfig " + this.location;
@@ -104,19 +96,21 @@ public record ClusterConfig(Source source, Path location, @Nullable String servi
 	 * @return a new client
 	 * @throws IOException when a file cannot be read or does not hold a usable configuration
 	 */
-	public ApiClient createApiClient() throws IOException {
+	ApiClient createApiClient() throws IOException {
 		try {
 			if (this.source == Source.IN_CLUSTER) {
 				return new ClientBuilder().setBasePath(inClusterBasePath())
 					.setCertificateAuthority(Files.readAllBytes(this.location.resolve("ca.crt")))
 					.setAuthentication(new TokenFileAuthentication(this.location.resolve("token").toString()))
-					.setReadTimeout(READ_TIMEOUT)
+					.setReadTimeout(KubeEventsConnectionDetails.CLIENT_READ_TIMEOUT)
 					.build();
 			}
 			try (Reader reader = Files.newBufferedReader(this.location, StandardCharsets.UTF_8)) {
 				KubeConfig kubeConfig = KubeConfig.loadKubeConfig(reader);
 				kubeConfig.setFile(this.location.toFile());
-				return ClientBuilder.kubeconfig(kubeConfig).setReadTimeout(READ_TIMEOUT).build();
+				return ClientBuilder.kubeconfig(kubeConfig)
+					.setReadTimeout(KubeEventsConnectionDetails.CLIENT_READ_TIMEOUT)
+					.build();
 			}
 		}
 		catch (IOException ex) {

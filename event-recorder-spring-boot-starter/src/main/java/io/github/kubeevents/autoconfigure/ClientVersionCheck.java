@@ -1,4 +1,4 @@
-package io.github.kubeevents.autoconfigure.cluster;
+package io.github.kubeevents.autoconfigure;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,10 +17,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-public final class ClientVersionCheck {
+final class ClientVersionCheck {
 
 	/** The major version of client-java kube-events is built against. */
-	public static final int BUILT_WITH_MAJOR = 27;
+	static final int BUILT_WITH_MAJOR = 27;
 
 	private static final String POM_PROPERTIES = "META-INF/maven/io.kubernetes/client-java-api/pom.properties";
 
@@ -32,7 +32,7 @@ public final class ClientVersionCheck {
 	}
 
 	/** Logs one WARN per JVM when the client is older than {@value #BUILT_WITH_MAJOR}. */
-	public static void warnIfOlderThanBuiltWith() {
+	static void warnIfOlderThanBuiltWith() {
 		if (!checked.compareAndSet(false, true)) {
 			return;
 		}
