@@ -1,10 +1,10 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
-import io.github.kubeevents.sink.EventsApi;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
+import io.github.kubeevents.sink.EventsApi;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
@@ -13,9 +13,9 @@ import io.kubernetes.client.openapi.models.V1APIResourceList;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
+import okhttp3.Call;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import okhttp3.Call;
 
 /**
  * The events API a recorder writes, and why: the configured one, or what discovery found for

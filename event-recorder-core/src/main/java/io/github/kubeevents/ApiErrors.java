@@ -1,7 +1,6 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
-import io.github.kubeevents.sink.EventSinkException;
 import java.util.List;
 import java.util.Map;
 
@@ -9,6 +8,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.kubeevents.sink.EventSinkException;
 import io.kubernetes.client.openapi.ApiException;
 import org.jspecify.annotations.Nullable;
 

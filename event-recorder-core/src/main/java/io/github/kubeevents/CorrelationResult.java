@@ -1,7 +1,7 @@
 package io.github.kubeevents;
 
-import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.github.kubeevents.sink.EventSink;
+import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**
  * What {@link EventCorrelator#correlate(CoreV1Event)} decided.

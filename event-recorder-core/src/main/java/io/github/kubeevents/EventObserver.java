@@ -1,7 +1,6 @@
 package io.github.kubeevents;
 
 import java.time.OffsetDateTime;
-import io.github.kubeevents.sink.EventSink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -10,6 +9,7 @@ import java.util.function.Predicate;
 import com.github.benmanes.caffeine.cache.Cache;
 import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
 import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
+import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**

@@ -1,9 +1,6 @@
 package io.github.kubeevents;
 
 import java.io.IOException;
-import io.github.kubeevents.sink.SinkRequestListener;
-import io.github.kubeevents.sink.EventSinkException;
-import io.github.kubeevents.sink.EventSink;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -15,6 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.SinkRequestListener;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.CoreV1Event;

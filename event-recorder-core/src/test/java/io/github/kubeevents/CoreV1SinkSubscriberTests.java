@@ -1,8 +1,6 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
-import io.github.kubeevents.introspect.RecorderStats;
-import io.github.kubeevents.sink.EventSink;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -11,6 +9,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import ch.qos.logback.classic.Level;
+import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;

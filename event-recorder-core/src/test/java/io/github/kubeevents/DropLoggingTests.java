@@ -220,7 +220,8 @@ class DropLoggingTests {
 		}
 		recorder.event(pod, null, "R", "invalid");
 		broadcaster.start();
-		await().atMost(WAIT).until(() -> broadcaster.stats().dropped(DropReason.SPAM_FILTERED.tag()) == 15);
+		await().atMost(WAIT).until(() -> broadcaster.stats().dropped(DropReason.SPAM_FILTERED.tag()) == 15
+				&& broadcaster.stats().writes().created() + broadcaster.stats().writes().failed() == 25);
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
 		recorder.event(pod, EventType.NORMAL, "R", "after shutdown");
 		// 45 recorded: 40 accepted, 5 queue_full; of the 40: 1 rejected (403), 1 retries exhausted (2 attempts),
@@ -295,7 +296,8 @@ class DropLoggingTests {
 		await().atMost(WAIT).until(() -> broadcaster.stats().queue().depth() == 0 && sink.callCount() >= 1);
 		broadcaster.shutdown(WAIT);
 		recorder.event(pod, EventType.NORMAL, "R", "after shutdown");
-		assertThat(broadcaster.stats().dropped(DropReason.QUEUE_FULL.tag())).isGreaterThan(50);
+		// 50 at record; more at the subscriber when it falls behind the distribution thread
+		assertThat(broadcaster.stats().dropped(DropReason.QUEUE_FULL.tag())).isGreaterThanOrEqualTo(50);
 		assertThat(broadcaster.stats().dropped(DropReason.SPAM_FILTERED.tag())).isGreaterThan(0);
 		assertThat(broadcaster.stats().dropped(DropReason.SHUTDOWN.tag())).isGreaterThan(1);
 	}

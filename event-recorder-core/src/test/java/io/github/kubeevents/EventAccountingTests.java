@@ -1,7 +1,6 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
-import io.github.kubeevents.introspect.RecorderStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +11,7 @@ import java.util.function.BooleanSupplier;
 
 import ch.qos.logback.classic.Level;
 import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.RecorderStats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,6 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
-import io.github.kubeevents.introspect.RecorderStats;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import ch.qos.logback.classic.Level;
 import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.RetryPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,6 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
-import io.github.kubeevents.introspect.RecorderStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -14,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -356,15 +356,15 @@ class EventBroadcasterTests {
 	@Test
 	void sinkCapacityIsItsSubscriberQueuePlusEveryWriterQueue() {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder()
-			.subscriberOptions(new SubscriberOptions(7, FullQueuePolicy.DROP))
+			.subscriberOptions(new SubscriberOptions(7, SubscriberOptions.FullQueuePolicy.DROP))
 			.sinkWriters(3)
 			.writerQueueCapacity(5));
 		broadcaster.startRecordingToSink(new ScriptedSink());
 		broadcaster.startLogging();
-		assertThat(broadcaster.subscriberSnapshots()).extracting(RecorderSnapshot.SubscriberSnapshot::capacity)
+		assertThat(broadcaster.stats().subscribers()).extracting(RecorderStats.Subscriber::capacity)
 			.containsExactly(7 + 3 * 5, 7);
 		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().writerQueueCapacity(0))
-			.withMessage("writer queue capacity must be at least 1, was 0");
+			.withMessage("writerQueueCapacity must be at least 1, was 0");
 	}
 
 	@Test

@@ -9,8 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderSnapshot.SeriesSnapshot;
+import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.kubernetes.client.openapi.models.EventsV1Event;

@@ -1,11 +1,11 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
-import io.github.kubeevents.introspect.RecorderStats;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;

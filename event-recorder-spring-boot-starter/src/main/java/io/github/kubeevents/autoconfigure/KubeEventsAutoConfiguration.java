@@ -1,14 +1,9 @@
 package io.github.kubeevents.autoconfigure;
 
+import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.EventBroadcasterBuilder;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
-import io.github.kubeevents.correlator.CorrelatorOptions;
-import io.github.kubeevents.autoconfigure.cluster.ClientVersionCheck;
-import io.github.kubeevents.autoconfigure.cluster.ClusterResolver;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
-import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
@@ -107,7 +102,7 @@ public final class KubeEventsAutoConfiguration {
 			customizer.customize(eventsV1);
 		});
 		KubeEventsProperties.Sink sink = properties.sink();
-		EventBroadcasterBuilder builder = EventBroadcaster.builder()
+		EventBroadcaster.Builder builder = EventBroadcaster.builder()
 			.incomingQueueCapacity(properties.queue().capacity())
 			.subscriberOptions(properties.queue().toSubscriberOptions())
 			.maxMessageBytes(properties.maxMessageBytes())

@@ -3,9 +3,8 @@ package io.github.kubeevents.autoconfigure;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.github.kubeevents.FullQueuePolicy;
-import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.CorrelatorOptions;
+import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import org.jspecify.annotations.Nullable;
@@ -66,7 +65,7 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	}
 
 	/**
-	 * {@link #maxMessageSize()} in bytes, for {@code EventBroadcasterBuilder#maxMessageBytes(int)}.
+	 * {@link #maxMessageSize()} in bytes, for {@code EventBroadcaster.Builder#maxMessageBytes(int)}.
 	 * @return the limit, between 1 and {@link Integer#MAX_VALUE}
 	 */
 	public int maxMessageBytes() {
@@ -172,7 +171,7 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * "wait" for room (which delays every subscriber).
 	 */
 	public record Queue(@DefaultValue("1000") int capacity, @DefaultValue("1000") int subscriberCapacity,
-			@DefaultValue("drop") FullQueuePolicy fullPolicy) {
+			@DefaultValue("drop") SubscriberOptions.FullQueuePolicy fullPolicy) {
 
 		/**
 		 * Validates the queue settings.

@@ -15,7 +15,7 @@ import io.github.kubeevents.autoconfigure.endpoint.KubeEventsEndpointAutoConfigu
 import io.github.kubeevents.autoconfigure.health.KubeEventsHealthContributorAutoConfiguration;
 import io.github.kubeevents.autoconfigure.metrics.KubeEventsMetricsAutoConfiguration;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.CoreV1EventSink;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
@@ -66,9 +66,9 @@ class KubeEventsAutoConfigurationTests {
 
 	private static List<String> subscriberNames(AssertableApplicationContext context) {
 		return context.getBean(EventBroadcaster.class)
-			.subscriberSnapshots()
+			.stats().subscribers()
 			.stream()
-			.map(RecorderSnapshot.SubscriberSnapshot::name)
+			.map(RecorderStats.Subscriber::name)
 			.toList();
 	}
 
@@ -113,7 +113,7 @@ class KubeEventsAutoConfigurationTests {
 		EventBroadcaster[] broadcaster = new EventBroadcaster[1];
 		runner().run((context) -> broadcaster[0] = context.getBean(EventBroadcaster.class));
 		assertThat(broadcaster[0].isRunning()).isFalse();
-		assertThat(broadcaster[0].isShutdown()).isTrue();
+		assertThat(broadcaster[0].stats().state()).isEqualTo("terminated");
 	}
 
 	@Test
@@ -148,9 +148,9 @@ class KubeEventsAutoConfigurationTests {
 		runner().withBean("myBroadcaster", EventBroadcaster.class, () -> mine).run((context) -> {
 			assertThat(context).hasSingleBean(EventBroadcaster.class).getBean(EventBroadcaster.class).isSameAs(mine);
 			assertThat(mine.isRunning()).isTrue();
-			assertThat(mine.queueCapacity()).isEqualTo(3);
+			assertThat(mine.stats().queue().capacity()).isEqualTo(3);
 			context.getBean(EventRecorder.class).event(TestClusters.pod("web-1"), EventType.NORMAL, "", "no reason");
-			assertThat(mine.droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);
+			assertThat(mine.stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(1);
 		});
 		assertThat(mine.isRunning()).isFalse();
 	}
@@ -388,7 +388,7 @@ class KubeEventsAutoConfigurationTests {
 						new KubeEventsStatus(SinkMode.NONE, EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
 				assertThat(subscriberNames(context)).isEmpty();
 				context.getBean(EventRecorder.class).event(TestClusters.pod("web-1"), EventType.NORMAL, "", "no reason");
-				assertThat(context.getBean(EventBroadcaster.class).droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);
+				assertThat(context.getBean(EventBroadcaster.class).stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(1);
 			});
 	}
 

@@ -11,10 +11,8 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.correlator.EventPatch;
-import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
@@ -51,7 +49,7 @@ class KubeEventsLifecycleTests {
 	}
 
 	private static java.util.List<String> subscribers(EventBroadcaster broadcaster) {
-		return broadcaster.subscriberSnapshots().stream().map(RecorderSnapshot.SubscriberSnapshot::name).toList();
+		return broadcaster.stats().subscribers().stream().map(RecorderStats.Subscriber::name).toList();
 	}
 
 	@Test
@@ -113,9 +111,9 @@ class KubeEventsLifecycleTests {
 					recorder.event(TestClusters.pod("web-" + i), EventType.NORMAL, "Started", "started " + i);
 				}
 			});
-		assertThat(broadcaster[0].isShutdown()).isTrue();
+		assertThat(broadcaster[0].stats().state()).isEqualTo("terminated");
 		assertThat(sink.created()).hasSize(3);
-		assertThat(broadcaster[0].droppedByReason().values()).containsOnly(0L);
+		assertThat(broadcaster[0].stats().dropped().values()).containsOnly(0L);
 		await().untilAsserted(() -> {
 			Set<Thread> left = kubeEventsThreads();
 			left.removeAll(before);
@@ -146,7 +144,7 @@ class KubeEventsLifecycleTests {
 		lifecycle.stop();
 		assertThat(lifecycle.isRunning()).isFalse();
 		assertThat(broadcaster.isRunning()).isFalse();
-		assertThat(broadcaster.isShutdown()).isTrue();
+		assertThat(broadcaster.stats().state()).isEqualTo("terminated");
 	}
 
 	@Test
@@ -216,7 +214,7 @@ class KubeEventsLifecycleTests {
 			broadcaster.newRecorder(SOURCE).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "stuck");
 			assertThat(writing.await(10, TimeUnit.SECONDS)).isTrue();
 			lifecycle.stop();
-			assertThat(broadcaster.isShutdown()).isTrue();
+			assertThat(broadcaster.stats().state()).isEqualTo("terminated");
 			long start = System.nanoTime();
 			broadcaster.close();
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));

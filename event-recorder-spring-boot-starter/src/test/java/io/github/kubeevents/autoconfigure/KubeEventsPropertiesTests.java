@@ -12,19 +12,16 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.EventKeys;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.FullQueuePolicy;
-import io.github.kubeevents.correlator.CorrelatorOptions;
-import io.github.kubeevents.correlator.EventKeys;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
-import io.github.kubeevents.CorrelatorOptions;
-import io.github.kubeevents.EventKeys;
-import io.github.kubeevents.introspect.CorrelatorSnapshot;
+import io.github.kubeevents.SubscriberOptions;
+import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
@@ -111,9 +108,9 @@ class KubeEventsPropertiesTests {
 			assertThat(options.messagePrefix()).isEqualTo(CorrelatorOptions.DEFAULT_MESSAGE_PREFIX);
 
 			RecorderSnapshot snapshot = snapshot(context);
-			assertThat(snapshot.queue()).isEqualTo(new RecorderSnapshot.QueueSnapshot(0, 1000));
+			assertThat(snapshot.queue()).isEqualTo(new RecorderStats.Queue(0, 1000));
 			assertThat(snapshot.subscribers())
-				.containsExactly(new RecorderSnapshot.SubscriberSnapshot("logging", 0, 1000, "drop", 0));
+				.containsExactly(new RecorderStats.Subscriber("logging", 0, 1000, "drop", 0));
 			assertThat(ReflectionTestUtils.getField(context.getBean(KubeEventsLifecycle.class), "shutdownTimeout"))
 				.isEqualTo(Duration.ofSeconds(10));
 		});
@@ -130,7 +127,7 @@ class KubeEventsPropertiesTests {
 				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
 						new KubeEventsProperties.RateLimit(null, 10),
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10))),
-				new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
+				new KubeEventsProperties.Queue(1000, 1000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
 						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),
@@ -170,8 +167,8 @@ class KubeEventsPropertiesTests {
 				assertThat(properties.sink()).isEqualTo(new KubeEventsProperties.Sink(SinkMode.LOG, "events.k8s.io/v1",
 						Duration.ofSeconds(2), 2, 30, 99, new KubeEventsProperties.RateLimit(5.0, 7),
 						new KubeEventsProperties.Retry(3, Duration.ofSeconds(1))));
-				assertThat(context.getBean(io.github.kubeevents.EventBroadcaster.class).writeBudget())
-					.isEqualTo(new io.github.kubeevents.introspect.WriteBudgetSnapshot(5.0, 7, 0, Duration.ZERO));
+				assertThat(context.getBean(io.github.kubeevents.EventBroadcaster.class).stats().writeBudget())
+					.isEqualTo(new io.github.kubeevents.introspect.RecorderStats.WriteBudget(5.0, 7, 0, Duration.ZERO));
 			});
 	}
 
@@ -187,11 +184,11 @@ class KubeEventsPropertiesTests {
 				"kubeevents.queue.full-policy=wait")
 			.run((context) -> {
 				assertThat(properties(context).queue())
-					.isEqualTo(new KubeEventsProperties.Queue(5, 7, FullQueuePolicy.WAIT));
+					.isEqualTo(new KubeEventsProperties.Queue(5, 7, SubscriberOptions.FullQueuePolicy.WAIT));
 				RecorderSnapshot snapshot = snapshot(context);
-				assertThat(snapshot.queue()).isEqualTo(new RecorderSnapshot.QueueSnapshot(0, 5));
+				assertThat(snapshot.queue()).isEqualTo(new RecorderStats.Queue(0, 5));
 				assertThat(snapshot.subscribers())
-					.containsExactly(new RecorderSnapshot.SubscriberSnapshot("logging", 0, 7, "wait", 0));
+					.containsExactly(new RecorderStats.Subscriber("logging", 0, 7, "wait", 0));
 			});
 	}
 
@@ -201,15 +198,15 @@ class KubeEventsPropertiesTests {
 			.withPropertyValues("kubeevents.queue.subscriber-capacity=7", "kubeevents.sink.writers=3",
 					"kubeevents.sink.writer-queue-capacity=5", "kubeevents.log-events=true")
 			.run((context) -> assertThat(snapshot(context).subscribers()).containsExactly(
-					new RecorderSnapshot.SubscriberSnapshot("sink", 0, 7 + 3 * 5, "drop", 0),
-					new RecorderSnapshot.SubscriberSnapshot("logging", 0, 7, "drop", 0)));
+					new RecorderStats.Subscriber("sink", 0, 7 + 3 * 5, "drop", 0),
+					new RecorderStats.Subscriber("logging", 0, 7, "drop", 0)));
 	}
 
 	@Test
 	void writerQueueCapacityDefaultsToClientGosQueueSizeWhateverTheSubscriberCapacity() {
 		runnerWithSink(new InMemoryEventSink()).withPropertyValues("kubeevents.queue.subscriber-capacity=10")
 			.run((context) -> assertThat(snapshot(context).subscribers()).extracting(
-					RecorderSnapshot.SubscriberSnapshot::capacity)
+					RecorderStats.Subscriber::capacity)
 				.containsExactly(10 + 4 * 1000));
 	}
 
@@ -220,8 +217,8 @@ class KubeEventsPropertiesTests {
 			.run((context) -> {
 				assertThat(properties(context).sink().retry()).isEqualTo(new KubeEventsProperties.Retry(2, Duration.ZERO));
 				recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "started");
-				await().until(() -> broadcaster(context).droppedCount(DropReason.RETRIES_EXHAUSTED) == 1);
-				assertThat(snapshot(context).sinks().get(0).stats()).isEqualTo(new SinkStats(0, 0, 1, 1));
+				await().until(() -> broadcaster(context).stats().dropped(DropReason.RETRIES_EXHAUSTED.tag()) == 1);
+				assertThat(snapshot(context).sinks().get(0).stats()).isEqualTo(new RecorderStats.Writes(0, 0, 1, 1));
 				assertThat(sink.created()).isEmpty();
 			});
 	}
@@ -235,7 +232,7 @@ class KubeEventsPropertiesTests {
 			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Short", "1234567890");
 			await().until(() -> sink.created().size() == 1);
 			assertThat(sink.created().get(0).getReason()).isEqualTo("Short");
-			assertThat(broadcaster(context).droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);
+			assertThat(broadcaster(context).stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(1);
 		});
 	}
 
@@ -306,7 +303,7 @@ class KubeEventsPropertiesTests {
 		runnerWithSink(sink).withPropertyValues("kubeevents.correlator.spam-filter.burst=1").run((context) -> {
 			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "one");
 			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "two");
-			await().until(() -> broadcaster(context).droppedCount(DropReason.SPAM_FILTERED) == 1);
+			await().until(() -> broadcaster(context).stats().dropped(DropReason.SPAM_FILTERED.tag()) == 1);
 			assertThat(sink.created()).extracting(CoreV1Event::getMessage).containsExactly("one");
 		});
 	}
@@ -322,7 +319,7 @@ class KubeEventsPropertiesTests {
 				recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "two");
 				await().until(() -> sink.created().size() == 2);
 				assertThat(correlator(context).spamBucketsSize()).isZero();
-				assertThat(broadcaster(context).droppedCount(DropReason.SPAM_FILTERED)).isZero();
+				assertThat(broadcaster(context).stats().dropped(DropReason.SPAM_FILTERED.tag())).isZero();
 			});
 	}
 
@@ -505,7 +502,7 @@ class KubeEventsPropertiesTests {
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
 			kubeevents.sink.mode=cluster                            | kubeevents.sink.mode' to io.github.kubeevents.autoconfigure.SinkMode
-			kubeevents.queue.full-policy=block                      | kubeevents.queue.full-policy' to io.github.kubeevents.FullQueuePolicy
+			kubeevents.queue.full-policy=block                      | kubeevents.queue.full-policy' to io.github.kubeevents.SubscriberOptions$FullQueuePolicy
 			kubeevents.correlator.spam-filter.key=reason            | kubeevents.correlator.spam-filter.key' to io.github.kubeevents.autoconfigure.SpamKey
 			kubeevents.correlator.spam-filter.refill-interval=often | kubeevents.correlator.spam-filter.refill-interval' to java.time.Duration
 			kubeevents.sink.retry.max-attempts=many                      | kubeevents.sink.retry.max-attempts' to int

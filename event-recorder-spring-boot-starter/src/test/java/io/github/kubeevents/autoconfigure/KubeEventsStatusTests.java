@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.sink.SeriesPatch;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.EventsV1Event;

@@ -246,7 +246,7 @@ class EventsV1IT {
 			awaiting().until(() -> snapshot(context).dropped().get("rejected_by_server") == 1);
 			assertThat(http.summary()).containsExactly("POST 403");
 			assertThat(snapshot(context).dropped()).isEqualTo(drops("rejected_by_server", 1L));
-			assertThat(context.getBean(io.github.kubeevents.EventBroadcaster.class).lastRejection().error())
+			assertThat(context.getBean(io.github.kubeevents.EventBroadcaster.class).stats().lastRejection().error())
 				.contains("403").contains("events.events.k8s.io is forbidden");
 		});
 		HttpExchangeLog coreHttp = HttpExchangeLog.attachTo(client);

@@ -11,7 +11,7 @@ import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -84,7 +84,7 @@ final class ItSupport {
 		return context.getBean(EventBroadcaster.class).snapshot(100);
 	}
 
-	static SinkStats sinkStats(ApplicationContext context) {
+	static RecorderStats.Writes sinkStats(ApplicationContext context) {
 		List<RecorderSnapshot.SinkSnapshot> sinks = snapshot(context).sinks();
 		if (sinks.size() != 1) {
 			throw new AssertionError("expected exactly one sink, got " + sinks);

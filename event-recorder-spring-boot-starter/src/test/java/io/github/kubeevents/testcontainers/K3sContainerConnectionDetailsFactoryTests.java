@@ -3,7 +3,6 @@ package io.github.kubeevents.testcontainers;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.Arrays;
-
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.X509KeyManager;
 

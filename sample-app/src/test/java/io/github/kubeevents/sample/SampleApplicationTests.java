@@ -9,12 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.kubeevents.FullQueuePolicy;
+import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.autoconfigure.KubeEventsProperties;
 import io.github.kubeevents.autoconfigure.SinkMode;
 import io.github.kubeevents.autoconfigure.SpamKey;
-import io.github.kubeevents.correlator.EventPatch;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Nested;
@@ -23,8 +21,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -109,7 +107,7 @@ class SampleApplicationTests {
 				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
 						new KubeEventsProperties.RateLimit(null, 10),
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10))),
-				new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
+				new KubeEventsProperties.Queue(1000, 1000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
 						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),

@@ -7,7 +7,6 @@ import io.github.kubeevents.EventSource;
 import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.autoconfigure.KubeEventsStatus;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

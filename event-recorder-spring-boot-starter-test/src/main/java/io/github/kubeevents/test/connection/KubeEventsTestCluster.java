@@ -7,8 +7,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.TestClusterExtension;
 import io.github.kubeevents.test.cluster.TestNamespace;
 import io.github.kubeevents.test.cluster.WithTestCluster;

@@ -4,8 +4,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 

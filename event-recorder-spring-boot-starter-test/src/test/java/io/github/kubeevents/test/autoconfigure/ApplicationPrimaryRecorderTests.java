@@ -1,16 +1,14 @@
 package io.github.kubeevents.test.autoconfigure;
 
-import java.nio.file.Path;
-import java.util.Map;
 
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSpec;
 import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -24,7 +22,6 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static io.github.kubeevents.test.assertj.KubeEventsAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,8 +41,7 @@ class ApplicationPrimaryRecorderTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(
 				AutoConfigurations.of(KubeEventsAutoConfiguration.class, FakeEventRecorderAutoConfiguration.class))
-		.withBean(KubernetesConfigDetector.class,
-				() -> new KubernetesConfigDetector(Map.of(), Path.of("target/no-home"), Path.of("target/no-sa")));
+		.withPropertyValues("KUBECONFIG=", "KUBERNETES_SERVICE_HOST=", "HOME=target/no-home");
 
 	@Test
 	void theFakeIsInjectedNextToAnApplicationPrimaryRecorder(CapturedOutput output) {
@@ -97,15 +93,15 @@ class ApplicationPrimaryRecorderTests {
 	@Test
 	void withoutTheFakeTheApplicationsPrimaryRecorderIsInjected() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class,
-					() -> new KubernetesConfigDetector(Map.of(), Path.of("target/no-home"), Path.of("target/no-sa")))
+			.withPropertyValues("KUBECONFIG=", "KUBERNETES_SERVICE_HOST=", "HOME=target/no-home")
 			.withUserConfiguration(PrimaryRecorder.class)
 			.run((context) -> assertThat(context.getBean(EventRecorder.class)).isInstanceOf(CountingRecorder.class));
 	}
 
 	/** The same in a {@code @SpringBootTest}. */
 	@Nested
-	@SpringBootTest(classes = Application.class)
+	@SpringBootTest(classes = Application.class,
+			properties = { "KUBECONFIG=", "KUBERNETES_SERVICE_HOST=", "HOME=target/no-home" })
 	@AutoConfigureFakeEventRecorder
 	class InASpringBootTest {
 
@@ -139,7 +135,7 @@ class ApplicationPrimaryRecorderTests {
 		int calls;
 
 		@Override
-		public void record(EventSpec<?> spec) {
+		public void record(EventSpec spec) {
 			this.calls++;
 		}
 
@@ -183,7 +179,7 @@ class ApplicationPrimaryRecorderTests {
 		}
 
 		@Override
-		public void record(EventSpec<?> spec) {
+		public void record(EventSpec spec) {
 			this.calls++;
 			this.delegate.record(spec);
 		}
@@ -216,10 +212,6 @@ class ApplicationPrimaryRecorderTests {
 			return new Service(recorder);
 		}
 
-		@Bean
-		KubernetesConfigDetector developerMachine() {
-			return new KubernetesConfigDetector(Map.of(), Path.of("target/no-home"), Path.of("target/no-sa"));
-		}
 
 	}
 

@@ -110,7 +110,7 @@ class ContextPausingIT {
 	static void recordsAnEventTheClusterStores(WidgetService widgets, EventBroadcaster broadcaster,
 			KubernetesTestCluster cluster, String phase) {
 		String name = "pausing-" + phase + "-" + UUID.randomUUID().toString().substring(0, 8);
-		long shutdownDropsBefore = broadcaster.droppedCount(DropReason.SHUTDOWN);
+		long shutdownDropsBefore = broadcaster.stats().dropped(DropReason.SHUTDOWN.tag());
 
 		widgets.create(name, 0);
 
@@ -119,9 +119,9 @@ class ContextPausingIT {
 					+ " spring-test paused this cached application context (Lifecycle.stop()) while another test class ran, and restarted it (Lifecycle.start()) for this one;"
 					+ " a recorder that cannot start again after stop() loses every event of the reused context (issue 12"
 					+ " item 1; KubeEventsLifecycle logs it at WARN)",
-					() -> assertThat(broadcaster.droppedCount(DropReason.SHUTDOWN))
-						.as(() -> "events dropped as 'shutdown' (broadcaster shut down: " + broadcaster.isShutdown()
-								+ ", drops by reason: " + broadcaster.droppedByReason() + ")")
+					() -> assertThat(broadcaster.stats().dropped(DropReason.SHUTDOWN.tag()))
+						.as(() -> "events dropped as 'shutdown' (recorder state: " + broadcaster.stats().state()
+								+ ", drops by reason: " + broadcaster.stats().dropped() + ")")
 						.isEqualTo(shutdownDropsBefore))
 			.untilAsserted(() -> assertThat(ClusterEvents.read(cluster, "default").about("Widget", "default", name))
 				.hasWarning("FailedCreate")

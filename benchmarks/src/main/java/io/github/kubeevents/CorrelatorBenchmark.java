@@ -1,13 +1,8 @@
-package io.github.kubeevents.benchmarks;
+package io.github.kubeevents;
 
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
-import io.github.kubeevents.EventNames;
-import io.github.kubeevents.CoreV1Events;
-import io.github.kubeevents.CorrelationResult;
-import io.github.kubeevents.CorrelatorOptions;
-import io.github.kubeevents.EventCorrelator;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
