@@ -144,7 +144,9 @@ class KubeEventsLifecycleTests {
 		lifecycle.stop();
 		assertThat(lifecycle.isRunning()).isFalse();
 		assertThat(broadcaster.isRunning()).isFalse();
-		assertThat(broadcaster.stats().state()).isEqualTo("terminated");
+		assertThat(broadcaster.stats().state()).as("stopped, not shut down: the context may start again")
+			.isEqualTo("stopped");
+		broadcaster.close();
 	}
 
 	@Test
@@ -155,18 +157,35 @@ class KubeEventsLifecycleTests {
 		lifecycle.start();
 		assertThat(subscribers(broadcaster)).containsExactly("logging");
 		lifecycle.stop();
+		broadcaster.close();
 	}
 
 	@Test
-	void cannotRestartAfterStop(CapturedOutput output) {
+	void restartsAfterStopAndWritesWhatWasRecordedMeanwhile(CapturedOutput output) {
 		EventBroadcaster broadcaster = EventBroadcaster.builder().build();
-		KubeEventsLifecycle lifecycle = lifecycle(broadcaster, logOnly());
+		InMemoryEventSink sink = new InMemoryEventSink();
+		KubeEventsLifecycle lifecycle = lifecycle(broadcaster,
+				new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.KUBERNETES, "test", null, false, new SinkTarget.CoreV1(sink)));
+		EventRecorder recorder = broadcaster.newRecorder(SOURCE);
+		for (int cycle = 0; cycle < 3; cycle++) {
+			lifecycle.start();
+			assertThat(lifecycle.isRunning()).isTrue();
+			recorder.event(TestClusters.pod("running-" + cycle), EventType.NORMAL, "Started", "while running");
+			lifecycle.stop();
+			assertThat(lifecycle.isRunning()).isFalse();
+			assertThat(sink.created()).as("written by the end of stop()").hasSize(2 * cycle + 1);
+			recorder.event(TestClusters.pod("stopped-" + cycle), EventType.NORMAL, "Started", "while stopped");
+			assertThat(sink.created()).hasSize(2 * cycle + 1);
+		}
 		lifecycle.start();
+		await().until(() -> sink.created().size() == 6);
+		assertThat(subscribers(broadcaster)).as("subscribed once").containsExactly("sink");
+		assertThat(output).contains("Recording Kubernetes events again after a stop")
+			.doesNotContain("cannot be restarted");
 		lifecycle.stop();
-		lifecycle.start();
-		assertThat(lifecycle.isRunning()).isFalse();
-		assertThat(broadcaster.isRunning()).isFalse();
-		assertThat(output).contains("The Kubernetes event recorder was stopped and cannot be restarted");
+		broadcaster.close();
+		assertThat(broadcaster.stats().state()).isEqualTo("terminated");
+		assertThat(broadcaster.stats().totalDropped()).isZero();
 	}
 
 	@Test
@@ -178,6 +197,7 @@ class KubeEventsLifecycleTests {
 		assertThat(broadcaster.isRunning()).isTrue();
 		assertThat(subscribers(broadcaster)).isEmpty();
 		lifecycle.stop();
+		broadcaster.close();
 	}
 
 	@Test
@@ -204,7 +224,7 @@ class KubeEventsLifecycleTests {
 			}
 
 		};
-		// the broadcaster's own timeout is long: a second wait in close() would show
+		// the broadcaster's own timeout is long: a second wait for the stuck write in close() would show
 		EventBroadcaster broadcaster = EventBroadcaster.builder().shutdownTimeout(Duration.ofSeconds(30)).build();
 		KubeEventsLifecycle lifecycle = new KubeEventsLifecycle(broadcaster,
 				new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.KUBERNETES, "test", null, false, new SinkTarget.CoreV1(stuck)), SOURCE,
@@ -214,9 +234,10 @@ class KubeEventsLifecycleTests {
 			broadcaster.newRecorder(SOURCE).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "stuck");
 			assertThat(writing.await(10, TimeUnit.SECONDS)).isTrue();
 			lifecycle.stop();
-			assertThat(broadcaster.stats().state()).isEqualTo("terminated");
+			assertThat(broadcaster.stats().state()).isEqualTo("stopped");
 			long start = System.nanoTime();
 			broadcaster.close();
+			assertThat(broadcaster.stats().state()).isEqualTo("terminated");
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
 		}
 		finally {

@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import ch.qos.logback.classic.Level;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.InvolvedObject;
+import io.github.kubeevents.LogCapture;
 import io.github.kubeevents.ObjectRecorder;
 import io.github.kubeevents.TickingClock;
 import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
@@ -224,21 +226,13 @@ class EventsV1IT {
 	}
 
 	/**
-	 * RBAC on the events.k8s.io group alone: the identity may create core/v1 Events but not events.k8s.io/v1 ones,
-	 * so a v1 write is refused with 403 after one attempt, counted and shown as the last rejection.
+	 * RBAC on the events.k8s.io group alone with the API configured: the identity may create core/v1 Events but not
+	 * events.k8s.io/v1 ones, so a v1 write is refused with 403 after one attempt, counted and shown as the last
+	 * rejection; an explicitly configured API never switches.
 	 */
 	@Test
 	void forbiddenOnTheEventsGroupIsOneAttemptAndCounted() throws Exception {
-		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.cluster.adminClient());
-		rbac.createNamespacedRole(this.ns, new V1Role().metadata(new V1ObjectMeta().name("core-events-only"))
-			.rules(List.of(new V1PolicyRule().apiGroups(List.of(""))
-				.resources(List.of("events"))
-				.verbs(List.of("create", "patch"))))).execute();
-		rbac.createNamespacedRoleBinding(this.ns, new V1RoleBinding().metadata(new V1ObjectMeta().name("core-events-only"))
-			.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name("core-events-only"))
-			.subjects(List.of(new RbacV1Subject().kind("User")
-				.apiGroup("rbac.authorization.k8s.io")
-				.name(this.cluster.restrictedUserName())))).execute();
+		grantCoreEventsOnly();
 		ApiClient client = this.cluster.restrictedClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 		starter(client, "kubeevents.sink.api=events.k8s.io/v1").run((context) -> {
@@ -255,6 +249,58 @@ class EventsV1IT {
 			awaiting().until(() -> coreHttp.size() == 1);
 			assertThat(coreHttp.summary()).containsExactly("POST 201");
 		});
+	}
+
+	/**
+	 * Issue 12 item 2: the RBAC most charts grant (create and patch {@code events} in API group {@code ""} only)
+	 * under {@code kubeevents.sink.api=auto}, against a server that serves events.k8s.io/v1. Discovery picks v1, the
+	 * first write is refused with 403, one SelfSubjectAccessReview says core/v1 Events are allowed, and the sink
+	 * writes core/v1 from then on: every event is written, one WARN names the missing rule, the endpoint says why.
+	 */
+	@Test
+	void autoSwitchesToCoreV1ForGoodWhenRbacAllowsOnlyCoreEvents() throws Exception {
+		grantCoreEventsOnly();
+		ApiClient client = this.cluster.restrictedClient();
+		CoreV1Api admin = new CoreV1Api(this.cluster.adminClient());
+		try (LogCapture log = LogCapture.of(io.github.kubeevents.EventBroadcaster.class, Level.INFO)) {
+			starter(client, "kubeevents.sink.api=auto").run((context) -> {
+				EventRecorder recorder = context.getBean(EventRecorder.class);
+				recorder.about(pod("a")).warning("FailedCreate", "quota exceeded");
+				recorder.about(pod("b")).normal("Created", "created");
+				ObjectRecorder db = recorder.about(pod("db")).action("Probing");
+				for (int i = 0; i < 3; i++) {
+					db.warning("Unhealthy", "probe failed");
+				}
+				awaiting().untilAsserted(() -> assertThat(ItSupport.events(admin, this.ns))
+					.extracting((e) -> e.getInvolvedObject().getName() + " " + e.getReason() + " x" + e.getCount())
+					.containsExactlyInAnyOrder("a FailedCreate x1", "b Created x1", "db Unhealthy x3"));
+				assertThat(sinks(context)).singleElement().satisfies((sink) -> {
+					assertThat(sink.api()).isEqualTo("core/v1");
+					assertThat(sink.apiReason()).startsWith("auto: switched from events.k8s.io/v1, which RBAC refuses"
+							+ " (HTTP 403 Forbidden: events.events.k8s.io is forbidden")
+						.endsWith("core/v1 Events are allowed");
+				});
+				assertThat(snapshot(context).dropped().values()).containsOnly(0L);
+			});
+			assertThat(log.warnings()).filteredOn((line) -> line.startsWith("Writing core/v1 Kubernetes events"))
+				.singleElement()
+				.asString()
+				.contains("core/v1 Events are allowed in namespace '" + this.ns + "'")
+				.contains("{apiGroups: [\"events.k8s.io\"], resources: [\"events\"], verbs: [\"create\", \"patch\"]}");
+		}
+	}
+
+	private void grantCoreEventsOnly() throws ApiException {
+		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.cluster.adminClient());
+		rbac.createNamespacedRole(this.ns, new V1Role().metadata(new V1ObjectMeta().name("core-events-only"))
+			.rules(List.of(new V1PolicyRule().apiGroups(List.of(""))
+				.resources(List.of("events"))
+				.verbs(List.of("create", "patch"))))).execute();
+		rbac.createNamespacedRoleBinding(this.ns, new V1RoleBinding().metadata(new V1ObjectMeta().name("core-events-only"))
+			.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name("core-events-only"))
+			.subjects(List.of(new RbacV1Subject().kind("User")
+				.apiGroup("rbac.authorization.k8s.io")
+				.name(this.cluster.restrictedUserName())))).execute();
 	}
 
 	/** With {@code kubeevents.sink.api=auto} the starter asks discovery once and picks events.k8s.io/v1. */
