@@ -48,7 +48,7 @@ class ApiFallbackTests {
 	}
 
 	/** An auto sink whose events.k8s.io/v1 writes are all refused, over the scripted sinks. */
-	private EventsV1SinkSubscriber autoSink(boolean coreV1Allowed) {
+	private EventsV1SinkSubscriber autoSink(Boolean coreV1Allowed) {
 		for (int i = 0; i < 100; i++) {
 			this.eventsV1.failAt.put(i, FORBIDDEN);
 		}
@@ -129,6 +129,17 @@ class ApiFallbackTests {
 		assertThat(this.accessReviews).as("the namespace's answer is remembered").containsExactly("ns");
 		assertThat(sink.snapshot(0, (object) -> true).api()).isEqualTo("events.k8s.io/v1");
 		assertThat(sink.rejectedInARow()).isEqualTo(2);
+	}
+
+	@Test
+	void aFailedAccessReviewIsAskedAgainAtTheNextRefusal() {
+		autoSink(null);
+		pod("a").warning("FailedCreate", "quota exceeded");
+		await().atMost(WAIT).until(() -> this.counters.dropped(DropReason.REJECTED_BY_SERVER) == 1);
+		pod("b").warning("FailedCreate", "quota exceeded");
+		await().atMost(WAIT).until(() -> this.counters.dropped(DropReason.REJECTED_BY_SERVER) == 2);
+		assertThat(this.accessReviews).containsExactly("ns", "ns");
+		assertThat(this.coreV1.calls()).isEmpty();
 	}
 
 	@Test
