@@ -7,8 +7,8 @@
 #
 # Environment:
 #   RATES="20000 1000"  SINKS="instant stuck"  WARMUP=5  DURATION=20  OBJECTS=200
-#   KE="label=jar[,arg...] ..."   kube-events builds to compare, e.g.
-#       KE="old=/tmp/old.jar new=/tmp/new.jar,--incoming-capacity,10000"
+#   KE="label=jar[,arg...] ..."   kube-events builds to compare; args starting with -D or -X go to the JVM, e.g.
+#       KE="old=/tmp/old.jar new=/tmp/new.jar,--incoming-capacity,10000 tuned=/tmp/new.jar,-Dsome.property=1"
 #     (default: kube-events=benchmarks/target/benchmarks.jar; build it first with
 #      ./mvnw -B -ntp -q -pl benchmarks -am package -DskipTests)
 #   CLIENT_GO=1         0 leaves client-go out
@@ -45,10 +45,14 @@ run() { # variant rate sink
       -objects "$objects" > "$log" 2>&1
   else
     IFS=, read -r -a parts <<< "$spec"
+    local jvm=() args=() part
+    for part in "${parts[@]:1}"; do
+      if [[ "$part" == -D* || "$part" == -X* ]]; then jvm+=("$part"); else args+=("$part"); fi
+    done
     # shellcheck disable=SC2086
-    java $java_opts -cp "${parts[0]}" io.github.kubeevents.benchmarks.PacedCaller --label "$label" \
+    java $java_opts "${jvm[@]}" -cp "${parts[0]}" io.github.kubeevents.benchmarks.PacedCaller --label "$label" \
       --rate "$rate" --sink "$sink" --warmup "$warmup" --duration "$duration" --objects "$objects" \
-      "${parts[@]:1}" > "$log" 2>&1
+      "${args[@]}" > "$log" 2>&1
   fi
   grep '^RESULT ' "$log" | sed "s/^RESULT /RESULT round=$round /" >> "$out/results.txt" \
     || echo "no RESULT in $log" >&2
@@ -75,7 +79,8 @@ for line in open(sys.argv[1]):
     rows.append(fields)
 cols = [("p50", "p50 ns"), ("p99", "p99 ns"), ("p999", "p99.9 ns"), ("p9999", "p99.99 ns"),
         ("over10us", "calls >10us"), ("drop_incoming", "drops in"), ("drop_subscriber", "drops sub"),
-        ("late_calls", "late calls"), ("load", "load")]
+        ("drop_incoming_warmup", "of which warm-up in"), ("drop_subscriber_warmup", "warm-up sub"),
+        ("late_calls", "late calls"), ("cpu_s", "CPU s"), ("load", "load")]
 groups = {}
 for r in rows:
     groups.setdefault((int(r["rate"]), r["sink"]), {}).setdefault(r["impl"], []).append(r)
@@ -86,11 +91,11 @@ for (rate, sink) in sorted(groups, key=lambda k: (-k[0], k[1])):
     for impl, runs in groups[(rate, sink)].items():
         cells = []
         for key, _ in cols:
-            values = [r[key] for r in runs]
+            values = [r.get(key, "-") for r in runs]
             try:
                 nums = [float(v) for v in values]
                 med = statistics.median(nums)
-                fmt = (lambda x: f"{x:.2f}") if key == "load" else (lambda x: f"{x:.0f}")
+                fmt = (lambda x: f"{x:.1f}") if key in ("load", "cpu_s") else (lambda x: f"{x:.0f}")
                 cells.append(f"{fmt(med)} [{' '.join(fmt(x) for x in nums)}]")
             except ValueError:
                 cells.append(" ".join(values))

@@ -13,7 +13,8 @@
 //     lateness is reported (behind_max_us, late_calls);
 //   - only the call is timed (time.Now before, time.Since after), after --warmup seconds, into a histogram with 3
 //     significant digits; calls over 10 µs are counted exactly;
-//   - --sink instant answers at once; --sink stuck never answers.
+//   - --sink instant answers at once; --sink stuck never answers;
+//   - cpu_s: the process's CPU time over the run (user + system), what the goroutines behind the call cost.
 //
 // Drops (whole run, warm-up included): incoming = the recorder's "too many queued events" errors, counted by a
 // logr sink installed with klog.SetLogger (it formats nothing, so a drop costs the caller less than with klog's
@@ -29,6 +30,7 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -138,10 +140,13 @@ func main() {
 	totalCalls := warmupCalls + int64(*rate)*int64(*duration)
 	period := 1e9 / float64(*rate)
 	hist := hdrhistogram.New(1, int64(10*time.Second), 3)
-	var over10us, lateCalls, behindMax int64
+	var over10us, lateCalls, behindMax, incomingWarmup int64
 	start := time.Now()
 	for i := int64(0); i < totalCalls; i++ {
 		due := time.Duration(float64(i) * period)
+		if i == warmupCalls {
+			incomingWarmup = drops.incoming.Load()
+		}
 		for {
 			ahead := due - time.Since(start)
 			if ahead <= 0 {
@@ -177,6 +182,9 @@ func main() {
 		}
 	}
 	elapsed := time.Since(start)
+	var usage syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &usage)
+	cpuSeconds := time.Duration(usage.Utime.Nano() + usage.Stime.Nano()).Seconds()
 
 	// let the sink catch up (instant) before reading the counters; a stuck sink never does
 	accepted := totalCalls - drops.incoming.Load()
@@ -216,13 +224,15 @@ func main() {
 	fmt.Printf("  caller ns: p50 %d  p99 %d  p99.9 %d  p99.99 %d  max %d  mean %.0f; calls over 10 us: %d\n",
 		hist.ValueAtQuantile(50), hist.ValueAtQuantile(99), hist.ValueAtQuantile(99.9), hist.ValueAtQuantile(99.99),
 		hist.Max(), hist.Mean(), over10us)
-	fmt.Printf("  schedule: max %d us behind, %d calls started over one period late\n", behindMax/1000, lateCalls)
-	fmt.Printf("  drops (whole run incl. warm-up): queue_full incoming %d, subscriber %d; all reasons {%s}\n",
-		drops.incoming.Load(), subscriberDrops, dropText)
+	fmt.Printf("  schedule: max %d us behind, %d calls started over one period late; process CPU %.1f s\n",
+		behindMax/1000, lateCalls, cpuSeconds)
+	fmt.Printf("  drops (whole run incl. warm-up): queue_full incoming %d, subscriber %d (of which in the warm-up: %d, ?);"+
+		" all reasons {%s}\n", drops.incoming.Load(), subscriberDrops, incomingWarmup, dropText)
 	fmt.Printf("RESULT impl=%s rate=%d sink=%s calls=%d p50=%d p99=%d p999=%d p9999=%d max=%d over10us=%d "+
-		"behind_max_us=%d late_calls=%d drop_incoming=%d drop_subscriber=%d drops=%s load=%s\n",
+		"behind_max_us=%d late_calls=%d drop_incoming=%d drop_subscriber=%d drop_incoming_warmup=%d "+
+		"drop_subscriber_warmup=? cpu_s=%.1f drops=%s load=%s\n",
 		*label, *rate, *sinkKind, measured, hist.ValueAtQuantile(50), hist.ValueAtQuantile(99),
 		hist.ValueAtQuantile(99.9), hist.ValueAtQuantile(99.99), hist.Max(), over10us, behindMax/1000, lateCalls,
-		drops.incoming.Load(), subscriberDrops, dropText, load())
+		drops.incoming.Load(), subscriberDrops, incomingWarmup, cpuSeconds, dropText, load())
 	os.Exit(0)
 }

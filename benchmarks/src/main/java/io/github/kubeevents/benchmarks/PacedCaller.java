@@ -29,7 +29,8 @@ import org.HdrHistogram.Histogram;
  * <p>One caller thread records at {@code --rate} calls/s on an absolute schedule (call {@code i} is due at
  * {@code start + i / rate}): it parks while the next call is more than 200 µs away and otherwise yields, and a
  * late call is made at once, never skipped, so a stall shows as lateness ({@code behind_max_us},
- * {@code late_calls}) instead of being hidden. Only the call itself is timed ({@link System#nanoTime()} before and
+ * {@code late_calls}) instead of being hidden. The process's CPU time over the run ({@code cpu_s}) shows what the
+ * threads behind the call cost. Only the call itself is timed ({@link System#nanoTime()} before and
  * after) into an HDR histogram (3 significant digits) after {@code --warmup} seconds; calls over 10 µs are counted
  * exactly. The JVM is cold at the start: the warm-up is part of the run, and drops are counted over the whole run.
  *
@@ -91,9 +92,14 @@ public final class PacedCaller {
 		long over10us = 0;
 		long lateCalls = 0;
 		long behindMax = 0;
+		long[] warmupDrops = { 0, 0 };
 		long start = System.nanoTime();
 		for (long i = 0; i < totalCalls; i++) {
 			long due = start + (long) (i * periodNanos);
+			if (i == warmupCalls && i > 0) {
+				// outside the timed call; the next call is a few microseconds late at most
+				warmupDrops = queueFullDrops(broadcaster);
+			}
 			long now = System.nanoTime();
 			while (now < due) {
 				long ahead = due - now;
@@ -124,6 +130,7 @@ public final class PacedCaller {
 			}
 		}
 		long elapsed = System.nanoTime() - start;
+		double cpuSeconds = processCpuNanos() / 1e9;
 
 		// let the queues settle before reading the drop counters (an instant sink drains; a stuck one stays full)
 		long settleDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -136,10 +143,11 @@ public final class PacedCaller {
 			}
 		}
 		Map<String, Long> drops = drops(broadcaster);
-		long subscriberDropped = subscriberDropped(broadcaster);
-		long queueFull = drops.getOrDefault("queue_full", 0L);
-		String incomingFull = (subscriberDropped < 0) ? "?" : String.valueOf(queueFull - subscriberDropped);
-		String subscriberFull = (subscriberDropped < 0) ? "?" : String.valueOf(subscriberDropped);
+		long[] queueFullDrops = queueFullDrops(broadcaster);
+		String incomingFull = (queueFullDrops[1] < 0) ? "?" : String.valueOf(queueFullDrops[0]);
+		String subscriberFull = (queueFullDrops[1] < 0) ? "?" : String.valueOf(queueFullDrops[1]);
+		String incomingWarmup = (warmupDrops[1] < 0) ? "?" : String.valueOf(warmupDrops[0]);
+		String subscriberWarmup = (warmupDrops[1] < 0) ? "?" : String.valueOf(warmupDrops[1]);
 
 		StringBuilder dropText = new StringBuilder();
 		drops.forEach((reason, count) -> dropText.append(dropText.length() > 0 ? "," : "").append(reason)
@@ -153,21 +161,34 @@ public final class PacedCaller {
 				histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
 				histogram.getValueAtPercentile(99.9), histogram.getValueAtPercentile(99.99), histogram.getMaxValue(),
 				histogram.getMean(), over10us);
-		System.out.printf(Locale.ROOT, "  schedule: max %d us behind, %d calls started over one period late%n",
-				behindMax / 1000, lateCalls);
 		System.out.printf(Locale.ROOT,
-				"  drops (whole run incl. warm-up): queue_full incoming %s, subscriber %s; all reasons {%s}%n",
-				incomingFull, subscriberFull, dropText);
+				"  schedule: max %d us behind, %d calls started over one period late; process CPU %.1f s%n",
+				behindMax / 1000, lateCalls, cpuSeconds);
+		System.out.printf(Locale.ROOT,
+				"  drops (whole run incl. warm-up): queue_full incoming %s, subscriber %s (of which in the warm-up: %s, %s);"
+						+ " all reasons {%s}%n",
+				incomingFull, subscriberFull, incomingWarmup, subscriberWarmup, dropText);
 		System.out.printf(Locale.ROOT,
 				"RESULT impl=%s rate=%d sink=%s calls=%d p50=%d p99=%d p999=%d p9999=%d max=%d over10us=%d "
-						+ "behind_max_us=%d late_calls=%d drop_incoming=%s drop_subscriber=%s drops=%s load=%s%n",
+						+ "behind_max_us=%d late_calls=%d drop_incoming=%s drop_subscriber=%s drop_incoming_warmup=%s "
+						+ "drop_subscriber_warmup=%s cpu_s=%.1f drops=%s load=%s%n",
 				label, rate, sinkKind, totalCalls - warmupCalls, histogram.getValueAtPercentile(50),
 				histogram.getValueAtPercentile(99), histogram.getValueAtPercentile(99.9),
 				histogram.getValueAtPercentile(99.99), histogram.getMaxValue(), over10us, behindMax / 1000, lateCalls,
-				incomingFull, subscriberFull, dropText, HarnessOptions.load());
+				incomingFull, subscriberFull, incomingWarmup, subscriberWarmup, cpuSeconds, dropText,
+				HarnessOptions.load());
 		release.countDown();
 		broadcaster.shutdown(Duration.ofSeconds(2));
 		System.exit(0);
+	}
+
+	/** CPU time of the whole process so far (all threads, JIT and GC included), {@code -1} if unknown. */
+	private static long processCpuNanos() {
+		if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+				instanceof com.sun.management.OperatingSystemMXBean os) {
+			return os.getProcessCpuTime();
+		}
+		return -1;
 	}
 
 	/** A sink that answers at once ({@code block == null}) or waits until released (a frozen API server). */
@@ -230,6 +251,13 @@ public final class PacedCaller {
 					((Number) count).longValue()));
 		}
 		return result;
+	}
+
+	/** {@code queue_full} drops so far: at the incoming queue, and at the subscriber queues ({@code -1}: unknown). */
+	private static long[] queueFullDrops(EventBroadcaster broadcaster) throws ReflectiveOperationException {
+		long queueFull = drops(broadcaster).getOrDefault("queue_full", 0L);
+		long subscriber = subscriberDropped(broadcaster);
+		return new long[] { queueFull - Math.max(0, subscriber), subscriber };
 	}
 
 	/** Events the subscriber queues dropped ({@code subscriberSnapshots()} or {@code stats()}), -1 if unknown. */
