@@ -49,8 +49,8 @@ import org.HdrHistogram.Histogram;
  * <p>Run: {@code java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar
  * io.github.kubeevents.benchmarks.PacedCaller --rate 20000 --sink instant} (options: {@code --rate},
  * {@code --warmup} and {@code --duration} in seconds, {@code --objects}, {@code --sink instant|stuck},
- * {@code --label}, {@code --incoming-capacity}). The last line, starting with {@code RESULT}, is what
- * {@code benchmarks/paced.sh} reads.
+ * {@code --label}, {@code --incoming-capacity}, {@code --subscriber-capacity}). The last line, starting with
+ * {@code RESULT}, is what {@code benchmarks/paced.sh} reads.
  */
 public final class PacedCaller {
 
@@ -75,8 +75,8 @@ public final class PacedCaller {
 			throw new IllegalArgumentException("--sink must be instant or stuck, was " + sinkKind);
 		}
 		CountDownLatch release = new CountDownLatch(1);
-		EventBroadcaster broadcaster = options.has("incoming-capacity")
-				? withIncomingCapacity(options.getInt("incoming-capacity", 1000)) : EventBroadcaster.builder().build();
+		EventBroadcaster broadcaster = (options.has("incoming-capacity") || options.has("subscriber-capacity"))
+				? withCapacities(options) : EventBroadcaster.builder().build();
 		broadcaster.startRecordingToSink(sink(sinkKind.equals("stuck") ? release : null));
 		broadcaster.start();
 		EventRecorder recorder = broadcaster.newRecorder(new EventSource("benchmark", "host"));
@@ -224,9 +224,22 @@ public final class PacedCaller {
 				handler);
 	}
 
-	private static EventBroadcaster withIncomingCapacity(int capacity) throws ReflectiveOperationException {
+	/** A broadcaster with other queue capacities, set by reflection (the builder's type is never named). */
+	private static EventBroadcaster withCapacities(HarnessOptions options) throws ReflectiveOperationException {
 		Object builder = EventBroadcaster.builder();
-		builder.getClass().getMethod("incomingQueueCapacity", int.class).invoke(builder, capacity);
+		if (options.has("incoming-capacity")) {
+			builder.getClass()
+				.getMethod("incomingQueueCapacity", int.class)
+				.invoke(builder, options.getInt("incoming-capacity", 1000));
+		}
+		if (options.has("subscriber-capacity")) {
+			Class<?> subscriberOptions = Class.forName("io.github.kubeevents.SubscriberOptions");
+			Class<?> policy = Class.forName("io.github.kubeevents.FullQueuePolicy");
+			Object drop = policy.getMethod("valueOf", String.class).invoke(null, "DROP");
+			Object value = subscriberOptions.getConstructor(int.class, policy)
+				.newInstance(options.getInt("subscriber-capacity", 1000), drop);
+			builder.getClass().getMethod("subscriberOptions", subscriberOptions).invoke(builder, value);
+		}
 		return (EventBroadcaster) builder.getClass().getMethod("build").invoke(builder);
 	}
 
