@@ -233,14 +233,24 @@ public final class PacedCaller {
 				.invoke(builder, options.getInt("incoming-capacity", 1000));
 		}
 		if (options.has("subscriber-capacity")) {
+			// the record (queueCapacity, fullQueuePolicy); the policy enum moved between versions, so it is not named
 			Class<?> subscriberOptions = Class.forName("io.github.kubeevents.SubscriberOptions");
-			Class<?> policy = Class.forName("io.github.kubeevents.FullQueuePolicy");
-			Object drop = policy.getMethod("valueOf", String.class).invoke(null, "DROP");
-			Object value = subscriberOptions.getConstructor(int.class, policy)
-				.newInstance(options.getInt("subscriber-capacity", 1000), drop);
+			RecordComponent[] components = subscriberOptions.getRecordComponents();
+			Class<?>[] types = new Class<?>[components.length];
+			Object[] values = new Object[components.length];
+			for (int i = 0; i < components.length; i++) {
+				types[i] = components[i].getType();
+				values[i] = types[i].isEnum() ? dropPolicy(types[i]) : options.getInt("subscriber-capacity", 1000);
+			}
+			Object value = subscriberOptions.getConstructor(types).newInstance(values);
 			builder.getClass().getMethod("subscriberOptions", subscriberOptions).invoke(builder, value);
 		}
 		return (EventBroadcaster) builder.getClass().getMethod("build").invoke(builder);
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static Object dropPolicy(Class<?> policy) {
+		return Enum.valueOf((Class) policy, "DROP");
 	}
 
 	/** Drop counts by reason: {@code stats()}'s drop map (new API), else {@code droppedByReason()}. */
@@ -319,8 +329,14 @@ public final class PacedCaller {
 		return null;
 	}
 
+	/** {@code queueDepth()} (old API) or {@code stats().queue().depth()} (new API); 0 when neither exists. */
 	private static long incomingDepth(EventBroadcaster broadcaster) throws ReflectiveOperationException {
-		return (call(broadcaster, "queueDepth") instanceof Number number) ? number.longValue() : 0;
+		if (call(broadcaster, "queueDepth") instanceof Number number) {
+			return number.longValue();
+		}
+		Object stats = call(broadcaster, "stats");
+		Object queue = (stats != null) ? call(stats, "queue") : null;
+		return (queue != null && call(queue, "depth") instanceof Number number) ? number.longValue() : 0;
 	}
 
 	/** Calls a public no-argument method, or returns {@code null} when there is none. */
