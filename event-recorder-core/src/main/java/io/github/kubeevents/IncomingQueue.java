@@ -226,6 +226,17 @@ final class IncomingQueue {
 	}
 
 	/**
+	 * Takes the oldest item without waiting and without looking at the interrupt flag, for a consumer that has
+	 * been interrupted and counts what is left up to an end marker. An item whose producer has claimed its slot
+	 * but not yet written it is waited for (a few instructions), so nothing queued before a marker is skipped.
+	 * Consumer only.
+	 * @return the item, or {@code null} when the queue is empty
+	 */
+	Object pollNow() {
+		return this.ring.poll();
+	}
+
+	/**
 	 * Ends the consumer's current wait, or its next one, with {@code null} (for a stop or a shutdown that the
 	 * consumer should notice before its timeout). Items queued are still returned first. Any thread.
 	 */

@@ -296,6 +296,20 @@ class IncomingQueueTests {
 	}
 
 	@Test
+	void pollNowTakesInOrderWithoutWaitingEvenWhenInterrupted() throws InterruptedException {
+		IncomingQueue queue = new IncomingQueue(10);
+		queue.offer("e1");
+		queue.putCommand("marker", 0);
+		queue.offer("e2");
+		Thread.currentThread().interrupt();
+		assertThat(queue.pollNow()).isEqualTo("e1");
+		assertThat(queue.pollNow()).isEqualTo("marker");
+		assertThat(queue.pollNow()).isEqualTo("e2");
+		assertThat(queue.pollNow()).isNull();
+		assertThat(Thread.interrupted()).isTrue();
+	}
+
+	@Test
 	void closeHandsOverWhatIsQueuedAndWhatProducersAddAfterwards() throws InterruptedException {
 		IncomingQueue queue = new IncomingQueue(10);
 		queue.offer("e1");
