@@ -26,10 +26,10 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  * <li>{@link #newRecorder(EventSource)} gives a recorder for one component. Recording never blocks: events go into
- * a bounded incoming queue (default 1000) or are dropped and counted ({@code queue_full}; after shutdown
+ * a bounded incoming queue (default 10,000) or are dropped and counted ({@code queue_full}; after shutdown
  * {@code shutdown}).</li>
  * <li>One distribution thread ({@code kubeevents-broadcaster}) hands each event to every subscriber's own
- * bounded queue (default 1000), in order; a subscriber whose queue is full misses the event (counted), or the
+ * bounded queue (default 10,000), in order; a subscriber whose queue is full misses the event (counted), or the
  * thread waits, per {@link SubscriberOptions.FullQueuePolicy}. Each subscriber runs on its own daemon thread
  * ({@code kubeevents-subscriber-<name>}). A new subscriber sees exactly the events recorded after it subscribed;
  * subscribers added while not running also get what is queued when distribution starts.</li>
@@ -348,7 +348,18 @@ public final class EventBroadcaster implements AutoCloseable {
 	 */
 	public static final class Builder {
 
-		int incomingQueueCapacity = 1000;
+		/**
+		 * The default capacity of the incoming queue: 10,000, where client-go's holds 1000 ({@code maxQueuedEvents}).
+		 * Measured at a steady 20,000 events/s from a cold JVM, 1000 slots (50 ms at that rate) overflow while a
+		 * thread is descheduled on a busy machine; 10,000 (half a second) dropped nothing (docs/benchmarks.md). The
+		 * queue's array costs 64 KB; events are held only while they wait.
+		 */
+		public static final int DEFAULT_INCOMING_QUEUE_CAPACITY = 10_000;
+
+		/** The default capacity of each writer thread's queue: 1000 writes. */
+		public static final int DEFAULT_WRITER_QUEUE_CAPACITY = 1000;
+
+		int incomingQueueCapacity = DEFAULT_INCOMING_QUEUE_CAPACITY;
 
 		SubscriberOptions subscriberOptions = SubscriberOptions.defaults();
 
@@ -372,7 +383,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		int sinkWriters = 4;
 
-		int writerQueueCapacity = SubscriberOptions.DEFAULT_QUEUE_CAPACITY;
+		int writerQueueCapacity = DEFAULT_WRITER_QUEUE_CAPACITY;
 
 		double writeBudgetQps;
 
@@ -394,7 +405,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		/**
 		 * Sets the incoming queue's capacity; when it is full, new events are dropped ({@code queue_full}).
-		 * @param capacity the capacity (default 1000, client-go's {@code maxQueuedEvents})
+		 * @param capacity the capacity (default {@value #DEFAULT_INCOMING_QUEUE_CAPACITY})
 		 * @return this builder
 		 */
 		public Builder incomingQueueCapacity(int capacity) {
@@ -407,7 +418,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		/**
 		 * Sets the default queue options of subscribers and sinks.
-		 * @param options the options (default 1000 events, drop when full)
+		 * @param options the options (default {@value SubscriberOptions#DEFAULT_QUEUE_CAPACITY} events, drop when full)
 		 * @return this builder
 		 */
 		public Builder subscriberOptions(SubscriberOptions options) {
@@ -543,7 +554,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		 * Sets how many writes each writer thread of a sink holds in its queue; when it is full, the write is dropped
 		 * ({@code queue_full}). A sink's events wait in its subscriber queue (the subscriber options' capacity) and
 		 * then in its writer queues: the two are sized separately, and a snapshot shows them added up.
-		 * @param capacity writes per writer queue (default 1000, client-go's {@code maxQueuedEvents})
+		 * @param capacity writes per writer queue (default {@value #DEFAULT_WRITER_QUEUE_CAPACITY})
 		 * @return this builder
 		 */
 		public Builder writerQueueCapacity(int capacity) {

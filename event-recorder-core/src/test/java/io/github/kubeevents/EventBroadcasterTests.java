@@ -151,7 +151,7 @@ class EventBroadcasterTests {
 
 	@Test
 	void publishNeverBlocksAndDropsBeyondCapacity() {
-		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
+		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder().incomingQueueCapacity(1000));
 		List<RecordedEvent> got = new CopyOnWriteArrayList<>();
 		broadcaster.subscribe("got", got::add);
 		int accepted = 0;
@@ -345,7 +345,7 @@ class EventBroadcasterTests {
 		assertThat(snapshot.dropped().keySet()).containsExactly("queue_full", "spam_filtered", "rejected_by_server",
 				"retries_exhausted", "shutdown", "invalid_input");
 		assertThat(broadcaster.stats().accepted()).isEqualTo(2);
-		assertThat(broadcaster.stats().queue().capacity()).isEqualTo(1000);
+		assertThat(broadcaster.stats().queue().capacity()).isEqualTo(EventBroadcaster.Builder.DEFAULT_INCOMING_QUEUE_CAPACITY);
 		assertThat(broadcaster.stats().writes()).isEqualTo(new RecorderStats.Writes(1, 1, 0, 0));
 		assertThat(broadcaster.isShutdown()).isFalse();
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
