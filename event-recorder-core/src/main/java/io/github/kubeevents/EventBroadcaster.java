@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.DoubleSupplier;
 import java.util.function.Predicate;
 
@@ -72,6 +73,8 @@ public final class EventBroadcaster implements AutoCloseable {
 	private final SinkSettings sinkSettings;
 
 	private final SinkFactory sinks;
+
+	private final AtomicBoolean shutdownBegun = new AtomicBoolean();
 
 	private volatile boolean drained;
 
@@ -185,6 +188,11 @@ public final class EventBroadcaster implements AutoCloseable {
 		return this.fanout.publish(event);
 	}
 
+	/** Sinks kept (those whose subscription is open), for tests. */
+	int sinkCount() {
+		return this.sinks.size();
+	}
+
 	/** Whether shutdown has begun. */
 	boolean isShutdown() {
 		return this.fanout.state().isShutdown();
@@ -239,12 +247,14 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * queues (each pending sink write gets one attempt, retry waits end, final series counts are written); all
 	 * threads end. If the deadline passes first, requests in flight are cancelled, the threads are interrupted and
 	 * every event still queued is counted as a {@code shutdown} drop; that takes at most about one second more. The
-	 * final log line gives every counter. Only the first call waits: later calls return at once.
+	 * final log line gives every counter. Only the first call waits and logs it: later calls return at once, with the
+	 * first call's result once it has finished ({@code false} before).
 	 * @param timeout how long to wait for the drain
 	 * @return {@code true} when everything was drained and every thread ended within the deadline
 	 */
 	public boolean shutdown(Duration timeout) {
-		if (this.fanout.state() == BroadcasterState.TERMINATED) {
+		if (!this.shutdownBegun.compareAndSet(false, true)) {
+			// another call shuts down (or did): it alone waits and writes the final summary
 			return this.drained;
 		}
 		boolean clean = this.fanout.stop(timeout, true);

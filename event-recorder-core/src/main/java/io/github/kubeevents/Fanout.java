@@ -174,8 +174,9 @@ final class Fanout {
 	 * the subscribers, their caches and what is published meanwhile for the next {@link #start()}.
 	 * @param timeout the deadline
 	 * @param shutdown whether this is the final stop (later events are refused, subscriptions end)
-	 * @return {@code true} when everything was handled and every thread ended within the deadline; {@code false}
-	 * also when there was nothing to do (already stopped, or shut down)
+	 * @return {@code true} when everything was handled and every thread ended within the deadline, or when a
+	 * stop that is not final finds it already stopped; {@code false} when the deadline passed, or when shutdown
+	 * had begun before this call
 	 */
 	boolean stop(Duration timeout, boolean shutdown) {
 		if (this.state.get().isShutdown()) {

@@ -30,6 +30,12 @@ class ApiFallbackTests {
 			"HTTP 403 Forbidden: events.events.k8s.io is forbidden: User \"system:serviceaccount:shop:web\" cannot create resource"
 					+ " \"events\" in API group \"events.k8s.io\" in the namespace \"ns\"");
 
+	private static final EventSinkException NAMESPACE_TERMINATING = new EventSinkException(
+			EventSinkException.Kind.HTTP_STATUS, 403, "Forbidden", true,
+			"HTTP 403 Forbidden: events.events.k8s.io \"a.1\" is forbidden: unable to create new content in namespace ns"
+					+ " because it is being terminated",
+			null);
+
 	private final TickingClock clock = TickingClock.fixed(Instant.parse("2026-12-01T09:00:00Z"));
 
 	private final EventCounters counters = new EventCounters(this.clock, Duration.ofSeconds(10));
@@ -49,8 +55,12 @@ class ApiFallbackTests {
 
 	/** An auto sink whose events.k8s.io/v1 writes are all refused, over the scripted sinks. */
 	private EventsV1SinkSubscriber autoSink(Boolean coreV1Allowed) {
+		return autoSink(coreV1Allowed, FORBIDDEN);
+	}
+
+	private EventsV1SinkSubscriber autoSink(Boolean coreV1Allowed, EventSinkException refusal) {
 		for (int i = 0; i < 100; i++) {
-			this.eventsV1.failAt.put(i, FORBIDDEN);
+			this.eventsV1.failAt.put(i, refusal);
 		}
 		SinkSettings settings = TestSinks.settings(RetryPolicy.defaults(), (duration) -> {
 		}, (api, verb, result, duration) -> {
@@ -140,6 +150,17 @@ class ApiFallbackTests {
 		await().atMost(WAIT).until(() -> this.counters.dropped(DropReason.REJECTED_BY_SERVER) == 2);
 		assertThat(this.accessReviews).containsExactly("ns", "ns");
 		assertThat(this.coreV1.calls()).isEmpty();
+	}
+
+	@Test
+	void aRefusalBecauseTheNamespaceIsTerminatingIsNoRbacRefusalAndSwitchesNothing() {
+		EventsV1SinkSubscriber sink = autoSink(true, NAMESPACE_TERMINATING);
+		pod("a").warning("FailedDelete", "still has finalizers");
+		await().atMost(WAIT).until(() -> this.counters.dropped(DropReason.REJECTED_BY_SERVER) == 1);
+		assertThat(this.accessReviews).isEmpty();
+		assertThat(this.coreV1.calls()).isEmpty();
+		assertThat(sink.snapshot(0, (object) -> true).api()).isEqualTo("events.k8s.io/v1");
+		assertThat(sink.rejectedInARow()).as("an expected refusal").isZero();
 	}
 
 	@Test
