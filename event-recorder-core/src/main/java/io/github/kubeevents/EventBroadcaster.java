@@ -56,6 +56,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class EventBroadcaster implements AutoCloseable {
 
+	/** The subscriber name of {@link #startLogging()}: {@value}. */
+	public static final String LOGGING_SUBSCRIBER = "logging";
+
+	/**
+	 * The subscriber name of the first sink a broadcaster subscribes: {@value}; later ones are {@code sink-2},
+	 * {@code sink-3}, ...
+	 */
+	public static final String FIRST_SINK_SUBSCRIBER = "sink";
+
+
 	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
 
 	private final Clock clock;
@@ -180,7 +190,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startLogging() {
-		return subscribe("logging", new EventLoggingHandler());
+		return subscribe(LOGGING_SUBSCRIBER, new EventLoggingHandler());
 	}
 
 	/** Publishes an event as a recorder does (for tests that record prepared events). */

@@ -24,8 +24,9 @@ import org.jctools.queues.atomic.MpscAtomicArrayQueue;
  * any blocking queue; the events that follow within the quiet period do not.</li>
  * <li>it <em>naps</em> (after the queue ran empty, during the quiet period: it parks for
  * {@link #DEFAULT_NAP_NANOS}, 1 ms, and then drains what came in meanwhile, in a batch) and the queue has reached
- * the fill threshold (an eighth of the capacity, 125 of 1000): a burst gets the consumer going while seven
- * eighths of the room is still free. Steady rates below 125 events per ms never reach it.</li>
+ * the fill threshold (an eighth of the capacity, 1250 of the default 10,000): a burst gets the consumer going
+ * while seven eighths of the room is still free. Steady rates below an eighth of the capacity per ms (1250 events
+ * per ms by default) never reach it.</li>
  * </ul>
  * So an event waits at most about a nap (1 ms, plus the timer's slack) before distribution starts, which costs
  * nothing next to an API server write, and while events flow the consumer wakes about once a millisecond whatever

@@ -129,7 +129,7 @@ final class SinkFactory {
 
 	private String nextName() {
 		int n = this.count.incrementAndGet();
-		return (n == 1) ? "sink" : "sink-" + n;
+		return (n == 1) ? EventBroadcaster.FIRST_SINK_SUBSCRIBER : EventBroadcaster.FIRST_SINK_SUBSCRIBER + "-" + n;
 	}
 
 }

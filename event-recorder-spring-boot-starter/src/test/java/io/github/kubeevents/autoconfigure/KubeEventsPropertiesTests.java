@@ -108,17 +108,17 @@ class KubeEventsPropertiesTests {
 			assertThat(options.messagePrefix()).isEqualTo(CorrelatorOptions.DEFAULT_MESSAGE_PREFIX);
 
 			RecorderSnapshot snapshot = snapshot(context);
-			assertThat(snapshot.queue()).isEqualTo(new RecorderStats.Queue(0, 1000));
+			assertThat(snapshot.queue()).isEqualTo(new RecorderStats.Queue(0, 10_000));
 			assertThat(snapshot.subscribers())
-				.containsExactly(new RecorderStats.Subscriber("logging", 0, 1000, "drop", 0));
+				.containsExactly(new RecorderStats.Subscriber("logging", 0, 10_000, "drop", 0));
 			assertThat(ReflectionTestUtils.getField(context.getBean(KubeEventsLifecycle.class), "shutdownTimeout"))
 				.isEqualTo(Duration.ofSeconds(10));
 		});
 	}
 
 	/**
-	 * The defaults, spelled out (client-go's: queue 1000, 12 attempts 10 s apart, burst 25 refilled every 300 s,
-	 * aggregation of 10 within 600 s, caches of 4096).
+	 * The defaults, spelled out: client-go's (12 attempts 10 s apart, burst 25 refilled every 300 s, aggregation of
+	 * 10 within 600 s, caches of 4096) but for the queues, which hold 10,000 instead of 1000.
 	 * @return the defaults
 	 */
 	static KubeEventsProperties defaults() {
@@ -127,7 +127,7 @@ class KubeEventsPropertiesTests {
 				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
 						new KubeEventsProperties.RateLimit(null, 10),
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10))),
-				new KubeEventsProperties.Queue(1000, 1000, SubscriberOptions.FullQueuePolicy.DROP),
+				new KubeEventsProperties.Queue(10_000, 10_000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
 						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),
