@@ -425,12 +425,14 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		/**
 		 * Sets the incoming queue's capacity; when it is full, new events are dropped ({@code queue_full}).
-		 * @param capacity the capacity (default {@value #DEFAULT_INCOMING_QUEUE_CAPACITY})
+		 * @param capacity the capacity (default {@value #DEFAULT_INCOMING_QUEUE_CAPACITY}, at most
+		 * {@value SubscriberOptions#MAX_QUEUE_CAPACITY})
 		 * @return this builder
 		 */
 		public Builder incomingQueueCapacity(int capacity) {
-			if (capacity < 1) {
-				throw new IllegalArgumentException("incoming queue capacity must be at least 1, was " + capacity);
+			if (capacity < 1 || capacity > SubscriberOptions.MAX_QUEUE_CAPACITY) {
+				throw new IllegalArgumentException("incoming queue capacity must be between 1 and "
+						+ SubscriberOptions.MAX_QUEUE_CAPACITY + ", was " + capacity);
 			}
 			this.incomingQueueCapacity = capacity;
 			return this;
@@ -574,12 +576,14 @@ public final class EventBroadcaster implements AutoCloseable {
 		 * Sets how many writes each writer thread of a sink holds in its queue; when it is full, the write is dropped
 		 * ({@code queue_full}). A sink's events wait in its subscriber queue (the subscriber options' capacity) and
 		 * then in its writer queues: the two are sized separately, and a snapshot shows them added up.
-		 * @param capacity writes per writer queue (default {@value #DEFAULT_WRITER_QUEUE_CAPACITY})
+		 * @param capacity writes per writer queue (default {@value #DEFAULT_WRITER_QUEUE_CAPACITY}, at most
+		 * {@value SubscriberOptions#MAX_QUEUE_CAPACITY})
 		 * @return this builder
 		 */
 		public Builder writerQueueCapacity(int capacity) {
-			if (capacity < 1) {
-				throw new IllegalArgumentException("writerQueueCapacity must be at least 1, was " + capacity);
+			if (capacity < 1 || capacity > SubscriberOptions.MAX_QUEUE_CAPACITY) {
+				throw new IllegalArgumentException("writerQueueCapacity must be between 1 and "
+						+ SubscriberOptions.MAX_QUEUE_CAPACITY + ", was " + capacity);
 			}
 			this.writerQueueCapacity = capacity;
 			return this;

@@ -22,12 +22,20 @@ public record SubscriberOptions(int queueCapacity, FullQueuePolicy fullQueuePoli
 	public static final int DEFAULT_QUEUE_CAPACITY = 10_000;
 
 	/**
+	 * The largest capacity of any queue (incoming, subscriber, writer): {@value}. A queue's slots are allocated when
+	 * it is built, so a mistyped capacity fails at once with its name instead of as an {@code OutOfMemoryError}.
+	 */
+	public static final int MAX_QUEUE_CAPACITY = 1 << 24;
+
+	/**
 	 * Validates the options.
-	 * @throws IllegalArgumentException when the capacity is not positive or the policy is {@code null}
+	 * @throws IllegalArgumentException when the capacity is not between 1 and {@link #MAX_QUEUE_CAPACITY} or the
+	 * policy is {@code null}
 	 */
 	public SubscriberOptions {
-		if (queueCapacity < 1) {
-			throw new IllegalArgumentException("subscriber queue capacity must be at least 1, was " + queueCapacity);
+		if (queueCapacity < 1 || queueCapacity > MAX_QUEUE_CAPACITY) {
+			throw new IllegalArgumentException("subscriber queue capacity must be between 1 and " + MAX_QUEUE_CAPACITY
+					+ ", was " + queueCapacity);
 		}
 		if (fullQueuePolicy == null) {
 			throw new IllegalArgumentException("fullQueuePolicy must not be null");

@@ -364,7 +364,21 @@ class EventBroadcasterTests {
 		assertThat(broadcaster.stats().subscribers()).extracting(RecorderStats.Subscriber::capacity)
 			.containsExactly(7 + 3 * 5, 7);
 		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().writerQueueCapacity(0))
-			.withMessage("writerQueueCapacity must be at least 1, was 0");
+			.withMessage("writerQueueCapacity must be between 1 and 16777216, was 0");
+	}
+
+	@Test
+	void everyQueueCapacityIsBoundedSinceItsSlotsAreAllocatedUpFront() {
+		int max = SubscriberOptions.MAX_QUEUE_CAPACITY;
+		assertThat(max).isEqualTo(16_777_216);
+		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().incomingQueueCapacity(max + 1))
+			.withMessage("incoming queue capacity must be between 1 and 16777216, was 16777217");
+		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().writerQueueCapacity(max + 1))
+			.withMessage("writerQueueCapacity must be between 1 and 16777216, was 16777217");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new SubscriberOptions(Integer.MAX_VALUE, SubscriberOptions.FullQueuePolicy.DROP))
+			.withMessage("subscriber queue capacity must be between 1 and 16777216, was 2147483647");
+		assertThat(EventBroadcaster.builder().incomingQueueCapacity(max).writerQueueCapacity(max)).isNotNull();
 	}
 
 	@Test

@@ -14,6 +14,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 import static io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyException.require;
+import static io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyException.requireCapacity;
 
 /**
  * Configuration of the kube-events recorder ({@code kubeevents.*}). The correlator, queue and retry defaults are
@@ -124,8 +125,7 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 			require(requestTimeout != null && !requestTimeout.isNegative(), "kubeevents.sink.request-timeout",
 					requestTimeout, "must be zero (no limit) or positive");
 			require(writers >= 1 && writers <= 64, "kubeevents.sink.writers", writers, "must be between 1 and 64");
-			require(writerQueueCapacity >= 1, "kubeevents.sink.writer-queue-capacity", writerQueueCapacity,
-					"must be at least 1");
+			requireCapacity(writerQueueCapacity, "kubeevents.sink.writer-queue-capacity");
 			require(seriesCacheSize >= 1, "kubeevents.sink.series-cache-size", seriesCacheSize, "must be at least 1");
 		}
 
@@ -179,9 +179,8 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
 		 */
 		public Queue {
-			require(capacity >= 1, "kubeevents.queue.capacity", capacity, "must be at least 1");
-			require(subscriberCapacity >= 1, "kubeevents.queue.subscriber-capacity", subscriberCapacity,
-					"must be at least 1");
+			requireCapacity(capacity, "kubeevents.queue.capacity");
+			requireCapacity(subscriberCapacity, "kubeevents.queue.subscriber-capacity");
 			require(fullPolicy != null, "kubeevents.queue.full-policy", fullPolicy, "must be drop or wait");
 		}
 
