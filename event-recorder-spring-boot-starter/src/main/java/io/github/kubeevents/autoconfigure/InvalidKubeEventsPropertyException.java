@@ -58,7 +58,7 @@ public final class InvalidKubeEventsPropertyException extends IllegalArgumentExc
 	static void requireCapacity(int capacity, String property) {
 		require(capacity >= 1 && capacity <= SubscriberOptions.MAX_QUEUE_CAPACITY, property, capacity,
 				"must be between 1 and " + SubscriberOptions.MAX_QUEUE_CAPACITY
-						+ " (a queue's slots are allocated at startup)");
+						+ ", as a queue's slots are allocated at startup");
 	}
 
 }

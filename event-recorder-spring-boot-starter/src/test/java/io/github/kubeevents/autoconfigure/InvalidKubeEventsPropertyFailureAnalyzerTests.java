@@ -55,7 +55,7 @@ class InvalidKubeEventsPropertyFailureAnalyzerTests {
 	@CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
 			kubeevents.sink.retry.max-attempts=0                         | kubeevents.sink.retry.max-attempts                      | '0' (must be at least 1)
 			kubeevents.correlator.spam-filter.refill-interval=0s    | kubeevents.correlator.spam-filter.refill-interval  | 'PT0S' (must be positive)
-			kubeevents.queue.capacity=-5                            | kubeevents.queue.capacity                          | '-5' (must be at least 1)
+			kubeevents.queue.capacity=-5                            | kubeevents.queue.capacity                          | "'-5' (must be between 1 and 16777216, as a queue's slots are allocated at startup)"
 			""")
 	void analyzesAnInvalidValueNamingThePropertyAndTheValue(String assignment, String property, String value) {
 		FailureAnalysis analysis = new InvalidKubeEventsPropertyFailureAnalyzer().analyze(startupFailure(assignment));
