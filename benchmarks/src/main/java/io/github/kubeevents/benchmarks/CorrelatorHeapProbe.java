@@ -1,0 +1,138 @@
+package io.github.kubeevents.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.reflect.Field;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+import io.github.kubeevents.CoreV1Events;
+import io.github.kubeevents.CorrelationResult;
+import io.github.kubeevents.CorrelatorOptions;
+import io.github.kubeevents.EventCorrelator;
+import io.github.kubeevents.EventSource;
+import io.github.kubeevents.EventType;
+import io.github.kubeevents.InvolvedObject;
+import io.github.kubeevents.RecordedEvent;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.openjdk.jol.info.GraphLayout;
+
+/**
+ * The heap a core/v1 correlator retains with full caches: {@code --objects} distinct Pods (default 20,000) each
+ * get one Warning event, correlated as the core/v1 sink does (the event built by {@link CoreV1Events#of}, then
+ * {@link EventCorrelator#updateState} with the "server's" copy, which carries a new resourceVersion). With the
+ * default options (4,096 entries per cache) the aggregator, observer and spam filter are then all full.
+ *
+ * <p>Two measurements: the object graph reachable from the correlator (JOL's {@link GraphLayout}, exact for this
+ * JVM's layout; shared constants such as {@code "Pod"} counted once), and, as a cross-check, the used heap after
+ * {@code System.gc()} with and without the filled correlator, median of {@code --rounds} rounds. Each event is
+ * built, correlated and dropped, so only what the caches keep is counted (the object names and uids are new
+ * strings per Pod, as they would be in objects read from the API server). Prints one line per measurement, with
+ * the one-minute load.
+ *
+ * <pre>
+ * java -Djdk.attach.allowAttachSelf -Djol.magicFieldOffset=true \
+ *     -cp benchmarks/target/benchmarks.jar io.github.kubeevents.benchmarks.CorrelatorHeapProbe \
+ *     [--objects 20000] [--rounds 5] [--footprint true]
+ * </pre>
+ * (JOL needs the two properties on JDK 17: Caffeine's caches hold lambdas, hidden classes whose field offsets
+ * JOL otherwise cannot read.)
+ */
+public final class CorrelatorHeapProbe {
+
+	private static final EventSource SOURCE = new EventSource("probe-controller", "node-1");
+
+	private CorrelatorHeapProbe() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		HarnessOptions options = new HarnessOptions(args);
+		int objects = options.getInt("objects", 20_000);
+		int rounds = options.getInt("rounds", 5);
+
+		EventCorrelator empty = new EventCorrelator(CorrelatorOptions.defaults());
+		EventCorrelator full = filled(objects);
+		long emptyBytes = GraphLayout.parseInstance(empty).totalSize();
+		GraphLayout layout = GraphLayout.parseInstance(full);
+		long fullBytes = layout.totalSize();
+		var snapshot = full.snapshot(0, (object) -> true);
+		System.out.printf(Locale.ROOT,
+				"jol: objects=%d entries=%d/%d/%d (aggregator/observer/spam) retained=%d bytes (%.2f MB, %.2f MiB), "
+						+ "empty correlator=%d bytes, per entry=%.1f bytes, load=%s%n",
+				objects, snapshot.aggregatorSize(), snapshot.observedSize(), snapshot.spamBucketsSize(), fullBytes,
+				fullBytes / 1e6, fullBytes / 1048576.0, emptyBytes,
+				(fullBytes - emptyBytes)
+						/ (double) (snapshot.aggregatorSize() + snapshot.observedSize() + snapshot.spamBucketsSize()),
+				HarnessOptions.load());
+		for (String part : new String[] { "aggregator", "observer", "spamFilter" }) {
+			Object component = field(full, part);
+			if (component != null) {
+				System.out.printf(Locale.ROOT, "jol: %s alone=%d bytes%n", part,
+						GraphLayout.parseInstance(component).totalSize());
+			}
+		}
+		if (Boolean.parseBoolean(options.get("footprint", "false"))) {
+			System.out.println(layout.toFootprint());
+		}
+		full = null;
+
+		long[] gcBytes = new long[rounds];
+		for (int round = 0; round < rounds; round++) {
+			long before = usedAfterGc();
+			EventCorrelator correlator = filled(objects);
+			long after = usedAfterGc();
+			gcBytes[round] = after - before;
+			// keeps the correlator strongly reachable until the second measurement
+			if (correlator.snapshot(0, (object) -> true).observedSize() == 0) {
+				throw new IllegalStateException("nothing observed");
+			}
+		}
+		long[] sorted = gcBytes.clone();
+		Arrays.sort(sorted);
+		long median = sorted[rounds / 2];
+		System.out.printf(Locale.ROOT, "gc: objects=%d retained median=%d bytes (%.2f MB) rounds=%s load=%s%n", objects,
+				median, median / 1e6, Arrays.toString(gcBytes), HarnessOptions.load());
+	}
+
+	static EventCorrelator filled(int objects) {
+		EventCorrelator correlator = new EventCorrelator(CorrelatorOptions.defaults());
+		for (int i = 0; i < objects; i++) {
+			InvolvedObject pod = new InvolvedObject("Pod", "v1", "default", "pod-" + i, UUID.randomUUID().toString(),
+					String.valueOf(5_000_000 + i), null);
+			RecordedEvent recorded = new RecordedEvent(pod, null, EventType.WARNING, "BackOff", null,
+					"Back-off restarting failed container", Map.of(), SOURCE, Instant.now());
+			CorrelationResult result = correlator.correlate(CoreV1Events.of(recorded));
+			if (!result.skip()) {
+				CoreV1Event stored = result.event();
+				stored.getMetadata().setResourceVersion(String.valueOf(9_000_000 + i));
+				correlator.updateState(stored);
+			}
+		}
+		return correlator;
+	}
+
+	private static long usedAfterGc() {
+		MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+		long used = Long.MAX_VALUE;
+		for (int i = 0; i < 5; i++) {
+			System.gc();
+			used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
+		}
+		return used;
+	}
+
+	private static Object field(Object target, String name) {
+		try {
+			Field field = target.getClass().getDeclaredField(name);
+			field.setAccessible(true);
+			return field.get(target);
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+}
