@@ -133,7 +133,7 @@ class CorrelatorKeyEquivalenceTests {
 			case 0 -> {
 				// the builder's defaults
 			}
-			case 1 -> builder.spamKeyFunction(EventKeys::spamKeyWithReason);
+			case 1 -> builder.spamKeyFunction(EventKeys.SPAM_KEY_WITH_REASON);
 			case 2 -> builder.spamKeyFunction((event) -> String.valueOf(event.getInvolvedObject().getName())
 					+ event.getType())
 				.aggregateKeyFunction((event) -> new AggregateKey(String.valueOf(event.getReason()),

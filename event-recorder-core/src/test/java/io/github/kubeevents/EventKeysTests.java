@@ -1,6 +1,10 @@
 package io.github.kubeevents;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1ObjectReference;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -76,6 +80,46 @@ class EventKeysTests {
 		CorrelatorOptions options = CorrelatorOptions.defaults();
 		assertThat(options.messageFunction().apply(this.event))
 			.isEqualTo("(combined from similar events): started container");
+	}
+
+	@Test
+	void constantsAreTheKeyFunctions() {
+		assertThat(EventKeys.SPAM_KEY.apply(this.event)).isEqualTo(EventKeys.spamKey(this.event));
+		assertThat(EventKeys.SPAM_KEY_WITH_REASON.apply(this.event)).isEqualTo(EventKeys.spamKeyWithReason(this.event));
+		assertThat(EventKeys.AGGREGATE_BY_REASON.apply(this.event)).isEqualTo(EventKeys.aggregateByReason(this.event));
+		assertThat(EventKeys.SPAM_KEY).hasToString("EventKeys.SPAM_KEY");
+		assertThat(EventKeys.SPAM_KEY_WITH_REASON).hasToString("EventKeys.SPAM_KEY_WITH_REASON");
+		assertThat(EventKeys.AGGREGATE_BY_REASON).hasToString("EventKeys.AGGREGATE_BY_REASON");
+	}
+
+	@Test
+	void hashesFromTheFieldsAreTheHashesOfTheStrings() {
+		CoreV1Event noObjectNoSource = new CoreV1Event().reason("r").message("m").type("Normal");
+		CoreV1Event nullFields = TestEvents.event("Started", null, new V1ObjectReference().name("my-pod"))
+			.source(null)
+			.type(null);
+		for (CoreV1Event e : List.of(this.event, noObjectNoSource, nullFields)) {
+			assertThat(EventKeys.eventKeyHash(e)).isEqualTo(KeyHash.of(EventKeys.eventKey(e)));
+			assertThat(EventKeys.hashed(EventKeys.SPAM_KEY).keyHash(e)).isEqualTo(KeyHash.of(EventKeys.spamKey(e)));
+			assertThat(EventKeys.hashed(EventKeys.SPAM_KEY_WITH_REASON).keyHash(e))
+				.isEqualTo(KeyHash.of(EventKeys.spamKeyWithReason(e)));
+			AggregateKey keys = EventKeys.aggregateByReason(e);
+			assertThat(EventKeys.hashedAggregate(EventKeys.AGGREGATE_BY_REASON).keyHashes(e)).isEqualTo(
+					new EventKeys.AggregateKeyHash(KeyHash.of(keys.aggregateKey()), KeyHash.of(keys.localKey())));
+		}
+	}
+
+	@Test
+	void onlyTheConstantsTakeTheFastPath() {
+		assertThat(EventKeys.hashed(EventKeys.SPAM_KEY)).isSameAs(EventKeys.SPAM_KEY);
+		assertThat(EventKeys.hashedAggregate(EventKeys.AGGREGATE_BY_REASON)).isSameAs(EventKeys.AGGREGATE_BY_REASON);
+		List<String> calls = new ArrayList<>();
+		EventKeys.HashedKeyFunction own = EventKeys.hashed((e) -> {
+			calls.add(e.getReason());
+			return EventKeys.spamKey(e);
+		});
+		assertThat(own.keyHash(this.event)).isEqualTo(EventKeys.hashed(EventKeys.SPAM_KEY).keyHash(this.event));
+		assertThat(calls).containsExactly("Started");
 	}
 
 }
