@@ -4,10 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashSet;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -16,6 +14,7 @@ import io.github.kubeevents.introspect.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
 
 /**
  * client-go's {@code EventAggregator}: remembers, per aggregate key, the distinct local keys (messages) seen
@@ -28,6 +27,10 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
  * fallback as any event name, and it keeps the original's reportingComponent/reportingInstance, related object
  * and action. The element dropped when the set is full is the oldest one (client-go drops an arbitrary one).
  *
+ * <p>Records are keyed by the {@link KeyHash} of the aggregate key and keep the hashes of the local keys, not the
+ * strings (see {@link KeyHash} for why that decides the same). A record is its own cache key and is updated in
+ * place.
+ *
  * <p>Thread-safe.
  */
 final class EventAggregator {
@@ -36,41 +39,44 @@ final class EventAggregator {
 
 	private final Clock clock;
 
-	private final Cache<String, AggregateRecord> records;
+	private final EventKeys.HashedAggregateKeyFunction keyFunction;
+
+	private final Cache<KeyHash, AggregateRecord> records;
 
 	EventAggregator(CorrelatorOptions options, Clock clock) {
 		this.options = options;
 		this.clock = clock;
+		this.keyFunction = EventKeys.hashedAggregate(options.aggregateKeyFunction());
 		this.records = Caches.bounded(options.cacheSize());
 	}
 
 	/**
 	 * Aggregates one event.
 	 * @param event the incoming event (not modified)
-	 * @return the event to observe (the input or a new aggregate event) and its observation cache key
+	 * @param subject the event's subject
+	 * @return the event to observe (the input or a new aggregate event), its observation cache key, and the
+	 * subject to share (the record's when equal)
 	 */
-	synchronized Aggregation aggregate(CoreV1Event event) {
-		String eventKey = EventKeys.eventKey(event);
+	synchronized Aggregation aggregate(CoreV1Event event, EventSubject subject) {
+		KeyHash eventKey = EventKeys.eventKeyHash(event);
 		if (!this.options.aggregationEnabled()) {
-			return new Aggregation(event, eventKey);
+			return new Aggregation(event, eventKey, subject);
 		}
 		Instant now = this.clock.instant();
-		AggregateKey keys = this.options.aggregateKeyFunction().apply(event);
+		EventKeys.AggregateKeyHash keys = this.keyFunction.keyHashes(event);
 		AggregateRecord record = this.records.getIfPresent(keys.aggregateKey());
-		Set<String> localKeys = new LinkedHashSet<>();
-		if (record != null
-				&& Duration.between(record.lastTimestamp(), now).compareTo(this.options.aggregateInterval()) <= 0) {
-			localKeys.addAll(record.localKeys());
+		boolean fresh = record == null
+				|| Duration.between(record.lastSeen(), now).compareTo(this.options.aggregateInterval()) > 0;
+		if (record == null) {
+			record = new AggregateRecord(keys.aggregateKey());
+			this.records.put(record, record);
 		}
-		localKeys.add(keys.localKey());
-		boolean aggregate = localKeys.size() >= this.options.aggregateMaxEvents();
-		if (aggregate) {
-			localKeys.remove(localKeys.iterator().next());
-		}
-		this.records.put(keys.aggregateKey(), new AggregateRecord(Collections.unmodifiableSet(localKeys), now,
-				CoreV1Events.objectRef(event), event.getType(), event.getReason()));
-		return aggregate ? new Aggregation(aggregateEvent(event, now), keys.aggregateKey())
-				: new Aggregation(event, eventKey);
+		boolean aggregate = fresh ? record.start(keys.localKey()) : record.add(keys.localKey(),
+				this.options.aggregateMaxEvents());
+		record.lastSeen(now);
+		record.subject = subject.or(record.subject);
+		return aggregate ? new Aggregation(aggregateEvent(event, now), keys.aggregateKey(), record.subject)
+				: new Aggregation(event, eventKey, record.subject);
 	}
 
 	private CoreV1Event aggregateEvent(CoreV1Event event, Instant now) {
@@ -96,15 +102,16 @@ final class EventAggregator {
 		return aggregate;
 	}
 
-	List<CorrelatorSnapshot.AggregateRecord> snapshot(int limit, Predicate<ObjectRef> filter) {
+	synchronized List<CorrelatorSnapshot.AggregateRecord> snapshot(int limit, Predicate<ObjectRef> filter) {
 		List<CorrelatorSnapshot.AggregateRecord> result = new ArrayList<>();
 		for (AggregateRecord record : this.records.asMap().values()) {
 			if (result.size() >= limit) {
 				break;
 			}
-			if (filter.test(record.object())) {
-				result.add(new CorrelatorSnapshot.AggregateRecord(record.object(), record.type(), record.reason(),
-						record.localKeys().size(), record.lastTimestamp()));
+			ObjectRef object = record.subject.object();
+			if (filter.test(object)) {
+				result.add(new CorrelatorSnapshot.AggregateRecord(object, record.subject.type(),
+						record.subject.reason(), record.size(), record.lastSeen()));
 			}
 		}
 		return result;
@@ -116,15 +123,90 @@ final class EventAggregator {
 	}
 
 	/**
-	 * The result of {@link #aggregate(CoreV1Event)}.
+	 * The result of {@link #aggregate(CoreV1Event, EventSubject)}.
 	 * @param event the event to observe
 	 * @param cacheKey the observation key: the full event key, or the aggregate key for an aggregate event
+	 * @param subject the subject for the other caches' entries
 	 */
-	record Aggregation(CoreV1Event event, String cacheKey) {
+	record Aggregation(CoreV1Event event, KeyHash cacheKey, EventSubject subject) {
 	}
 
-	private record AggregateRecord(Set<String> localKeys, Instant lastTimestamp, ObjectRef object, String type,
-			String reason) {
+	/**
+	 * The similar events seen in the current window, under the hash of their aggregate key: the hashes of their
+	 * distinct local keys, oldest first, and when one was last seen. Guarded by the aggregator's lock.
+	 */
+	private static final class AggregateRecord extends KeyHash {
+
+		/** The oldest local key's hash; a record always holds at least one. */
+		long firstHigh;
+
+		long firstLow;
+
+		/** The newer local keys' hashes as (high, low) pairs, oldest first; {@code null} when there are none. */
+		long @Nullable [] newer;
+
+		long lastSeenSecond;
+
+		int lastSeenNano;
+
+		EventSubject subject;
+
+		AggregateRecord(KeyHash key) {
+			super(key);
+		}
+
+		/**
+		 * Starts a new window with one local key.
+		 * @return {@code false}: one key never aggregates ({@code aggregateMaxEvents} is at least 2)
+		 */
+		boolean start(KeyHash localKey) {
+			this.firstHigh = localKey.high();
+			this.firstLow = localKey.low();
+			this.newer = null;
+			return false;
+		}
+
+		/**
+		 * Adds a local key unless present; when that makes {@code maxEvents} distinct keys, drops the oldest.
+		 * @return {@code true} when the events are to be aggregated
+		 */
+		boolean add(KeyHash localKey, int maxEvents) {
+			long[] keys = this.newer;
+			boolean present = localKey.is(this.firstHigh, this.firstLow);
+			int length = (keys != null) ? keys.length : 0;
+			for (int i = 0; i < length && !present; i += 2) {
+				present = localKey.is(keys[i], keys[i + 1]);
+			}
+			if (present) {
+				return false;
+			}
+			keys = (keys != null) ? Arrays.copyOf(keys, length + 2) : new long[2];
+			keys[length] = localKey.high();
+			keys[length + 1] = localKey.low();
+			if (1 + keys.length / 2 < maxEvents) {
+				this.newer = keys;
+				return false;
+			}
+			this.firstHigh = keys[0];
+			this.firstLow = keys[1];
+			this.newer = (keys.length > 2) ? Arrays.copyOfRange(keys, 2, keys.length) : null;
+			return true;
+		}
+
+		/** The number of distinct local keys. */
+		int size() {
+			return 1 + ((this.newer != null) ? this.newer.length / 2 : 0);
+		}
+
+		Instant lastSeen() {
+			return Instant.ofEpochSecond(this.lastSeenSecond, this.lastSeenNano);
+		}
+
+		void lastSeen(Instant time) {
+			this.lastSeenSecond = time.getEpochSecond();
+			this.lastSeenNano = time.getNano();
+		}
+
 	}
 
 }

@@ -1,7 +1,8 @@
 package io.github.kubeevents;
 
+import java.time.Instant;
 import java.time.OffsetDateTime;
-import io.github.kubeevents.sink.EventSink;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -10,18 +11,27 @@ import java.util.function.Predicate;
 import com.github.benmanes.caffeine.cache.Cache;
 import io.github.kubeevents.introspect.CorrelatorSnapshot;
 import io.github.kubeevents.introspect.ObjectRef;
+import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
 
 /**
  * client-go's {@code eventLogger} ({@code eventObserve}): remembers, per key, the count, first timestamp, name
  * and resourceVersion of the Event last written. A repeat becomes an update of that Event: same name and
  * firstTimestamp, count + 1, and a patch of {@code count}, {@code lastTimestamp} and {@code message}.
  *
+ * <p>Records are keyed by the {@link KeyHash} of the key (see there for why that decides the same), are their own
+ * cache keys and are updated in place. They hold the fields compactly and give back equal values: timestamps in
+ * whole UTC seconds as numbers, a decimal resourceVersion as a number, a generated name
+ * ({@code <object>.<hex>}) as its number with the object name shared with the entry's {@link EventSubject}; any
+ * other values are kept as given.
+ *
  * <p>Thread-safe.
  */
 final class EventObserver {
 
-	private final Cache<String, ObservedRecord> records;
+	private final Cache<KeyHash, ObservedRecord> records;
 
 	EventObserver(CorrelatorOptions options) {
 		this.records = Caches.bounded(options.cacheSize());
@@ -31,21 +41,27 @@ final class EventObserver {
 	 * Observes one event.
 	 * @param event the event from the aggregator (not modified)
 	 * @param key its observation key
+	 * @param subject its subject
 	 * @return a copy of the event, turned into an update when the key was seen before, and the patch
 	 */
-	synchronized Observation observe(CoreV1Event event, String key) {
+	synchronized Observation observe(CoreV1Event event, KeyHash key, EventSubject subject) {
 		CoreV1Event observed = CoreV1Events.copy(event);
+		V1ObjectMeta metadata = Objects.requireNonNull(observed.getMetadata(), "event has no metadata");
 		EventSink.CountPatch patch = null;
-		ObservedRecord previous = this.records.getIfPresent(key);
-		if (previous != null && previous.count() > 0) {
-			int count = previous.count() + 1;
-			observed.getMetadata().setName(previous.name());
-			observed.getMetadata().setResourceVersion(previous.resourceVersion());
-			observed.setFirstTimestamp(previous.firstTimestamp());
+		ObservedRecord record = this.records.getIfPresent(key);
+		if (record != null && record.count > 0) {
+			int count = record.count + 1;
+			metadata.setName(record.name());
+			metadata.setResourceVersion(record.resourceVersion());
+			observed.setFirstTimestamp(record.firstTimestamp());
 			observed.setCount(count);
 			patch = new EventSink.CountPatch(count, observed.getLastTimestamp(), observed.getMessage());
 		}
-		this.records.put(key, ObservedRecord.of(observed));
+		if (record == null) {
+			record = new ObservedRecord(key);
+			this.records.put(record, record);
+		}
+		record.store(observed, subject, false);
 		return new Observation(observed, patch);
 	}
 
@@ -58,28 +74,30 @@ final class EventObserver {
 	 * @param serverEvent the Event the API server returned
 	 */
 	synchronized void updateState(CoreV1Event serverEvent) {
-		String key = EventKeys.eventKey(serverEvent);
-		ObservedRecord stored = ObservedRecord.of(serverEvent);
-		ObservedRecord current = this.records.getIfPresent(key);
-		if (current != null && current.count() > stored.count() && Objects.equals(current.name(), stored.name())) {
-			stored = new ObservedRecord(current.count(), stored.firstTimestamp(), current.lastTimestamp(),
-					stored.name(), stored.resourceVersion(), stored.object(), stored.type(), stored.reason(),
-					current.message());
+		KeyHash key = EventKeys.eventKeyHash(serverEvent);
+		String name = Objects.requireNonNull(serverEvent.getMetadata(), "event has no metadata").getName();
+		ObservedRecord record = this.records.getIfPresent(key);
+		boolean keepHigherCount = record != null && record.count > ObservedRecord.count(serverEvent)
+				&& Objects.equals(record.name(), name);
+		if (record == null) {
+			record = new ObservedRecord(key);
+			this.records.put(record, record);
 		}
-		this.records.put(key, stored);
+		record.store(serverEvent, EventSubject.of(serverEvent), keepHigherCount);
 	}
 
-	List<CorrelatorSnapshot.ObservedEvent> snapshot(int limit, Predicate<ObjectRef> filter) {
+	synchronized List<CorrelatorSnapshot.ObservedEvent> snapshot(int limit, Predicate<ObjectRef> filter) {
 		List<CorrelatorSnapshot.ObservedEvent> result = new ArrayList<>();
 		for (ObservedRecord record : this.records.asMap().values()) {
 			if (result.size() >= limit) {
 				break;
 			}
-			if (filter.test(record.object())) {
-				result.add(new CorrelatorSnapshot.ObservedEvent(record.object(), record.type(), record.reason(),
-						record.message(), record.name(), record.count(),
-						(record.firstTimestamp() != null) ? record.firstTimestamp().toInstant() : null,
-						(record.lastTimestamp() != null) ? record.lastTimestamp().toInstant() : null));
+			ObjectRef object = record.subject.object();
+			if (filter.test(object)) {
+				OffsetDateTime first = record.firstTimestamp();
+				result.add(new CorrelatorSnapshot.ObservedEvent(object, record.subject.type(), record.subject.reason(),
+						record.message, record.name(), record.count, (first != null) ? first.toInstant() : null,
+						record.lastTimestamp()));
 			}
 		}
 		return result;
@@ -91,21 +109,150 @@ final class EventObserver {
 	}
 
 	/**
-	 * The result of {@link #observe(CoreV1Event, String)}.
+	 * The result of {@link #observe(CoreV1Event, KeyHash, EventSubject)}.
 	 * @param event the event to write
 	 * @param patch the patch when the event updates an earlier one, otherwise {@code null}
 	 */
 	record Observation(CoreV1Event event, EventSink.CountPatch patch) {
 	}
 
-	private record ObservedRecord(int count, OffsetDateTime firstTimestamp, OffsetDateTime lastTimestamp, String name,
-			String resourceVersion, ObjectRef object, String type, String reason, String message) {
+	/**
+	 * The Event last written under a key: count, firstTimestamp, name and resourceVersion (what a repeat reuses),
+	 * plus lastTimestamp, message and subject for the snapshot. Guarded by the observer's lock.
+	 *
+	 * <p>Compact form, for what the recorder and the API server write: firstTimestamp a whole UTC second,
+	 * lastTimestamp a whole second at most 68 years from it, a generated name ({@code <subject name>.<hex>}) and
+	 * a decimal (or no) resourceVersion are kept as numbers. Any other value keeps all four as given, in
+	 * {@link #exact}.
+	 */
+	private static final class ObservedRecord extends KeyHash {
 
-		static ObservedRecord of(CoreV1Event event) {
-			int count = (event.getCount() != null) ? event.getCount() : 0;
-			return new ObservedRecord(count, event.getFirstTimestamp(), event.getLastTimestamp(),
-					event.getMetadata().getName(), event.getMetadata().getResourceVersion(),
-					CoreV1Events.objectRef(event), event.getType(), event.getReason(), event.getMessage());
+		int count;
+
+		/** lastTimestamp minus firstTimestamp, in seconds. */
+		int lastOffset;
+
+		/** firstTimestamp in epoch seconds. */
+		long firstSecond;
+
+		/** The hex number at the end of a generated name. */
+		long nameNumber;
+
+		/** The resourceVersion, {@code -1} for none. */
+		long resourceVersionNumber;
+
+		@Nullable String message;
+
+		EventSubject subject;
+
+		/** The four values as given when one of them has no compact form, else {@code null}. */
+		@Nullable Exact exact;
+
+		ObservedRecord(KeyHash key) {
+			super(key);
+		}
+
+		static int count(CoreV1Event event) {
+			return (event.getCount() != null) ? event.getCount() : 0;
+		}
+
+		/**
+		 * Stores an event's fields; with {@code keepCount}, the count, lastTimestamp and message stay.
+		 */
+		void store(CoreV1Event event, EventSubject eventSubject, boolean keepCount) {
+			Instant last;
+			if (keepCount) {
+				last = lastTimestamp();
+			}
+			else {
+				OffsetDateTime lastTimestamp = event.getLastTimestamp();
+				last = (lastTimestamp != null) ? lastTimestamp.toInstant() : null;
+				this.count = count(event);
+				this.message = event.getMessage();
+			}
+			this.subject = eventSubject.or(this.subject);
+			V1ObjectMeta metadata = event.getMetadata();
+			store(event.getFirstTimestamp(), last, metadata.getName(), metadata.getResourceVersion());
+		}
+
+		/** Call after the subject is set: a generated name is stored relative to the subject's name. */
+		private void store(@Nullable OffsetDateTime first, @Nullable Instant last, @Nullable String name,
+				@Nullable String resourceVersion) {
+			String prefix = this.subject.name();
+			int dot = prefix.length();
+			if (first != null && first.getNano() == 0 && ZoneOffset.UTC.equals(first.getOffset()) && last != null
+					&& last.getNano() == 0 && fitsInt(last.getEpochSecond() - first.toEpochSecond()) && name != null
+					&& name.length() > dot + 1 && name.length() <= dot + 17 && name.charAt(dot) == '.'
+					&& name.startsWith(prefix) && isHex(name, dot + 1)
+					&& (resourceVersion == null || isDecimal(resourceVersion))) {
+				this.firstSecond = first.toEpochSecond();
+				this.lastOffset = (int) (last.getEpochSecond() - this.firstSecond);
+				this.nameNumber = Long.parseUnsignedLong(name, dot + 1, name.length(), 16);
+				this.resourceVersionNumber = (resourceVersion != null) ? Long.parseLong(resourceVersion) : -1;
+				this.exact = null;
+			}
+			else {
+				this.exact = new Exact(first, last, name, resourceVersion);
+			}
+		}
+
+		@Nullable OffsetDateTime firstTimestamp() {
+			return (this.exact != null) ? this.exact.firstTimestamp() : CoreV1Events.timestamp(this.firstSecond);
+		}
+
+		@Nullable Instant lastTimestamp() {
+			return (this.exact != null) ? this.exact.lastTimestamp()
+					: Instant.ofEpochSecond(this.firstSecond + this.lastOffset);
+		}
+
+		@Nullable String name() {
+			return (this.exact != null) ? this.exact.name()
+					: this.subject.name() + "." + Long.toHexString(this.nameNumber);
+		}
+
+		@Nullable String resourceVersion() {
+			if (this.exact != null) {
+				return this.exact.resourceVersion();
+			}
+			return (this.resourceVersionNumber >= 0) ? Long.toString(this.resourceVersionNumber) : null;
+		}
+
+		private static boolean fitsInt(long value) {
+			return value == (int) value;
+		}
+
+		/** Lowercase hex digits from {@code from} on, without a leading zero: what {@link Long#toHexString} gives. */
+		private static boolean isHex(String value, int from) {
+			if (value.charAt(from) == '0' && value.length() > from + 1) {
+				return false;
+			}
+			for (int i = from; i < value.length(); i++) {
+				char c = value.charAt(i);
+				if ((c < '0' || c > '9') && (c < 'a' || c > 'f')) {
+					return false;
+				}
+			}
+			return true;
+		}
+
+		/** 1 to 18 decimal digits without a leading zero: what {@link Long#toString(long)} gives. */
+		private static boolean isDecimal(String value) {
+			int length = value.length();
+			if (length == 0 || length > 18 || (value.charAt(0) == '0' && length > 1)) {
+				return false;
+			}
+			for (int i = 0; i < length; i++) {
+				char c = value.charAt(i);
+				if (c < '0' || c > '9') {
+					return false;
+				}
+			}
+			return true;
+		}
+
+		/** The values with no compact form, as given. */
+		private record Exact(@Nullable OffsetDateTime firstTimestamp, @Nullable Instant lastTimestamp,
+				@Nullable String name, @Nullable String resourceVersion) {
 		}
 
 	}

@@ -18,6 +18,7 @@ import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1ObjectReference;
 
 /**
  * The reference for {@link EventCorrelator}'s decisions: the correlator as it was before its caches were keyed by
@@ -65,6 +66,16 @@ final class StringKeyCorrelator {
 				this.observer.snapshot(limit), this.filter.size(), this.filter.snapshot(limit));
 	}
 
+	private static ObjectRef objectRef(CoreV1Event event) {
+		V1ObjectReference ref = event.getInvolvedObject();
+		if (ref == null) {
+			return new ObjectRef(null, null, "");
+		}
+		String namespace = ref.getNamespace();
+		return new ObjectRef(ref.getKind(), (namespace == null || namespace.isEmpty()) ? null : namespace,
+				String.valueOf(ref.getName()));
+	}
+
 	private record Aggregation(CoreV1Event event, String cacheKey) {
 	}
 
@@ -104,7 +115,7 @@ final class StringKeyCorrelator {
 				localKeys.remove(localKeys.iterator().next());
 			}
 			this.records.put(keys.aggregateKey(), new AggregateRecord(Collections.unmodifiableSet(localKeys), now,
-					CoreV1Events.objectRef(event), event.getType(), event.getReason()));
+					objectRef(event), event.getType(), event.getReason()));
 			return aggregate ? new Aggregation(aggregateEvent(event, now), keys.aggregateKey())
 					: new Aggregation(event, eventKey);
 		}
@@ -219,7 +230,7 @@ final class StringKeyCorrelator {
 				int count = (event.getCount() != null) ? event.getCount() : 0;
 				return new ObservedRecord(count, event.getFirstTimestamp(), event.getLastTimestamp(),
 						event.getMetadata().getName(), event.getMetadata().getResourceVersion(),
-						CoreV1Events.objectRef(event), event.getType(), event.getReason(), event.getMessage());
+						objectRef(event), event.getType(), event.getReason(), event.getMessage());
 			}
 
 		}
@@ -248,7 +259,7 @@ final class StringKeyCorrelator {
 			String key = this.options.spamKeyFunction().apply(event);
 			Bucket bucket = this.buckets.get(key,
 					(k) -> new Bucket(new TokenBucket(this.options.burst(), this.options.qps(), now)));
-			bucket.latest = new Latest(CoreV1Events.objectRef(event), event.getType(), event.getReason());
+			bucket.latest = new Latest(objectRef(event), event.getType(), event.getReason());
 			return !bucket.tokens.tryAccept(now);
 		}
 
