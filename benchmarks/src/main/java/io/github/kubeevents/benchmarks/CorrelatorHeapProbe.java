@@ -26,9 +26,10 @@ import org.openjdk.jol.info.GraphLayout;
  * {@link EventCorrelator#updateState} with the "server's" copy, which carries a new resourceVersion). With the
  * default options (4,096 entries per cache) the aggregator, observer and spam filter are then all full.
  *
- * <p>Two measurements: the object graph reachable from the correlator (JOL's {@link GraphLayout}, exact for this
- * JVM's layout; shared constants such as {@code "Pod"} counted once), and, as a cross-check, the used heap after
- * {@code System.gc()} with and without the filled correlator, median of {@code --rounds} rounds. Each event is
+ * <p>Two measurements, each the median of {@code --rounds} fills (which entries Caffeine keeps, and so how many
+ * objects' names stay reachable, varies from fill to fill): the object graph reachable from the correlator (JOL's
+ * {@link GraphLayout}, exact for this JVM's layout; shared constants such as {@code "Pod"} counted once), and, as
+ * a cross-check, the used heap after {@code System.gc()} with and without the filled correlator. Each event is
  * built, correlated and dropped, so only what the caches keep is counted (the object names and uids are new
  * strings per Pod, as they would be in objects read from the API server). Prints one line per measurement, with
  * the one-minute load.
@@ -54,28 +55,31 @@ public final class CorrelatorHeapProbe {
 		int rounds = options.getInt("rounds", 5);
 
 		EventCorrelator empty = new EventCorrelator(CorrelatorOptions.defaults());
-		EventCorrelator full = filled(objects);
 		long emptyBytes = GraphLayout.parseInstance(empty).totalSize();
-		GraphLayout layout = GraphLayout.parseInstance(full);
-		long fullBytes = layout.totalSize();
+		long[] jolBytes = new long[rounds];
+		EventCorrelator full = null;
+		for (int round = 0; round < rounds; round++) {
+			full = filled(objects);
+			jolBytes[round] = GraphLayout.parseInstance(full).totalSize();
+		}
+		long fullBytes = median(jolBytes);
 		var snapshot = full.snapshot(0, (object) -> true);
+		long entries = snapshot.aggregatorSize() + snapshot.observedSize() + snapshot.spamBucketsSize();
 		System.out.printf(Locale.ROOT,
-				"jol: objects=%d entries=%d/%d/%d (aggregator/observer/spam) retained=%d bytes (%.2f MB, %.2f MiB), "
-						+ "empty correlator=%d bytes, per entry=%.1f bytes, load=%s%n",
+				"jol: objects=%d entries=%d/%d/%d (aggregator/observer/spam) retained median=%d bytes (%.2f MB, "
+						+ "%.2f MiB) rounds=%s, empty correlator=%d bytes, per entry=%.1f bytes, load=%s%n",
 				objects, snapshot.aggregatorSize(), snapshot.observedSize(), snapshot.spamBucketsSize(), fullBytes,
-				fullBytes / 1e6, fullBytes / 1048576.0, emptyBytes,
-				(fullBytes - emptyBytes)
-						/ (double) (snapshot.aggregatorSize() + snapshot.observedSize() + snapshot.spamBucketsSize()),
-				HarnessOptions.load());
+				fullBytes / 1e6, fullBytes / 1048576.0, Arrays.toString(jolBytes), emptyBytes,
+				(fullBytes - emptyBytes) / (double) entries, HarnessOptions.load());
 		for (String part : new String[] { "aggregator", "observer", "spamFilter" }) {
 			Object component = field(full, part);
 			if (component != null) {
-				System.out.printf(Locale.ROOT, "jol: %s alone=%d bytes%n", part,
+				System.out.printf(Locale.ROOT, "jol: %s alone=%d bytes (last round)%n", part,
 						GraphLayout.parseInstance(component).totalSize());
 			}
 		}
 		if (Boolean.parseBoolean(options.get("footprint", "false"))) {
-			System.out.println(layout.toFootprint());
+			System.out.println(GraphLayout.parseInstance(full).toFootprint());
 		}
 		full = null;
 
@@ -90,9 +94,7 @@ public final class CorrelatorHeapProbe {
 				throw new IllegalStateException("nothing observed");
 			}
 		}
-		long[] sorted = gcBytes.clone();
-		Arrays.sort(sorted);
-		long median = sorted[rounds / 2];
+		long median = median(gcBytes);
 		System.out.printf(Locale.ROOT, "gc: objects=%d retained median=%d bytes (%.2f MB) rounds=%s load=%s%n", objects,
 				median, median / 1e6, Arrays.toString(gcBytes), HarnessOptions.load());
 	}
@@ -112,6 +114,12 @@ public final class CorrelatorHeapProbe {
 			}
 		}
 		return correlator;
+	}
+
+	private static long median(long[] values) {
+		long[] sorted = values.clone();
+		Arrays.sort(sorted);
+		return sorted[sorted.length / 2];
 	}
 
 	private static long usedAfterGc() {
