@@ -28,8 +28,10 @@ import org.jspecify.annotations.Nullable;
  * and action. The element dropped when the set is full is the oldest one (client-go drops an arbitrary one).
  *
  * <p>Records are keyed by the {@link KeyHash} of the aggregate key and keep the hashes of the local keys, not the
- * strings (see {@link KeyHash} for why that decides the same). A record is its own cache key and is updated in
- * place.
+ * strings (see {@link KeyHash} for why that decides the same), plus the local key seen last, so a repeated
+ * message costs an {@code equals} rather than a hash. A record is its own cache key and is updated in place. The
+ * event's full key and the aggregate key are hashed together ({@link KeyHash.Builder#buildWith}), since they start
+ * with the same fields.
  *
  * <p>Thread-safe.
  */
@@ -39,14 +41,20 @@ final class EventAggregator {
 
 	private final Clock clock;
 
-	private final EventKeys.HashedAggregateKeyFunction keyFunction;
+	private final EventKeys.AggregateKeyWriter keyWriter;
 
 	private final Cache<KeyHash, AggregateRecord> records;
+
+	/** The event's full key; guarded by this aggregator's lock. */
+	private final KeyHash.Builder eventKey = new KeyHash.Builder();
+
+	/** The aggregate key, then the local key; guarded by this aggregator's lock. */
+	private final KeyHash.Builder aggregateKey = new KeyHash.Builder();
 
 	EventAggregator(CorrelatorOptions options, Clock clock) {
 		this.options = options;
 		this.clock = clock;
-		this.keyFunction = EventKeys.hashedAggregate(options.aggregateKeyFunction());
+		this.keyWriter = EventKeys.aggregateWriter(options.aggregateKeyFunction());
 		this.records = Caches.bounded(options.cacheSize());
 	}
 
@@ -58,24 +66,36 @@ final class EventAggregator {
 	 * subject to share (the record's when equal)
 	 */
 	synchronized Aggregation aggregate(CoreV1Event event, EventSubject subject) {
-		KeyHash eventKey = EventKeys.eventKeyHash(event);
+		EventKeys.writeEventKey(event, this.eventKey.reset());
 		if (!this.options.aggregationEnabled()) {
-			return new Aggregation(event, eventKey, subject);
+			return new Aggregation(event, this.eventKey.build(), subject);
 		}
 		Instant now = this.clock.instant();
-		EventKeys.AggregateKeyHash keys = this.keyFunction.keyHashes(event);
-		AggregateRecord record = this.records.getIfPresent(keys.aggregateKey());
-		boolean fresh = record == null
-				|| Duration.between(record.lastSeen(), now).compareTo(this.options.aggregateInterval()) > 0;
+		String localKey = this.keyWriter.writeAggregateKey(event, this.aggregateKey.reset());
+		KeyHash.Pair keys = this.eventKey.buildWith(this.aggregateKey);
+		KeyHash eventKey = keys.first();
+		KeyHash aggregateKey = keys.second();
+		AggregateRecord record = this.records.getIfPresent(aggregateKey);
+		boolean fresh = record == null || record.seenLongerAgoThan(this.options.aggregateInterval(), now);
 		if (record == null) {
-			record = new AggregateRecord(keys.aggregateKey());
+			record = new AggregateRecord(aggregateKey);
 			this.records.put(record, record);
 		}
-		boolean aggregate = fresh ? record.start(keys.localKey()) : record.add(keys.localKey(),
-				this.options.aggregateMaxEvents());
+		boolean aggregate;
+		if (fresh) {
+			aggregate = record.start(KeyHash.of(localKey, this.aggregateKey), localKey);
+		}
+		else if (localKey.equals(record.lastLocalKey)) {
+			// the local key seen last is in the set: nothing changes
+			aggregate = false;
+		}
+		else {
+			aggregate = record.add(KeyHash.of(localKey, this.aggregateKey), localKey,
+					this.options.aggregateMaxEvents());
+		}
 		record.lastSeen(now);
 		record.subject = subject.or(record.subject);
-		return aggregate ? new Aggregation(aggregateEvent(event, now), keys.aggregateKey(), record.subject)
+		return aggregate ? new Aggregation(aggregateEvent(event, now), aggregateKey, record.subject)
 				: new Aggregation(event, eventKey, record.subject);
 	}
 
@@ -145,6 +165,9 @@ final class EventAggregator {
 		/** The newer local keys' hashes as (high, low) pairs, oldest first; {@code null} when there are none. */
 		long @Nullable [] newer;
 
+		/** The local key seen last; its hash is always in the set (the newest, or it was present). */
+		String lastLocalKey;
+
 		long lastSeenSecond;
 
 		int lastSeenNano;
@@ -157,20 +180,27 @@ final class EventAggregator {
 
 		/**
 		 * Starts a new window with one local key.
+		 * @param localKey the local key's hash
+		 * @param key the local key
 		 * @return {@code false}: one key never aggregates ({@code aggregateMaxEvents} is at least 2)
 		 */
-		boolean start(KeyHash localKey) {
+		boolean start(KeyHash localKey, String key) {
 			this.firstHigh = localKey.high();
 			this.firstLow = localKey.low();
 			this.newer = null;
+			this.lastLocalKey = key;
 			return false;
 		}
 
 		/**
 		 * Adds a local key unless present; when that makes {@code maxEvents} distinct keys, drops the oldest.
+		 * @param localKey the local key's hash
+		 * @param key the local key
+		 * @param maxEvents {@code aggregateMaxEvents}
 		 * @return {@code true} when the events are to be aggregated
 		 */
-		boolean add(KeyHash localKey, int maxEvents) {
+		boolean add(KeyHash localKey, String key, int maxEvents) {
+			this.lastLocalKey = key;
 			long[] keys = this.newer;
 			boolean present = localKey.is(this.firstHigh, this.firstLow);
 			int length = (keys != null) ? keys.length : 0;
@@ -196,6 +226,17 @@ final class EventAggregator {
 		/** The number of distinct local keys. */
 		int size() {
 			return 1 + ((this.newer != null) ? this.newer.length / 2 : 0);
+		}
+
+		/** {@code Duration.between(lastSeen(), now).compareTo(interval) > 0}, without the objects. */
+		boolean seenLongerAgoThan(Duration interval, Instant now) {
+			long seconds = now.getEpochSecond() - this.lastSeenSecond;
+			int nanos = now.getNano() - this.lastSeenNano;
+			if (nanos < 0) {
+				seconds--;
+				nanos += 1_000_000_000;
+			}
+			return seconds > interval.getSeconds() || (seconds == interval.getSeconds() && nanos > interval.getNano());
 		}
 
 		Instant lastSeen() {

@@ -1,5 +1,6 @@
 package io.github.kubeevents;
 
+import java.util.Objects;
 import java.util.function.Function;
 
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -88,37 +89,42 @@ public final class EventKeys {
 		return new AggregateKey(aggregateKey(event, new StringParts()).toString(), nullToEmpty(event.getMessage()));
 	}
 
-	/** The hash of {@link #eventKey(CoreV1Event)}, from the fields. */
-	static KeyHash eventKeyHash(CoreV1Event event) {
-		return eventKey(event, new KeyHash.Builder()).build();
+	/**
+	 * Appends the characters of {@link #eventKey(CoreV1Event)}, from the fields.
+	 * @param event the event
+	 * @param key where the key goes
+	 */
+	static void writeEventKey(CoreV1Event event, KeyHash.Builder key) {
+		eventKey(event, key);
 	}
 
 	/**
-	 * A key function's keys as hashes: the fields hashed directly for {@link #SPAM_KEY} and
-	 * {@link #SPAM_KEY_WITH_REASON}, else the hash of the string {@code keyFunction} returns.
+	 * A key function as a {@link KeyWriter}: the fields written directly for {@link #SPAM_KEY} and
+	 * {@link #SPAM_KEY_WITH_REASON}, else the string {@code keyFunction} returns.
 	 * @param keyFunction the spam key function
-	 * @return a function calling {@code keyFunction} at most once per event
+	 * @return a writer calling {@code keyFunction} once per event
 	 */
-	static HashedKeyFunction hashed(Function<CoreV1Event, String> keyFunction) {
-		if (keyFunction instanceof HashedKeyFunction hashed) {
-			return hashed;
+	static KeyWriter writer(Function<CoreV1Event, String> keyFunction) {
+		if (keyFunction instanceof KeyWriter writer) {
+			return writer;
 		}
-		return (event) -> KeyHash.of(keyFunction.apply(event));
+		return (event, key) -> key.add(Objects.requireNonNull(keyFunction.apply(event), "key"));
 	}
 
 	/**
-	 * An aggregate-key function's keys as hashes: the fields hashed directly for {@link #AGGREGATE_BY_REASON},
-	 * else the hashes of the strings {@code keyFunction} returns.
+	 * An aggregate-key function as an {@link AggregateKeyWriter}: the fields written directly for
+	 * {@link #AGGREGATE_BY_REASON}, else the strings {@code keyFunction} returns.
 	 * @param keyFunction the aggregate key function
-	 * @return a function calling {@code keyFunction} at most once per event
+	 * @return a writer calling {@code keyFunction} once per event
 	 */
-	static HashedAggregateKeyFunction hashedAggregate(Function<CoreV1Event, AggregateKey> keyFunction) {
-		if (keyFunction instanceof HashedAggregateKeyFunction hashed) {
-			return hashed;
+	static AggregateKeyWriter aggregateWriter(Function<CoreV1Event, AggregateKey> keyFunction) {
+		if (keyFunction instanceof AggregateKeyWriter writer) {
+			return writer;
 		}
-		return (event) -> {
+		return (event, aggregateKey) -> {
 			AggregateKey keys = keyFunction.apply(event);
-			return new AggregateKeyHash(KeyHash.of(keys.aggregateKey()), KeyHash.of(keys.localKey()));
+			aggregateKey.add(keys.aggregateKey());
+			return keys.localKey();
 		};
 	}
 
@@ -178,38 +184,33 @@ public final class EventKeys {
 
 	}
 
-	/** A string key function whose key the correlator can hash from the fields. */
+	/** A string key function that can write its key's characters without building the string. */
 	@FunctionalInterface
-	interface HashedKeyFunction {
+	interface KeyWriter {
 
 		/**
-		 * The hash of the key of {@code event}.
+		 * Appends the characters of the key of {@code event}.
 		 * @param event the event
-		 * @return the hash of the same characters the string key has
+		 * @param key where the key goes
 		 */
-		KeyHash keyHash(CoreV1Event event);
+		void writeKey(CoreV1Event event, KeyHash.Builder key);
 
 	}
 
-	/** An aggregate-key function whose keys the correlator can hash from the fields. */
+	/** An aggregate-key function that can write its aggregate key's characters without building the string. */
 	@FunctionalInterface
-	interface HashedAggregateKeyFunction {
+	interface AggregateKeyWriter {
 
 		/**
-		 * The hashes of the keys of {@code event}.
+		 * Appends the characters of the aggregate key of {@code event}, and gives its local key. The local key
+		 * stays a string: the aggregator hashes it only when it differs from the one it saw last for the aggregate
+		 * key (a repeated message costs an {@code equals}).
 		 * @param event the event
-		 * @return the hashes of the same characters the string keys have
+		 * @param aggregateKey where the aggregate key goes
+		 * @return the local key
 		 */
-		AggregateKeyHash keyHashes(CoreV1Event event);
+		String writeAggregateKey(CoreV1Event event, KeyHash.Builder aggregateKey);
 
-	}
-
-	/**
-	 * The hashes of an {@link AggregateKey}.
-	 * @param aggregateKey the hash of the aggregate key
-	 * @param localKey the hash of the local key
-	 */
-	record AggregateKeyHash(KeyHash aggregateKey, KeyHash localKey) {
 	}
 
 	private static final class StringParts implements KeyParts {
@@ -231,7 +232,7 @@ public final class EventKeys {
 
 	}
 
-	private enum StringKey implements Function<CoreV1Event, String>, HashedKeyFunction {
+	private enum StringKey implements Function<CoreV1Event, String>, KeyWriter {
 
 		SPAM {
 
@@ -241,8 +242,8 @@ public final class EventKeys {
 			}
 
 			@Override
-			public KeyHash keyHash(CoreV1Event event) {
-				return spamKey(event, new KeyHash.Builder()).build();
+			public void writeKey(CoreV1Event event, KeyHash.Builder key) {
+				spamKey(event, key);
 			}
 
 			@Override
@@ -260,8 +261,8 @@ public final class EventKeys {
 			}
 
 			@Override
-			public KeyHash keyHash(CoreV1Event event) {
-				return spamKey(event, new KeyHash.Builder()).add(event.getReason()).build();
+			public void writeKey(CoreV1Event event, KeyHash.Builder key) {
+				spamKey(event, key).add(event.getReason());
 			}
 
 			@Override
@@ -273,7 +274,7 @@ public final class EventKeys {
 
 	}
 
-	private enum AggregateKeys implements Function<CoreV1Event, AggregateKey>, HashedAggregateKeyFunction {
+	private enum AggregateKeys implements Function<CoreV1Event, AggregateKey>, AggregateKeyWriter {
 
 		BY_REASON;
 
@@ -283,9 +284,9 @@ public final class EventKeys {
 		}
 
 		@Override
-		public AggregateKeyHash keyHashes(CoreV1Event event) {
-			return new AggregateKeyHash(aggregateKey(event, new KeyHash.Builder()).build(),
-					new KeyHash.Builder().add(event.getMessage()).build());
+		public String writeAggregateKey(CoreV1Event event, KeyHash.Builder aggregateKey) {
+			aggregateKey(event, aggregateKey);
+			return nullToEmpty(event.getMessage());
 		}
 
 		@Override

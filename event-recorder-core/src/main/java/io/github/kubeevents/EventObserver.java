@@ -33,6 +33,9 @@ final class EventObserver {
 
 	private final Cache<KeyHash, ObservedRecord> records;
 
+	/** Hashes the keys; guarded by this observer's lock. */
+	private final KeyHash.Builder key = new KeyHash.Builder();
+
 	EventObserver(CorrelatorOptions options) {
 		this.records = Caches.bounded(options.cacheSize());
 	}
@@ -61,7 +64,12 @@ final class EventObserver {
 			record = new ObservedRecord(key);
 			this.records.put(record, record);
 		}
-		record.store(observed, subject, false);
+		if (patch != null) {
+			record.repeat(observed, subject);
+		}
+		else {
+			record.store(observed, subject, false);
+		}
 		return new Observation(observed, patch);
 	}
 
@@ -74,7 +82,8 @@ final class EventObserver {
 	 * @param serverEvent the Event the API server returned
 	 */
 	synchronized void updateState(CoreV1Event serverEvent) {
-		KeyHash key = EventKeys.eventKeyHash(serverEvent);
+		EventKeys.writeEventKey(serverEvent, this.key.reset());
+		KeyHash key = this.key.build();
 		String name = Objects.requireNonNull(serverEvent.getMetadata(), "event has no metadata").getName();
 		ObservedRecord record = this.records.getIfPresent(key);
 		boolean keepHigherCount = record != null && record.count > ObservedRecord.count(serverEvent)
@@ -127,6 +136,8 @@ final class EventObserver {
 	 */
 	private static final class ObservedRecord extends KeyHash {
 
+		private static final long NO_NUMBER = -1;
+
 		int count;
 
 		/** lastTimestamp minus firstTimestamp, in seconds. */
@@ -138,7 +149,7 @@ final class EventObserver {
 		/** The hex number at the end of a generated name. */
 		long nameNumber;
 
-		/** The resourceVersion, {@code -1} for none. */
+		/** The resourceVersion, {@link #NO_NUMBER} for none. */
 		long resourceVersionNumber;
 
 		@Nullable String message;
@@ -175,20 +186,36 @@ final class EventObserver {
 			store(event.getFirstTimestamp(), last, metadata.getName(), metadata.getResourceVersion());
 		}
 
+		/**
+		 * Stores a repeat: its name, resourceVersion and firstTimestamp are this record's, so unless the subject
+		 * changed (the name is stored relative to it) only the count, lastTimestamp and message are new.
+		 */
+		void repeat(CoreV1Event event, EventSubject eventSubject) {
+			OffsetDateTime last = event.getLastTimestamp();
+			EventSubject shared = eventSubject.or(this.subject);
+			if (shared != this.subject || this.exact != null || last == null || last.getNano() != 0
+					|| !fitsInt(last.toEpochSecond() - this.firstSecond)) {
+				store(event, eventSubject, false);
+				return;
+			}
+			this.count = count(event);
+			this.message = event.getMessage();
+			this.lastOffset = (int) (last.toEpochSecond() - this.firstSecond);
+		}
+
 		/** Call after the subject is set: a generated name is stored relative to the subject's name. */
 		private void store(@Nullable OffsetDateTime first, @Nullable Instant last, @Nullable String name,
 				@Nullable String resourceVersion) {
-			String prefix = this.subject.name();
-			int dot = prefix.length();
+			long nameNumber = generatedNameNumber(name);
+			long resourceVersionNumber = (resourceVersion != null) ? decimal(resourceVersion) : NO_NUMBER;
 			if (first != null && first.getNano() == 0 && ZoneOffset.UTC.equals(first.getOffset()) && last != null
-					&& last.getNano() == 0 && fitsInt(last.getEpochSecond() - first.toEpochSecond()) && name != null
-					&& name.length() > dot + 1 && name.length() <= dot + 17 && name.charAt(dot) == '.'
-					&& name.startsWith(prefix) && isHex(name, dot + 1)
-					&& (resourceVersion == null || isDecimal(resourceVersion))) {
+					&& last.getNano() == 0 && fitsInt(last.getEpochSecond() - first.toEpochSecond())
+					&& (nameNumber != NO_NUMBER || isGeneratedName(name))
+					&& (resourceVersionNumber != NO_NUMBER || resourceVersion == null)) {
 				this.firstSecond = first.toEpochSecond();
 				this.lastOffset = (int) (last.getEpochSecond() - this.firstSecond);
-				this.nameNumber = Long.parseUnsignedLong(name, dot + 1, name.length(), 16);
-				this.resourceVersionNumber = (resourceVersion != null) ? Long.parseLong(resourceVersion) : -1;
+				this.nameNumber = nameNumber;
+				this.resourceVersionNumber = resourceVersionNumber;
 				this.exact = null;
 			}
 			else {
@@ -206,48 +233,79 @@ final class EventObserver {
 		}
 
 		@Nullable String name() {
-			return (this.exact != null) ? this.exact.name()
-					: this.subject.name() + "." + Long.toHexString(this.nameNumber);
+			if (this.exact != null) {
+				return this.exact.name();
+			}
+			String prefix = this.subject.name();
+			int dot = prefix.length();
+			int digits = Math.max(1, (67 - Long.numberOfLeadingZeros(this.nameNumber)) / 4);
+			char[] name = new char[dot + 1 + digits];
+			prefix.getChars(0, dot, name, 0);
+			name[dot] = '.';
+			long number = this.nameNumber;
+			for (int i = name.length - 1; i > dot; i--) {
+				name[i] = Character.forDigit((int) (number & 0xf), 16);
+				number >>>= 4;
+			}
+			return new String(name);
 		}
 
 		@Nullable String resourceVersion() {
 			if (this.exact != null) {
 				return this.exact.resourceVersion();
 			}
-			return (this.resourceVersionNumber >= 0) ? Long.toString(this.resourceVersionNumber) : null;
+			return (this.resourceVersionNumber != NO_NUMBER) ? Long.toString(this.resourceVersionNumber) : null;
 		}
 
 		private static boolean fitsInt(long value) {
 			return value == (int) value;
 		}
 
-		/** Lowercase hex digits from {@code from} on, without a leading zero: what {@link Long#toHexString} gives. */
-		private static boolean isHex(String value, int from) {
-			if (value.charAt(from) == '0' && value.length() > from + 1) {
-				return false;
+		/**
+		 * The number of a generated name ({@code <subject name>.<hex>}, the hex as {@link Long#toHexString} writes
+		 * it), else {@link #NO_NUMBER}, which is also the number of the name ending in {@code .ffffffffffffffff}.
+		 */
+		private long generatedNameNumber(@Nullable String name) {
+			String prefix = this.subject.name();
+			int dot = prefix.length();
+			if (name == null || name.length() <= dot + 1 || name.length() > dot + 17 || name.charAt(dot) != '.'
+					|| !name.startsWith(prefix) || (name.charAt(dot + 1) == '0' && name.length() > dot + 2)) {
+				return NO_NUMBER;
 			}
-			for (int i = from; i < value.length(); i++) {
-				char c = value.charAt(i);
-				if ((c < '0' || c > '9') && (c < 'a' || c > 'f')) {
-					return false;
+			long number = 0;
+			for (int i = dot + 1; i < name.length(); i++) {
+				char c = name.charAt(i);
+				int digit = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+				if (digit < 0) {
+					return NO_NUMBER;
 				}
+				number = (number << 4) | digit;
 			}
-			return true;
+			return number;
 		}
 
-		/** 1 to 18 decimal digits without a leading zero: what {@link Long#toString(long)} gives. */
-		private static boolean isDecimal(String value) {
+		private boolean isGeneratedName(@Nullable String name) {
+			return name != null && name.equals(this.subject.name() + ".ffffffffffffffff");
+		}
+
+		/**
+		 * The value of 1 to 18 decimal digits without a leading zero (what {@link Long#toString(long)} writes for
+		 * a non-negative number), else {@link #NO_NUMBER}.
+		 */
+		private static long decimal(String value) {
 			int length = value.length();
 			if (length == 0 || length > 18 || (value.charAt(0) == '0' && length > 1)) {
-				return false;
+				return NO_NUMBER;
 			}
+			long number = 0;
 			for (int i = 0; i < length; i++) {
 				char c = value.charAt(i);
 				if (c < '0' || c > '9') {
-					return false;
+					return NO_NUMBER;
 				}
+				number = number * 10 + (c - '0');
 			}
-			return true;
+			return number;
 		}
 
 		/** The values with no compact form, as given. */

@@ -1,44 +1,49 @@
 package io.github.kubeevents;
 
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * A 128-bit hash of a correlator key: the character sequence client-go concatenates (for example
- * {@link EventKeys#spamKey source, object and type}), fed field by field without building the
- * string. The three correlator caches keep this fixed-size value instead of the string, and their entries extend
- * it, so an entry is its own key. Two keys hash equal exactly when their character sequences are equal, up to
- * the collision probability below; so a key function that returns a string and the fields fed to a
- * {@link Builder} give the same hash for the same characters.
+ * {@link EventKeys#spamKey source, object and type}), fed field by field into a {@link Builder} without building
+ * the string. The three correlator caches keep this fixed-size value instead of the string, and their entries
+ * extend it, so an entry is its own key. Two keys hash equal exactly when their character sequences are equal, up
+ * to the collision probability below; so a key function that returns a string and the fields fed one by one give
+ * the same hash for the same characters.
  *
  * <h2>Construction</h2>
- * The UTF-16 code units of the sequence are packed, three per digit, into 48-bit digits {@code m1 .. mn} (the last
- * one possibly holding one or two), and the number of code units {@code L} is appended as the last digit. Each
- * half of the hash is the polynomial {@code m1 r^n + m2 r^(n-1) + ... + mn r + L} modulo the Mersenne prime
- * {@code p = 2^61 - 1} (Horner's rule, one multiplication per digit), evaluated at a secret point {@code r1} and
- * {@code r2} respectively, drawn uniformly from {@code [1, p)} by {@link SecureRandom} once per JVM; each half then
- * goes through a fixed bijection of 64-bit values (MurmurHash3's finaliser) so that the cache's bucket order does
- * not expose the polynomial.
+ * The sequence of UTF-16 code units is cut into runs, each turned into one digit below {@code 2^60}: up to seven
+ * Latin-1 characters (8 bits each), or up to three others (16 bits each), plus the kind of run and its number of
+ * characters, so a digit is never zero and the digits spell the sequence back (a key of ASCII characters takes one
+ * digit per seven). Each half of the hash is the polynomial {@code m1 r^(n-1) + m2 r^(n-2) + ... + mn} of the
+ * digits {@code m1 .. mn} modulo the Mersenne prime {@code p = 2^61 - 1}, evaluated at a secret point: {@code r1}
+ * and {@code r2}, drawn uniformly from {@code [1, p)} by {@link SecureRandom} once per JVM. (It is evaluated by
+ * Horner's rule at {@code r^2} on the odd and on the even digits, one multiplication per digit in four independent
+ * chains, and the two parts combined at the end: the same polynomial.) Each half then goes through a fixed
+ * bijection of 64-bit values (MurmurHash3's finaliser), so the cache's bucket order does not expose the
+ * polynomial.
  *
  * <h2>Collisions</h2>
- * For two different sequences the digit sequences differ (the packing is injective for a given length, and
- * different lengths differ in the last digit), so the difference of the two polynomials is a non-zero polynomial of
- * degree at most {@code d = ceil(L / 3)}, where {@code L} is the longer sequence's length; it has at most {@code d}
- * roots, so for one secret point the halves collide with probability at most {@code d / (p - 1)}, and for the two
- * independent points the 128-bit hashes collide with probability at most {@code (d / (p - 1))^2}. This holds for
- * any two sequences, including ones an attacker chose (object names, messages), because the points are secret and
- * no hash leaves the process. For keys up to 3,072 characters ({@code d <= 1024}; real keys have 50 to 200, plus
- * the message) that is at most {@code 2^-102} per pair; even for keys of a million characters it is below
- * {@code 2^-85}.
+ * Two different sequences give different digit sequences (the digits spell them back). If they have the same
+ * number of digits, some coefficient differs; if not, the longer one's leading digit is not zero: either way the
+ * difference of the two polynomials is not the zero polynomial, and its degree is below {@code d}, the larger number
+ * of digits (at most the number of characters {@code L}, and {@code L / 7} for ASCII). It has fewer than {@code d}
+ * roots, so for one secret point the halves collide with probability below {@code d / (p - 1)}, and for the two
+ * independent points the 128-bit hashes collide with probability below {@code (d / (p - 1))^2}. This holds for any
+ * two sequences, including ones an attacker chose (object names, messages), because the points are secret and no
+ * hash leaves the process. For keys up to 4,096 characters (real keys have 50 to 200, plus the message) that is
+ * below {@code 2^-98} per pair, below {@code 2^-103} for ASCII; even for keys of a million characters it is below
+ * {@code 2^-82}.
  *
  * <p>What matters is the birthday bound over what the caches hold: one event's lookups (aggregator, observer,
  * spam filter, and {@code updateState} after the write) compare its keys with at most {@code 4 * N} entries, with
  * {@code N = 4096} entries per cache by default, and its message hash with the at most
  * {@code aggregateMaxEvents - 1} in its aggregate record: about {@code 2^14} pairs, so a decision differs from
- * client-go's with probability at most {@code 2^14 * 2^-102 = 2^-88} per event, {@code 2^-48} over {@code 2^40}
- * events (a thousand events a second for 35 years) and {@code 2^-38} over {@code 2^50} (a million a second).
+ * client-go's with probability below {@code 2^14 * 2^-98 = 2^-84} per event, {@code 2^-44} over {@code 2^40}
+ * events (a thousand events a second for 35 years) and {@code 2^-34} over {@code 2^50} (a million a second).
  *
  * <p>Immutable and thread-safe; {@link Builder} is not thread-safe.
  */
@@ -52,13 +57,23 @@ class KeyHash {
 
 	static {
 		SecureRandom random = new SecureRandom();
-		R1 = 1 + Math.floorMod(random.nextLong(), P - 1);
-		R2 = 1 + Math.floorMod(random.nextLong(), P - 1);
+		R1 = secretPoint(random);
+		R2 = secretPoint(random);
 	}
 
 	private final long high;
 
 	private final long low;
+
+	/** Uniform in {@code [1, p)}: 61 random bits, drawn again when out of range. */
+	private static long secretPoint(SecureRandom random) {
+		long point;
+		do {
+			point = random.nextLong() >>> 3;
+		}
+		while (point == 0 || point >= P);
+		return point;
+	}
 
 	KeyHash(long high, long low) {
 		this.high = high;
@@ -77,7 +92,18 @@ class KeyHash {
 	 * @throws NullPointerException when {@code key} is {@code null} (as a cache lookup with it would)
 	 */
 	static KeyHash of(String key) {
-		return new Builder().add(Objects.requireNonNull(key, "key")).build();
+		return of(key, new Builder());
+	}
+
+	/**
+	 * The hash of a whole key string, with a builder to reuse.
+	 * @param key the key, as a key function returned it
+	 * @param scratch a builder, reset first
+	 * @return its hash
+	 * @throws NullPointerException when {@code key} is {@code null} (as a cache lookup with it would)
+	 */
+	static KeyHash of(String key, Builder scratch) {
+		return scratch.reset().add(Objects.requireNonNull(key, "key")).build();
 	}
 
 	final long high() {
@@ -116,20 +142,21 @@ class KeyHash {
 
 	/**
 	 * Feeds a key's characters, part by part, as if they were concatenated: {@code add("ab").add("c")} and
-	 * {@code add("a").add("bc")} give the same hash as {@code add("abc")}. Single use; not thread-safe.
+	 * {@code add("a").add("bc")} give the same hash as {@code add("abc")}. The characters are copied into a buffer
+	 * the builder keeps (no string is built) and hashed in one pass by {@link #build()}; {@link #reset()} makes
+	 * the builder ready for the next key, so a cache can hash every key with one builder and allocate nothing.
+	 * Not thread-safe.
 	 */
 	static final class Builder implements EventKeys.KeyParts {
 
-		private long h1;
+		private static final int INITIAL_CAPACITY = 128;
 
-		private long h2;
+		/** A buffer that grew beyond this for a long key is dropped on reset, so a builder stays small. */
+		private static final int KEPT_CAPACITY = 4096;
 
-		/** Up to two code units not yet in a digit. */
-		private long pending;
+		private char[] chars = new char[INITIAL_CAPACITY];
 
-		private int pendingCount;
-
-		private long length;
+		private int length;
 
 		/**
 		 * Appends a part; {@code null} counts as empty, as in client-go's key functions (a Go string is never nil).
@@ -138,81 +165,197 @@ class KeyHash {
 		 */
 		@Override
 		public Builder add(@Nullable String part) {
-			if (part == null) {
-				return this;
-			}
-			int n = part.length();
-			int i = 0;
-			long digit = this.pending;
-			int count = this.pendingCount;
-			while (count != 0 && count < 3 && i < n) {
-				digit = (digit << 16) | part.charAt(i++);
-				count++;
-			}
-			if (count == 3) {
-				absorb(digit);
-				digit = 0;
-				count = 0;
-			}
-			if (count == 0) {
-				for (; i + 3 <= n; i += 3) {
-					absorb(((long) part.charAt(i) << 32) | ((long) part.charAt(i + 1) << 16) | part.charAt(i + 2));
+			if (part != null) {
+				int n = part.length();
+				if (this.length + n > this.chars.length) {
+					this.chars = Arrays.copyOf(this.chars, Math.max(this.chars.length * 2, this.length + n));
 				}
-				for (; i < n; i++) {
-					digit = (digit << 16) | part.charAt(i);
-					count++;
-				}
+				part.getChars(0, n, this.chars, this.length);
+				this.length += n;
 			}
-			this.pending = digit;
-			this.pendingCount = count;
-			this.length += n;
 			return this;
 		}
 
 		/**
-		 * The hash of everything added.
-		 * @return the hash
+		 * Forgets what was added.
+		 * @return this builder, empty
 		 */
-		KeyHash build() {
-			if (this.pendingCount != 0) {
-				absorb(this.pending);
+		Builder reset() {
+			this.length = 0;
+			if (this.chars.length > KEPT_CAPACITY) {
+				this.chars = new char[INITIAL_CAPACITY];
 			}
-			absorb(this.length);
-			return new KeyHash(mix(canonical(this.h1)), mix(canonical(this.h2)));
-		}
-
-		private void absorb(long digit) {
-			this.h1 = multiplyAdd(this.h1, R1, digit);
-			this.h2 = multiplyAdd(this.h2, R2, digit);
+			return this;
 		}
 
 		/**
-		 * {@code h * r + digit} modulo {@code p}, not fully reduced: for {@code h < 2^62}, {@code r < 2^61} and
-		 * {@code digit < 2^61} the result is below {@code 2^61 + 4}, congruent to the exact value.
+		 * The hash of everything added since the builder was made or {@link #reset()}.
+		 * @return the hash
 		 */
-		private static long multiplyAdd(long h, long r, long digit) {
-			long productLow = h * r;
-			long productHigh = Math.multiplyHigh(h, r);
-			// 2^61 = 1 (mod p): fold the bits above 61 onto the bits below
-			long sum = (productLow & P) + ((productLow >>> 61) | (productHigh << 3)) + digit;
-			return (sum & P) + (sum >>> 61);
+		KeyHash build() {
+			Polynomials polynomials = new Polynomials();
+			polynomials.feed(this.chars, this.length, this.length);
+			return polynomials.hash();
 		}
 
-		private static long canonical(long h) {
-			long reduced = (h & P) + (h >>> 61);
-			return (reduced >= P) ? reduced - P : reduced;
+		/**
+		 * The hashes of this builder's key and {@code other}'s, equal to two {@link #build()}s, with the
+		 * characters both keys start with hashed once: an event's full key and its aggregate key share source,
+		 * object, and (without a fieldPath) uid, apiVersion, type and reason.
+		 * @param other the other builder
+		 * @return this builder's hash and the other's
+		 */
+		Pair buildWith(Builder other) {
+			int common = Arrays.mismatch(this.chars, 0, this.length, other.chars, 0, other.length);
+			if (common < 0) {
+				common = this.length;
+			}
+			// a digit starting 7 or more characters before the first difference is the same in both keys
+			Polynomials first = new Polynomials();
+			first.feed(this.chars, this.length, common - 6);
+			Polynomials second = first.copy();
+			first.feed(this.chars, this.length, this.length);
+			second.feed(other.chars, other.length, other.length);
+			return new Pair(first.hash(), second.hash());
 		}
 
-		/** MurmurHash3's fmix64: a bijection, so it changes no collision. */
-		private static long mix(long h) {
-			h ^= h >>> 33;
-			h *= 0xff51afd7ed558ccdL;
-			h ^= h >>> 33;
-			h *= 0xc4ceb9fe1a85ec53L;
-			h ^= h >>> 33;
-			return h;
+	}
+
+	/**
+	 * Two hashes.
+	 * @param first the first
+	 * @param second the second
+	 */
+	record Pair(KeyHash first, KeyHash second) {
+	}
+
+	/** The two halves' polynomials, fed digit by digit: Horner's rule at r^2 on the odd and the even digits. */
+	private static final class Polynomials {
+
+		/** Marks a digit of Latin-1 characters (8 bits each); a digit of other characters has 16 bits each. */
+		private static final long LATIN_1 = 1L << 59;
+
+		private static final long S1 = canonical(multiplyAdd(R1, R1, 0));
+
+		private static final long S2 = canonical(multiplyAdd(R2, R2, 0));
+
+		/** The 1st, 3rd, ... digits; four independent multiplication chains. */
+		private long odd1;
+
+		private long odd2;
+
+		private long even1;
+
+		private long even2;
+
+		private boolean nextIsOdd = true;
+
+		/** Where the next digit starts. */
+		private int position;
+
+		Polynomials copy() {
+			Polynomials copy = new Polynomials();
+			copy.odd1 = this.odd1;
+			copy.odd2 = this.odd2;
+			copy.even1 = this.even1;
+			copy.even2 = this.even2;
+			copy.nextIsOdd = this.nextIsOdd;
+			copy.position = this.position;
+			return copy;
 		}
 
+		/**
+		 * Feeds the digits of {@code chars[0, length)} that start from {@link #position} on and before
+		 * {@code stop}.
+		 */
+		void feed(char[] chars, int length, int stop) {
+			long odd1 = this.odd1;
+			long odd2 = this.odd2;
+			long even1 = this.even1;
+			long even2 = this.even2;
+			boolean nextIsOdd = this.nextIsOdd;
+			int i = this.position;
+			int end = Math.min(length, stop);
+			while (i < end) {
+				long digit;
+				if (i + 7 <= length && (chars[i] | chars[i + 1] | chars[i + 2] | chars[i + 3] | chars[i + 4]
+						| chars[i + 5] | chars[i + 6]) < 256) {
+					// seven Latin-1 characters, as the run below would take them
+					digit = LATIN_1 | (7L << 56) | ((long) chars[i] << 48) | ((long) chars[i + 1] << 40)
+							| ((long) chars[i + 2] << 32) | ((long) chars[i + 3] << 24) | ((long) chars[i + 4] << 16)
+							| ((long) chars[i + 5] << 8) | chars[i + 6];
+					i += 7;
+				}
+				else {
+					// the longest run of one kind from here: up to 7 Latin-1 characters or up to 3 others
+					boolean wide = chars[i] >= 256;
+					int shift = wide ? 16 : 8;
+					int max = wide ? 3 : 7;
+					long run = 0;
+					int runLength = 0;
+					while (i < length && runLength < max && (chars[i] >= 256) == wide) {
+						run = (run << shift) | chars[i++];
+						runLength++;
+					}
+					digit = (wide ? 0 : LATIN_1) | ((long) runLength << 56) | run;
+				}
+				if (nextIsOdd) {
+					odd1 = multiplyAdd(odd1, S1, digit);
+					odd2 = multiplyAdd(odd2, S2, digit);
+				}
+				else {
+					even1 = multiplyAdd(even1, S1, digit);
+					even2 = multiplyAdd(even2, S2, digit);
+				}
+				nextIsOdd = !nextIsOdd;
+			}
+			this.odd1 = odd1;
+			this.odd2 = odd2;
+			this.even1 = even1;
+			this.even2 = even2;
+			this.nextIsOdd = nextIsOdd;
+			this.position = i;
+		}
+
+		/** The hash of the digits fed. */
+		KeyHash hash() {
+			// with an even number of digits the odd part's last digit needs one more factor r, else the even part's
+			boolean evenCount = this.nextIsOdd;
+			long h1 = evenCount ? multiplyAdd(this.odd1, R1, canonical(this.even1))
+					: multiplyAdd(this.even1, R1, canonical(this.odd1));
+			long h2 = evenCount ? multiplyAdd(this.odd2, R2, canonical(this.even2))
+					: multiplyAdd(this.even2, R2, canonical(this.odd2));
+			return new KeyHash(mix(canonical(h1)), mix(canonical(h2)));
+		}
+
+	}
+
+	/**
+	 * {@code h * r + digit} modulo {@code p}, not fully reduced: for {@code h < 2^62}, {@code r < 2^61} and
+	 * {@code digit < 2^61} the result is below {@code 2^61 + 4}, congruent to the exact value.
+	 */
+	private static long multiplyAdd(long h, long r, long digit) {
+		long productLow = h * r;
+		long productHigh = Math.multiplyHigh(h, r);
+		// 2^61 = 1 (mod p): fold the bits above 61 onto the bits below
+		long sum = (productLow & P) + ((productLow >>> 61) | (productHigh << 3)) + digit;
+		return (sum & P) + (sum >>> 61);
+	}
+
+	/** The value in {@code [0, p)} of a not fully reduced {@code h < 2^62}. */
+	private static long canonical(long h) {
+		long reduced = (h & P) + (h >>> 61);
+		return (reduced >= P) ? reduced - P : reduced;
+	}
+
+	/** MurmurHash3's fmix64: a bijection, so it changes no collision. */
+	private static long mix(long h) {
+		h ^= h >>> 33;
+		h *= 0xff51afd7ed558ccdL;
+		h ^= h >>> 33;
+		h *= 0xc4ceb9fe1a85ec53L;
+		h ^= h >>> 33;
+		return h;
 	}
 
 }

@@ -28,14 +28,17 @@ final class SpamFilter {
 
 	private final Clock clock;
 
-	private final EventKeys.HashedKeyFunction keyFunction;
+	private final EventKeys.KeyWriter keyWriter;
 
 	private final Cache<KeyHash, Bucket> buckets;
+
+	/** Hashes the keys; guarded by this filter's lock. */
+	private final KeyHash.Builder key = new KeyHash.Builder();
 
 	SpamFilter(CorrelatorOptions options, Clock clock) {
 		this.options = options;
 		this.clock = clock;
-		this.keyFunction = EventKeys.hashed(options.spamKeyFunction());
+		this.keyWriter = EventKeys.writer(options.spamKeyFunction());
 		this.buckets = Caches.bounded(options.cacheSize());
 	}
 
@@ -59,7 +62,8 @@ final class SpamFilter {
 			return false;
 		}
 		Instant now = this.clock.instant();
-		KeyHash key = this.keyFunction.keyHash(event);
+		this.keyWriter.writeKey(event, this.key.reset());
+		KeyHash key = this.key.build();
 		Bucket bucket = this.buckets.getIfPresent(key);
 		if (bucket == null) {
 			bucket = new Bucket(key, new TokenBucket(this.options.burst(), this.options.qps(), now), subject);

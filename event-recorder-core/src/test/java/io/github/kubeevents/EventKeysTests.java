@@ -93,32 +93,38 @@ class EventKeysTests {
 	}
 
 	@Test
-	void hashesFromTheFieldsAreTheHashesOfTheStrings() {
+	void keysWrittenFromTheFieldsHashLikeTheStrings() {
 		CoreV1Event noObjectNoSource = new CoreV1Event().reason("r").message("m").type("Normal");
 		CoreV1Event nullFields = TestEvents.event("Started", null, new V1ObjectReference().name("my-pod"))
 			.source(null)
 			.type(null);
+		KeyHash.Builder key = new KeyHash.Builder();
 		for (CoreV1Event e : List.of(this.event, noObjectNoSource, nullFields)) {
-			assertThat(EventKeys.eventKeyHash(e)).isEqualTo(KeyHash.of(EventKeys.eventKey(e)));
-			assertThat(EventKeys.hashed(EventKeys.SPAM_KEY).keyHash(e)).isEqualTo(KeyHash.of(EventKeys.spamKey(e)));
-			assertThat(EventKeys.hashed(EventKeys.SPAM_KEY_WITH_REASON).keyHash(e))
-				.isEqualTo(KeyHash.of(EventKeys.spamKeyWithReason(e)));
+			EventKeys.writeEventKey(e, key.reset());
+			assertThat(key.build()).isEqualTo(KeyHash.of(EventKeys.eventKey(e)));
+			EventKeys.writer(EventKeys.SPAM_KEY).writeKey(e, key.reset());
+			assertThat(key.build()).isEqualTo(KeyHash.of(EventKeys.spamKey(e)));
+			EventKeys.writer(EventKeys.SPAM_KEY_WITH_REASON).writeKey(e, key.reset());
+			assertThat(key.build()).isEqualTo(KeyHash.of(EventKeys.spamKeyWithReason(e)));
 			AggregateKey keys = EventKeys.aggregateByReason(e);
-			assertThat(EventKeys.hashedAggregate(EventKeys.AGGREGATE_BY_REASON).keyHashes(e)).isEqualTo(
-					new EventKeys.AggregateKeyHash(KeyHash.of(keys.aggregateKey()), KeyHash.of(keys.localKey())));
+			String localKey = EventKeys.aggregateWriter(EventKeys.AGGREGATE_BY_REASON).writeAggregateKey(e, key.reset());
+			assertThat(key.build()).isEqualTo(KeyHash.of(keys.aggregateKey()));
+			assertThat(localKey).isEqualTo(keys.localKey());
 		}
 	}
 
 	@Test
 	void onlyTheConstantsTakeTheFastPath() {
-		assertThat(EventKeys.hashed(EventKeys.SPAM_KEY)).isSameAs(EventKeys.SPAM_KEY);
-		assertThat(EventKeys.hashedAggregate(EventKeys.AGGREGATE_BY_REASON)).isSameAs(EventKeys.AGGREGATE_BY_REASON);
+		assertThat(EventKeys.writer(EventKeys.SPAM_KEY)).isSameAs(EventKeys.SPAM_KEY);
+		assertThat(EventKeys.aggregateWriter(EventKeys.AGGREGATE_BY_REASON)).isSameAs(EventKeys.AGGREGATE_BY_REASON);
 		List<String> calls = new ArrayList<>();
-		EventKeys.HashedKeyFunction own = EventKeys.hashed((e) -> {
+		EventKeys.KeyWriter own = EventKeys.writer((e) -> {
 			calls.add(e.getReason());
 			return EventKeys.spamKey(e);
 		});
-		assertThat(own.keyHash(this.event)).isEqualTo(EventKeys.hashed(EventKeys.SPAM_KEY).keyHash(this.event));
+		KeyHash.Builder key = new KeyHash.Builder();
+		own.writeKey(this.event, key);
+		assertThat(key.build()).isEqualTo(KeyHash.of(EventKeys.spamKey(this.event)));
 		assertThat(calls).containsExactly("Started");
 	}
 

@@ -33,6 +33,42 @@ class KeyHashTests {
 	}
 
 	@Test
+	void runsOfSevenLatin1CharactersAndOfThreeOthersHashLikeAnyOtherSplit() {
+		String text = "kubelet" + "kublet.node1" + "Pod" + "\u00e4\u00f6" + "\u4e2d\u6587\u5b57\u7b26" + "x\u0100y";
+		KeyHash whole = KeyHash.of(text);
+		KeyHash.Builder byChar = new KeyHash.Builder();
+		for (int i = 0; i < text.length(); i++) {
+			byChar.add(String.valueOf(text.charAt(i)));
+		}
+		assertThat(byChar.build()).isEqualTo(whole);
+		assertThat(KeyHash.of(text + "\0")).isNotEqualTo(whole);
+		assertThat(KeyHash.of("\0" + text)).isNotEqualTo(whole);
+	}
+
+	@Test
+	void aResetBuilderHashesTheNextKeyAlone() {
+		KeyHash.Builder builder = new KeyHash.Builder();
+		builder.add("x".repeat(10_000)).build();
+		assertThat(builder.reset().add("ab").add("c").build()).isEqualTo(KeyHash.of("abc"));
+		assertThat(KeyHash.of("abc", builder)).isEqualTo(KeyHash.of("abc"));
+	}
+
+	@Test
+	void twoKeysHashedTogetherHashAsEachAlone() {
+		Random random = new Random(8);
+		KeyHash.Builder first = new KeyHash.Builder();
+		KeyHash.Builder second = new KeyHash.Builder();
+		for (int n = 0; n < 2000; n++) {
+			String prefix = randomText(random, random.nextInt(30));
+			String a = prefix + randomText(random, random.nextInt(12));
+			String b = (random.nextInt(10) == 0) ? a : prefix + randomText(random, random.nextInt(12));
+			KeyHash.Pair both = first.reset().add(a).buildWith(second.reset().add(b));
+			assertThat(both.first()).as("'%s' with '%s'", a, b).isEqualTo(KeyHash.of(a));
+			assertThat(both.second()).as("'%s' with '%s'", b, a).isEqualTo(KeyHash.of(b));
+		}
+	}
+
+	@Test
 	void nullPartsCountAsEmpty() {
 		assertThat(new KeyHash.Builder().add(null).add("ab").add(null).build()).isEqualTo(KeyHash.of("ab"));
 		assertThat(new KeyHash.Builder().build()).isEqualTo(KeyHash.of(""));
@@ -40,10 +76,9 @@ class KeyHashTests {
 
 	@Test
 	void everyShortStringHasItsOwnHash() {
-		// all strings of up to 4 characters over an alphabet with the characters a packing could confuse: the zero
-		// digit, the largest char, a Latin-1 and a surrogate half (lengths 0 to 4 cover 0 to 2 digits, full and
-		// partial)
-		char[] alphabet = { '\0', 'a', 'b', '\u00e4', '\uffff', '\ud83d' };
+		// all strings of up to 4 characters over an alphabet with the characters a packing could confuse: zero, the
+		// largest Latin-1 and the next character (where runs switch kind), the largest char and a surrogate half
+		char[] alphabet = { '\0', 'a', '\u00ff', '\u0100', '\uffff', '\ud83d' };
 		Map<KeyHash, String> seen = new HashMap<>();
 		List<String> strings = new ArrayList<>();
 		strings.add("");
@@ -83,7 +118,7 @@ class KeyHashTests {
 	private static String randomText(Random random, int length) {
 		StringBuilder text = new StringBuilder();
 		for (int i = 0; i < length; i++) {
-			int kind = random.nextInt(4);
+			int kind = random.nextInt(8);
 			text.append((kind == 0) ? (char) random.nextInt(0x10000) : (char) ('a' + random.nextInt(3)));
 		}
 		return text.toString();
