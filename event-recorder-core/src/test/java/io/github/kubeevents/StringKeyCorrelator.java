@@ -23,7 +23,8 @@ import io.kubernetes.client.openapi.models.V1ObjectReference;
 /**
  * The reference for {@link EventCorrelator}'s decisions: the correlator as it was before its caches were keyed by
  * {@link KeyHash}, keyed by the concatenated strings of the key functions (client-go's keys), with the whole set
- * of messages per aggregate record and every field of an observed Event kept as is. Kept verbatim so that
+ * of messages per aggregate record, every field of an observed Event kept as is, and its token buckets' last
+ * refill times as {@link Instant}s. Kept verbatim so that
  * {@link CorrelatorKeyEquivalenceTests} can show that compact keys change no decision.
  *
  * <p>Test-only. Thread-safe like the original.
@@ -258,7 +259,7 @@ final class StringKeyCorrelator {
 			Instant now = this.clock.instant();
 			String key = this.options.spamKeyFunction().apply(event);
 			Bucket bucket = this.buckets.get(key,
-					(k) -> new Bucket(new TokenBucket(this.options.burst(), this.options.qps(), now)));
+					(k) -> new Bucket(new ReferenceTokenBucket(this.options.burst(), this.options.qps(), now)));
 			bucket.latest = new Latest(objectRef(event), event.getType(), event.getReason());
 			return !bucket.tokens.tryAccept(now);
 		}
@@ -284,17 +285,97 @@ final class StringKeyCorrelator {
 
 		private static final class Bucket {
 
-			final TokenBucket tokens;
+			final ReferenceTokenBucket tokens;
 
 			volatile Latest latest;
 
-			Bucket(TokenBucket tokens) {
+			Bucket(ReferenceTokenBucket tokens) {
 				this.tokens = tokens;
 			}
 
 		}
 
 		private record Latest(ObjectRef object, String type, String reason) {
+		}
+
+	}
+
+	/** {@link TokenBucket} as it was, with the last refill time as an {@link Instant}. */
+	private static final class ReferenceTokenBucket {
+
+		/** Tolerance for floating-point refill error, so a token due at exactly t is available at t. */
+		private static final double EPSILON = 1e-9;
+
+		private final int burst;
+
+		private final double qps;
+
+		private double tokens;
+
+		private Instant last;
+
+		/**
+		 * A full bucket.
+		 * @param burst capacity and initial fill
+		 * @param qps refill rate in tokens per second
+		 * @param now the creation time
+		 */
+		ReferenceTokenBucket(int burst, double qps, Instant now) {
+			this.burst = burst;
+			this.qps = qps;
+			this.tokens = burst;
+			this.last = now;
+		}
+
+		/**
+		 * Takes one token if one is available at {@code now}.
+		 * @param now the current time (from the correlator's clock)
+		 * @return {@code true} when a token was taken
+		 */
+		synchronized boolean tryAccept(Instant now) {
+			refill(now);
+			if (this.tokens >= 1.0 - EPSILON) {
+				this.tokens = Math.max(0.0, this.tokens - 1.0);
+				return true;
+			}
+			return false;
+		}
+
+		/**
+		 * The tokens available at {@code now}, without taking any.
+		 * @param now the time to look at
+		 * @return tokens left, between 0 and burst
+		 */
+		synchronized double tokensAt(Instant now) {
+			return Math.min(this.burst, this.tokens + elapsedSeconds(now) * this.qps);
+		}
+
+		/**
+		 * How long until the next whole token is available.
+		 * @param now the time to look at
+		 * @return zero when a token is available now
+		 */
+		synchronized Duration timeToNextToken(Instant now) {
+			double available = tokensAt(now);
+			if (available >= 1.0 - EPSILON) {
+				return Duration.ZERO;
+			}
+			return Duration.ofNanos((long) Math.ceil((1.0 - available) / this.qps * 1_000_000_000L));
+		}
+
+		private void refill(Instant now) {
+			this.tokens = tokensAt(now);
+			if (now.isAfter(this.last)) {
+				this.last = now;
+			}
+		}
+
+		private double elapsedSeconds(Instant now) {
+			if (!now.isAfter(this.last)) {
+				return 0;
+			}
+			Duration elapsed = Duration.between(this.last, now);
+			return elapsed.getSeconds() + elapsed.getNano() / 1e9;
 		}
 
 	}
