@@ -8,6 +8,8 @@
 #
 # Cache: ${XDG_CACHE_HOME:-~/.cache}/kube-events/envtest/<k8s>-etcd<etcd>/  (idempotent; a finished
 # build is marked by a .complete file, so an interrupted build is redone, never half-used).
+# The event-recorder-test jar carries this file; without this repository, run it from there:
+#   java -cp event-recorder-test-<version>.jar io.github.kubeevents.test.cluster.EnvtestAssets [--cached-only]
 set -euo pipefail
 
 K8S_VERSION="${KUBE_EVENTS_K8S_VERSION:-v1.35.4}"
@@ -16,12 +18,14 @@ ETCD_VERSION="${KUBE_EVENTS_ETCD_VERSION:-v3.6.16}"
 RECIPE=2
 
 log() { echo "envtest-assets: $*" >&2; }
+# how a user runs this recipe again: this file, or the java command of the jar that packages it (set by it)
+self="${KUBE_EVENTS_RECIPE_COMMAND:-$0}"
 
 cached_only=false
 case "${1:-}" in
   "") ;;
   --cached-only) cached_only=true ;;
-  -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) log "unknown argument '$1' (expected --cached-only or --help)"; exit 2 ;;
 esac
 
@@ -44,7 +48,7 @@ if is_cached; then
   exit 0
 fi
 if $cached_only; then
-  log "no cached assets in $cache (run scripts/envtest-assets.sh to build them)"
+  log "no cached assets in $cache (run $self to build them)"
   exit 3
 fi
 

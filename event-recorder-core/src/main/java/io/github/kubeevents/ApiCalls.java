@@ -1,7 +1,6 @@
 package io.github.kubeevents;
 
 import java.io.IOException;
-import io.github.kubeevents.sink.EventSinkException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -16,6 +15,7 @@ import com.google.gson.FieldAttributes;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonParseException;
+import io.github.kubeevents.sink.EventSinkException;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -30,9 +30,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * How the sinks over the official Java client make their requests: a time limit per request (an OkHttp call
- * timeout, which covers connecting, the TLS handshake, writing and reading), Retry-After for 429/5xx as
- * client-go's REST layer does, strategic-merge PATCH without client-java's {@code PatchUtils}, cancellation of
- * requests in flight at the shutdown deadline, and the classification of failures ({@link ApiErrors}).
+ * timeout, which covers connecting, the TLS handshake, writing and reading), strategic-merge PATCH without
+ * client-java's {@code PatchUtils}, cancellation of requests in flight at the stop or shutdown deadline, and the
+ * classification of failures ({@link ApiErrors}, with the {@code Retry-After} of a 429/5xx answer, which the
+ * recorder's {@link WriteAttempts} honours for all of a sink's writers).
  *
  * <p>Requests are built once per write with the generated API (so the client's authentication, base path and
  * default headers apply as usual) and sent on the client's OkHttp client with TCP_NODELAY (OkHttp leaves Nagle's
@@ -51,8 +52,6 @@ final class ApiCalls {
 	private static final MediaType STRATEGIC_MERGE_PATCH_TYPE = MediaType.get(STRATEGIC_MERGE_PATCH);
 
 	private final ApiClient apiClient;
-
-	private final Sleeper sleeper;
 
 	private final Duration requestTimeout;
 
@@ -78,13 +77,10 @@ final class ApiCalls {
 
 	private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
 
-	private volatile boolean cancelled;
-
 	private volatile boolean aborted;
 
-	ApiCalls(ApiClient apiClient, Sleeper sleeper, Duration requestTimeout) {
+	ApiCalls(ApiClient apiClient, Duration requestTimeout) {
 		this.apiClient = Objects.requireNonNull(apiClient, "apiClient");
-		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 		this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
 		OkHttpClient client = apiClient.getHttpClient();
 		this.httpClient = client.newBuilder().socketFactory(new NoDelaySocketFactory(client.socketFactory())).build();
@@ -97,7 +93,7 @@ final class ApiCalls {
 	/** Runs a generated request. */
 	<T> T call(CallBuilder builder, Class<T> type, String verb) throws EventSinkException {
 		Request request = build(builder).request();
-		return withRetryAfter(() -> execute(request, type), verb);
+		return classified(() -> execute(request, type), verb);
 	}
 
 	/**
@@ -111,7 +107,7 @@ final class ApiCalls {
 			.header("Content-Type", STRATEGIC_MERGE_PATCH)
 			.patch(RequestBody.create(bytes, STRATEGIC_MERGE_PATCH_TYPE))
 			.build();
-		return withRetryAfter(() -> execute(request, type), "patch");
+		return classified(() -> execute(request, type), "patch");
 	}
 
 	private static Call build(CallBuilder builder) {
@@ -174,54 +170,39 @@ final class ApiCalls {
 		return result;
 	}
 
-	private <T> T withRetryAfter(Attempt<T> attempt, String verb) throws EventSinkException {
-		for (int retry = 0;; retry++) {
-			try {
-				return attempt.execute();
-			}
-			catch (RequestConstructionFailure ex) {
-				throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-						"Unable to construct " + verb + " request: " + ex.getCause().getMessage(), ex.getCause());
-			}
-			catch (ApiException ex) {
-				Duration wait = ApiErrors.retryAfter(ex);
-				if (wait == null || this.cancelled) {
-					throw ApiErrors.classify(ex);
-				}
-				if (retry >= CoreV1EventSink.MAX_RETRY_AFTER_RETRIES) {
-					throw EventSinkException.unavailable(ApiErrors.classify(ex));
-				}
-				try {
-					this.sleeper.sleep(wait);
-				}
-				catch (InterruptedException interrupted) {
-					Thread.currentThread().interrupt();
-					throw ApiErrors.classify(ex);
-				}
-				if (this.cancelled) {
-					throw ApiErrors.classify(ex);
-				}
-			}
-			catch (RuntimeException ex) {
-				throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
-						"Unexpected response to " + verb + ": " + ex, ex);
-			}
+	private static <T> T classified(Attempt<T> attempt, String verb) throws EventSinkException {
+		try {
+			return attempt.execute();
+		}
+		catch (RequestConstructionFailure ex) {
+			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
+					"Unable to construct " + verb + " request: " + ex.getCause().getMessage(), ex.getCause());
+		}
+		catch (ApiException ex) {
+			throw ApiErrors.classify(ex);
+		}
+		catch (RuntimeException ex) {
+			throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
+					"Unexpected response to " + verb + ": " + ex, ex);
 		}
 	}
 
-	/** Stops honouring Retry-After: a wait in progress ends and the throttled call fails with its status. */
-	void cancel() {
-		this.cancelled = true;
-		this.sleeper.cancel();
-	}
-
-	/** Cancels every request in flight and fails later ones at once. */
+	/** Cancels every request in flight and fails later ones at once, until {@link #resume()}. */
 	void abort() {
 		this.aborted = true;
-		cancel();
 		for (Call call : this.inFlight) {
 			call.cancel();
 		}
+	}
+
+	/** Requests may be made again (the recorder starts again after a stop). */
+	void resume() {
+		this.aborted = false;
+	}
+
+	/** Closes the idle pooled connections (the recorder stopped: e.g. before a checkpoint, no socket stays open). */
+	void closeIdleConnections() {
+		this.httpClient.connectionPool().evictAll();
 	}
 
 	static String requireNamespace(@Nullable String namespace) throws EventSinkException {

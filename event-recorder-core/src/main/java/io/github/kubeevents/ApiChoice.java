@@ -1,27 +1,36 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
-import io.github.kubeevents.sink.EventsApi;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
+import io.github.kubeevents.sink.EventsApi;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
 import io.kubernetes.client.openapi.apis.EventsV1Api;
 import io.kubernetes.client.openapi.models.V1APIResourceList;
+import io.kubernetes.client.openapi.models.V1ResourceAttributes;
+import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
+import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
 import okhttp3.Call;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The events API a recorder writes, and why: the configured one, or what discovery found for
  * {@link EventsApi#AUTO} (client-go's {@code NewEventBroadcasterAdapter}: events.k8s.io/v1 when the server
- * serves it, else core/v1).
+ * serves it, else core/v1); and whether the identity may write core/v1 Events, for the RBAC fallback of
+ * {@code auto} ({@link ApiFallback}).
  *
  * <p>Immutable and thread-safe.
  *
  * @param api {@link EventsApi#EVENTS_V1} or {@link EventsApi#CORE_V1}, never {@link EventsApi#AUTO}
  * @param reason why, e.g. {@code "auto: the API server serves events.k8s.io/v1"}
  */
-public record ApiChoice(EventsApi api, String reason) {
+record ApiChoice(EventsApi api, String reason) {
+
+	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
 
 	/**
 	 * Checks the choice.
@@ -66,6 +75,38 @@ public record ApiChoice(EventsApi api, String reason) {
 		catch (RuntimeException ex) {
 			return new ApiChoice(EventsApi.CORE_V1,
 					"auto: discovery of events.k8s.io/v1 failed (" + ex + "), using core/v1");
+		}
+	}
+
+	/**
+	 * Whether the client's identity may create core/v1 Events in {@code namespace}: one SelfSubjectAccessReview
+	 * (which every authenticated user may make).
+	 * @param client the client
+	 * @param namespace the namespace
+	 * @param timeout the time limit of the request; {@link Duration#ZERO} for the client's own
+	 * @return the review's answer; {@code false} when the review itself failed (logged)
+	 */
+	static boolean coreV1EventsAllowed(ApiClient client, String namespace, Duration timeout) {
+		V1SelfSubjectAccessReview review = new V1SelfSubjectAccessReview().spec(new V1SelfSubjectAccessReviewSpec()
+			.resourceAttributes(new V1ResourceAttributes().group("").resource("events").verb("create").namespace(namespace)));
+		try {
+			Call call = new AuthorizationV1Api(client).createSelfSubjectAccessReview(review).buildCall(null);
+			if (!timeout.isZero()) {
+				call.timeout().timeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
+			}
+			V1SelfSubjectAccessReview answer = client.<V1SelfSubjectAccessReview>execute(call,
+					V1SelfSubjectAccessReview.class).getData();
+			return answer.getStatus() != null && Boolean.TRUE.equals(answer.getStatus().getAllowed());
+		}
+		catch (ApiException ex) {
+			logger.warn("Could not ask whether core/v1 Events may be created in namespace '{}': {}", namespace,
+					ApiErrors.classify(ex).getMessage());
+			return false;
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not ask whether core/v1 Events may be created in namespace '{}': {}", namespace,
+					ex.toString());
+			return false;
 		}
 	}
 

@@ -1,7 +1,6 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
-import io.github.kubeevents.sink.EventSinkException;
 import java.util.List;
 import java.util.Map;
 
@@ -9,18 +8,21 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.kubeevents.sink.EventSinkException;
 import io.kubernetes.client.openapi.ApiException;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What a failed request of {@link ApiCalls} means: the {@link EventSinkException} for an {@link ApiException} (a
  * transport failure, or an HTTP status with the {@code reason}, {@code message} and {@code NamespaceTerminating}
- * cause of its Status body) and the Retry-After wait of a 429/5xx answer, capped at
- * {@link CoreV1EventSink#MAX_RETRY_AFTER}.
+ * cause of its Status body, and the Retry-After wait of a 429/5xx answer, capped at {@link #MAX_RETRY_AFTER}).
  *
  * <p>Stateless; thread-safe.
  */
 final class ApiErrors {
+
+	/** The longest Retry-After wait honoured. */
+	static final Duration MAX_RETRY_AFTER = Duration.ofSeconds(60);
 
 	private ApiErrors() {
 	}
@@ -43,7 +45,7 @@ final class ApiErrors {
 						return null;
 					}
 					Duration wait = Duration.ofSeconds(seconds);
-					return (wait.compareTo(CoreV1EventSink.MAX_RETRY_AFTER) > 0) ? CoreV1EventSink.MAX_RETRY_AFTER
+					return (wait.compareTo(MAX_RETRY_AFTER) > 0) ? MAX_RETRY_AFTER
 							: wait;
 				}
 				catch (NumberFormatException notSeconds) {
@@ -88,7 +90,7 @@ final class ApiErrors {
 			}
 		}
 		return new EventSinkException(EventSinkException.Kind.HTTP_STATUS, ex.getCode(), reason, terminating,
-				"HTTP " + ex.getCode() + ((reason.isEmpty()) ? "" : " " + reason) + ": " + message, ex);
+				retryAfter(ex), "HTTP " + ex.getCode() + ((reason.isEmpty()) ? "" : " " + reason) + ": " + message, ex);
 	}
 
 	private static String describe(ApiException ex) {

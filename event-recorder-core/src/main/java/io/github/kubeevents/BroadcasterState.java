@@ -1,6 +1,11 @@
 package io.github.kubeevents;
 
-/** The lifecycle of a broadcaster, in order; it only moves forward. */
+import java.util.Locale;
+
+/**
+ * The lifecycle of a broadcaster: {@code NEW → RUNNING ⇄ (STOPPING →) STOPPED}, and from any of them
+ * {@code → DRAINING → TERMINATED}, which is final.
+ */
 enum BroadcasterState {
 
 	/** Built; events are queued, no thread runs. */
@@ -9,10 +14,16 @@ enum BroadcasterState {
 	/** Distributing. */
 	RUNNING,
 
+	/** A stop is under way: what was queued before it is distributed and handled, then the threads end. */
+	STOPPING,
+
+	/** Stopped: no thread runs; events are queued for the next start. */
+	STOPPED,
+
 	/** Shutdown began: no new events; what is queued is being distributed and handled. */
 	DRAINING,
 
-	/** Shutdown ended (drained, or abandoned at the deadline). */
+	/** Shut down (drained, or abandoned at the deadline). */
 	TERMINATED;
 
 	/**
@@ -21,6 +32,14 @@ enum BroadcasterState {
 	 */
 	boolean isShutdown() {
 		return this == DRAINING || this == TERMINATED;
+	}
+
+	/**
+	 * The lower-case name used in snapshots and stats.
+	 * @return e.g. {@code "running"}
+	 */
+	String tag() {
+		return name().toLowerCase(Locale.ROOT);
 	}
 
 }

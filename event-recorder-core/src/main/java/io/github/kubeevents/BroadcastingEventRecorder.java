@@ -3,15 +3,17 @@ package io.github.kubeevents;
 import java.time.Clock;
 
 /**
- * The {@link EventRecorder} of an {@link EventBroadcaster}: validates the call, builds the
- * {@link RecordedEvent} and publishes it without blocking. Invalid calls are logged and counted as
- * {@code invalid_input}.
+ * The {@link EventRecorder} of an {@link EventBroadcaster} (client-go's {@code recorderImpl}): turns each call
+ * into a {@link RecordedEvent} ({@link EventSpec}: type and reason checked, object referenced, message formatted
+ * by the one rule) and publishes it without blocking. A call that cannot become an event is logged with the
+ * problem and the object and counted as {@code invalid_input}; a pattern that fails to format is recorded anyway
+ * and counted on its own.
  *
  * <p>Thread-safe.
  */
 final class BroadcastingEventRecorder implements EventRecorder {
 
-	private final EventBroadcaster broadcaster;
+	private final Fanout fanout;
 
 	private final EventSource source;
 
@@ -21,9 +23,9 @@ final class BroadcastingEventRecorder implements EventRecorder {
 
 	private final EventCounters counters;
 
-	BroadcastingEventRecorder(EventBroadcaster broadcaster, EventSource source, Clock clock, int maxMessageBytes,
+	BroadcastingEventRecorder(Fanout fanout, EventSource source, Clock clock, int maxMessageBytes,
 			EventCounters counters) {
-		this.broadcaster = broadcaster;
+		this.fanout = fanout;
 		this.source = source;
 		this.clock = clock;
 		this.maxMessageBytes = maxMessageBytes;
@@ -31,17 +33,26 @@ final class BroadcastingEventRecorder implements EventRecorder {
 	}
 
 	@Override
-	public void record(EventSpec<?> spec) {
+	public void record(EventSpec spec) {
+		EventSpec.Formatted message;
 		RecordedEvent event;
 		try {
-			event = EventFactory.build(spec, this.source, this.clock.instant(), this.maxMessageBytes);
+			message = EventSpec.format(spec.message(), spec.args());
+			if (EventSpec.exceeds(message.text(), this.maxMessageBytes)) {
+				throw new IllegalArgumentException("message is " + EventSpec.utf8Length(message.text())
+						+ " UTF-8 bytes, more than the limit of " + this.maxMessageBytes);
+			}
+			event = spec.build(this.source, this.clock.instant(), message.text());
 		}
 		catch (RuntimeException ex) {
-			this.counters.dropAndLog(DropReason.INVALID_INPUT, null, "Could not record event (reason=\""
-					+ spec.reason() + "\", type=\"" + spec.type() + "\"): " + ex.getMessage(), false);
+			this.counters.dropAndLog(DropReason.INVALID_INPUT, null,
+					"Could not record event (" + spec.describe() + "): " + ex.getMessage(), false);
 			return;
 		}
-		this.broadcaster.publish(event);
+		if (message.failure() != null) {
+			this.counters.formatFailed(event, spec.message(), message.failure());
+		}
+		this.fanout.publish(event);
 	}
 
 }

@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Stateless and thread-safe.
  */
-public final class CoreV1Events {
+final class CoreV1Events {
 
 	private CoreV1Events() {
 	}
@@ -31,7 +31,7 @@ public final class CoreV1Events {
 	 * @param event the recorded event
 	 * @return a new Event
 	 */
-	public static CoreV1Event of(RecordedEvent event) {
+	static CoreV1Event of(RecordedEvent event) {
 		OffsetDateTime time = timestamp(event.timestamp());
 		CoreV1Event result = new CoreV1Event();
 		result.setMetadata(new V1ObjectMeta().name(event.generateEventName())
@@ -58,7 +58,7 @@ public final class CoreV1Events {
 	 * @param time the instant
 	 * @return the timestamp
 	 */
-	public static OffsetDateTime timestamp(Instant time) {
+	static OffsetDateTime timestamp(Instant time) {
 		return timestamp(time.getEpochSecond());
 	}
 

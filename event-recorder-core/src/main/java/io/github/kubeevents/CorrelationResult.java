@@ -1,7 +1,7 @@
 package io.github.kubeevents;
 
-import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.github.kubeevents.sink.EventSink;
+import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**
  * What {@link EventCorrelator#correlate(CoreV1Event)} decided.
@@ -12,7 +12,7 @@ import io.github.kubeevents.sink.EventSink;
  * @param patch the patch for an update ({@code event.count > 1}), otherwise {@code null}
  * @param skip {@code true} when the spam filter rejected the event
  */
-public record CorrelationResult(CoreV1Event event, EventSink.CountPatch patch, boolean skip) {
+record CorrelationResult(CoreV1Event event, EventSink.CountPatch patch, boolean skip) {
 
 	/**
 	 * Whether the event updates an existing Event (PATCH) rather than creating one (POST). Decided by the

@@ -1,21 +1,25 @@
 package io.github.kubeevents;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.DoubleSupplier;
 import java.util.function.Predicate;
 
-import io.github.kubeevents.introspect.LastRejection;
-import io.github.kubeevents.introspect.ObjectRef;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.introspect.SinkStats;
-import io.github.kubeevents.introspect.WriteBudgetSnapshot;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.sink.RetryPolicy;
+import io.github.kubeevents.sink.SinkRequestListener;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Distributes recorded events to sinks and other subscribers: client-go's {@code record.EventBroadcaster}.
@@ -26,38 +30,74 @@ import org.jspecify.annotations.Nullable;
  * {@code shutdown}).</li>
  * <li>One distribution thread ({@code kubeevents-broadcaster}) hands each event to every subscriber's own
  * bounded queue (default 1000), in order; a subscriber whose queue is full misses the event (counted), or the
- * thread waits, per {@link FullQueuePolicy}. Each subscriber runs on its own daemon thread
+ * thread waits, per {@link SubscriberOptions.FullQueuePolicy}. Each subscriber runs on its own daemon thread
  * ({@code kubeevents-subscriber-<name>}). A new subscriber sees exactly the events recorded after it subscribed;
- * subscribers added before {@link #start()} also get those recorded before the start.</li>
+ * subscribers added while not running also get what is queued when distribution starts.</li>
  * <li>{@link #startRecordingToSink(EventSink)} subscribes a sink with a correlator of its own;
- * {@link #startLogging()} subscribes the structured logger; {@link #subscribe} any {@link EventHandler}.</li>
- * <li>{@link #shutdown(Duration)} stops accepting events, distributes what was queued, gives each pending sink
- * write one more attempt, and waits for every thread until the deadline. Past it, requests in flight are
- * cancelled and what is left is counted as {@code shutdown} drops. The last log line gives every counter.</li>
+ * {@link #startRecordingTo(ApiClient)} a sink of the configured events API for a client;
+ * {@link #startLogging()} the structured logger; {@link #subscribe} any {@link EventHandler}.</li>
+ * <li><b>Restartable.</b> {@link #stop(Duration)} distributes and writes what was recorded before it (each pending
+ * write gets one more attempt, final series counts are written), ends every thread within the deadline, and keeps
+ * the subscribers, their caches and the counters; events recorded while stopped wait in the incoming queue and are
+ * written after {@link #start()}, for any number of cycles (a paused test context, a checkpoint).</li>
+ * <li>{@link #shutdown(Duration)} is the final stop: later events are refused; past the deadline requests in
+ * flight are cancelled and what is left is counted as {@code shutdown} drops. The last log line gives every
+ * counter.</li>
+ * <li>{@link #stats()} gives every counter and gauge at once, cheaply; {@link #snapshot(int)} also the caches,
+ * entry by entry.</li>
  * </ul>
  *
  * <p>No thread runs before {@link #start()}. One clock (the builder's) drives timestamps, names, the
- * correlator's windows and buckets, and the pacing of drop summaries, unless the correlator options set their
- * own.
+ * correlator's windows and buckets, the series schedule and the pacing of drop summaries, unless the correlator
+ * options set their own.
  *
  * <p>Thread-safe. Build with {@link #builder()}.
  */
 public final class EventBroadcaster implements AutoCloseable {
 
-	private final BroadcasterParts parts;
+	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
+
+	private final Clock clock;
+
+	private final int maxMessageBytes;
+
+	private final Duration shutdownTimeout;
+
+	private final SubscriberOptions subscriberOptions;
+
+	private final EventCounters counters;
+
+	private final Fanout fanout;
+
+	private final SinkSettings sinkSettings;
+
+	private final SinkFactory sinks;
 
 	private volatile boolean drained;
 
-	EventBroadcaster(EventBroadcasterBuilder builder) {
-		this.parts = BroadcasterParts.of(builder);
+	private EventBroadcaster(Builder builder) {
+		this.clock = builder.clock;
+		this.maxMessageBytes = builder.maxMessageBytes;
+		this.shutdownTimeout = builder.shutdownTimeout;
+		this.subscriberOptions = builder.subscriberOptions;
+		this.counters = new EventCounters(builder.clock, builder.dropSummaryInterval);
+		this.fanout = new Fanout(builder.incomingQueueCapacity, this.counters);
+		this.sinkSettings = new SinkSettings(builder.retryPolicy,
+				(builder.sleeper != null) ? builder.sleeper : Sleeper.real(), builder.jitter, builder.requestListener,
+				(builder.writeBudgetQps > 0)
+						? new TokenBucket(builder.writeBudgetBurst, builder.writeBudgetQps, builder.clock.instant()) : null,
+				builder.clock, builder.sinkWriters, builder.writerQueueCapacity, builder.eventsApi,
+				builder.requestTimeout, builder.seriesCacheSize, builder.correlatorOptions.withDefaultClock(builder.clock),
+				builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock));
+		this.sinks = new SinkFactory(this.sinkSettings, this.counters);
 	}
 
 	/**
 	 * A builder with client-go's defaults.
 	 * @return a new builder
 	 */
-	public static EventBroadcasterBuilder builder() {
-		return new EventBroadcasterBuilder();
+	public static Builder builder() {
+		return new Builder();
 	}
 
 	/**
@@ -66,12 +106,8 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the recorder
 	 */
 	public EventRecorder newRecorder(EventSource source) {
-		return new BroadcastingEventRecorder(this, Objects.requireNonNull(source, "source"), this.parts.clock(),
-				this.parts.maxMessageBytes(), this.parts.counters());
-	}
-
-	boolean publish(RecordedEvent event) {
-		return this.parts.fanout().publish(event);
+		return new BroadcastingEventRecorder(this.fanout, Objects.requireNonNull(source, "source"), this.clock,
+				this.maxMessageBytes, this.counters);
 	}
 
 	/**
@@ -81,28 +117,34 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription; inactive when the broadcaster has shut down
 	 */
 	public Subscription subscribe(String name, EventHandler handler) {
-		return this.parts.subscriptions().subscribe(name, handler);
+		return subscribe(name, handler, this.subscriberOptions);
 	}
 
 	/**
-	 * Subscribes a handler. It receives exactly the events recorded after this call returns (or, before
-	 * {@link #start()}, everything recorded so far).
+	 * Subscribes a handler. It receives exactly the events recorded after this call returns (or, while not running,
+	 * what is queued when distribution starts).
 	 * @param name the subscriber's name
 	 * @param handler the handler
 	 * @param options its queue capacity and full-queue policy
 	 * @return the subscription; inactive (and an ERROR logged) when the broadcaster has shut down
 	 */
 	public Subscription subscribe(String name, EventHandler handler, SubscriberOptions options) {
-		return this.parts.subscriptions().subscribe(name, handler, options);
+		SubscriberQueue subscriber = new SubscriberQueue(name, handler, options, this.counters, this.clock,
+				this.fanout);
+		if (!this.fanout.subscribe(subscriber)) {
+			logger.error("Unable to start event subscriber '{}' (will not retry!): broadcaster already stopped", name);
+			subscriber.closeInput(true);
+		}
+		return subscriber;
 	}
 
 	/**
-	 * Subscribes a core/v1 sink, with a new {@link io.github.kubeevents.EventCorrelator} of its own (two sinks never share caches).
+	 * Subscribes a core/v1 sink, with a correlator of its own (two sinks never share caches).
 	 * @param sink where to write events
 	 * @return the subscription
 	 */
 	public Subscription startRecordingToSink(EventSink sink) {
-		return this.parts.subscriptions().coreV1(sink);
+		return subscribeSink(this.sinks.coreV1(Objects.requireNonNull(sink, "sink")));
 	}
 
 	/**
@@ -113,69 +155,102 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startRecordingToSink(EventsV1Sink sink) {
-		return this.parts.subscriptions().eventsV1(sink);
+		return subscribeSink(this.sinks.eventsV1(Objects.requireNonNull(sink, "sink")));
 	}
 
 	/**
 	 * Subscribes a sink writing through {@code client} with the builder's events API: for
 	 * {@link EventsApi#AUTO} (the default) one discovery request decides between events.k8s.io/v1 (when served)
-	 * and core/v1, as client-go's {@code NewEventBroadcasterAdapter} does. The choice and why are logged once and
-	 * shown in {@link #snapshot(int)}.
+	 * and core/v1, as client-go's {@code NewEventBroadcasterAdapter} does, and an events.k8s.io/v1 sink switches to
+	 * core/v1 for good when RBAC refuses events.k8s.io/v1 (HTTP 403) and allows core/v1 (client-go's adapter loses
+	 * those events). The choice, any switch and why are logged and shown in {@link #snapshot(int)}.
 	 * @param client the client of the cluster to write to
 	 * @return the subscription
 	 */
 	public Subscription startRecordingTo(ApiClient client) {
-		return this.parts.subscriptions().forClient(client);
+		return subscribeSink(this.sinks.forClient(Objects.requireNonNull(client, "client")));
 	}
 
 	/**
-	 * Subscribes the structured event logger ({@link EventLoggingHandler}).
+	 * Subscribes the structured event logger: one INFO line per event to the logger
+	 * {@code io.github.kubeevents.events}, with the fields of client-go's {@code StartStructuredLogging}.
 	 * @return the subscription
 	 */
 	public Subscription startLogging() {
-		return this.parts.subscriptions().subscribe("logging", new EventLoggingHandler());
+		return subscribe("logging", new EventLoggingHandler());
+	}
+
+	/** Publishes an event as a recorder does (for tests that record prepared events). */
+	boolean publish(RecordedEvent event) {
+		return this.fanout.publish(event);
+	}
+
+	/** Whether shutdown has begun. */
+	boolean isShutdown() {
+		return this.fanout.state().isShutdown();
+	}
+
+	private Subscription subscribeSink(SinkSubscriber sink) {
+		return subscribe(sink.name, sink);
 	}
 
 	/**
-	 * Starts distribution and every subscriber added so far. Idempotent; does nothing after shutdown.
+	 * Starts distribution and every subscriber, the first time or again after {@link #stop(Duration)}. Idempotent
+	 * while running; does nothing after shutdown.
 	 */
 	public void start() {
-		this.parts.fanout().start();
+		this.fanout.start();
 	}
 
 	/**
 	 * Whether events are being distributed.
-	 * @return {@code true} between {@link #start()} and {@link #shutdown(Duration)}
+	 * @return {@code true} between {@link #start()} and {@link #stop(Duration)} or {@link #shutdown(Duration)}
 	 */
 	public boolean isRunning() {
-		return this.parts.fanout().state() == BroadcasterState.RUNNING;
+		return this.fanout.state() == BroadcasterState.RUNNING;
 	}
 
 	/**
-	 * Whether {@link #shutdown(Duration)} was called.
-	 * @return {@code true} once shutdown began
+	 * Stops, for a later {@link #start()}: what was recorded before this call is distributed and written (each
+	 * pending write gets one more attempt; every series whose count is ahead of the server gets its final
+	 * write), then every thread ends, within {@code timeout}; past it, requests in flight are cancelled and what is
+	 * left is counted as {@code shutdown} drops. Subscribers, caches and counters stay. While stopped, recording
+	 * still never blocks: events wait in the incoming queue (or are dropped as {@code queue_full} when it is full)
+	 * and are written after {@link #start()}. Does nothing unless running.
+	 * @param timeout how long to wait for the drain
+	 * @return {@code true} when everything was written and every thread ended within the deadline
 	 */
-	public boolean isShutdown() {
-		return this.parts.fanout().state().isShutdown();
+	public boolean stop(Duration timeout) {
+		boolean clean = this.fanout.stop(timeout, false);
+		this.counters.flush(true);
+		return clean;
 	}
 
 	/**
-	 * Shuts down: no more events are accepted; what was queued is distributed; subscribers finish their queues
-	 * (each pending sink write gets one attempt, retry sleeps end); all threads end. If the deadline passes first,
-	 * requests in flight are cancelled, the threads are interrupted and every event still queued is counted as a
-	 * {@code shutdown} drop; that takes at most about one second more. Only the first call waits: later calls
-	 * return at once.
+	 * {@link #stop(Duration)} with the builder's shutdown timeout (default 10 s).
+	 * @return {@code true} when everything was written in time
+	 */
+	public boolean stop() {
+		return stop(this.shutdownTimeout);
+	}
+
+	/**
+	 * Shuts down for good: no more events are accepted; what was queued is distributed; subscribers finish their
+	 * queues (each pending sink write gets one attempt, retry waits end, final series counts are written); all
+	 * threads end. If the deadline passes first, requests in flight are cancelled, the threads are interrupted and
+	 * every event still queued is counted as a {@code shutdown} drop; that takes at most about one second more. The
+	 * final log line gives every counter. Only the first call waits: later calls return at once.
 	 * @param timeout how long to wait for the drain
 	 * @return {@code true} when everything was drained and every thread ended within the deadline
 	 */
 	public boolean shutdown(Duration timeout) {
-		if (!this.parts.fanout().beginShutdown()) {
+		if (this.fanout.state() == BroadcasterState.TERMINATED) {
 			return this.drained;
 		}
-		boolean clean = this.parts.fanout().drain(timeout, this.parts.sinkSettings()::cancel);
+		boolean clean = this.fanout.stop(timeout, true);
 		this.drained = clean;
-		SinkStats stats = sinkStats();
-		this.parts.counters().finalSummary("created " + stats.created() + ", patched " + stats.patched());
+		RecorderStats.Writes writes = this.sinks.writes();
+		this.counters.finalSummary("created " + writes.created() + ", patched " + writes.patched());
 		return clean;
 	}
 
@@ -184,7 +259,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return {@code true} when everything was drained in time
 	 */
 	public boolean shutdown() {
-		return shutdown(this.parts.shutdownTimeout());
+		return shutdown(this.shutdownTimeout);
 	}
 
 	/**
@@ -196,84 +271,15 @@ public final class EventBroadcaster implements AutoCloseable {
 	}
 
 	/**
-	 * Events waiting in the incoming queue (cheap; for gauges).
-	 * @return the depth
+	 * Every counter and gauge at one moment: lifecycle state, queues, accepted and dropped events, writes,
+	 * refusals, the write budget. Cheap (no cache is walked); for meters and health checks.
+	 * @return the statistics
 	 */
-	public int queueDepth() {
-		return this.parts.fanout().depth();
-	}
-
-	/**
-	 * The incoming queue's capacity.
-	 * @return the capacity
-	 */
-	public int queueCapacity() {
-		return this.parts.fanout().capacity();
-	}
-
-	/**
-	 * Events accepted into the incoming queue so far (cheap; for counters).
-	 * @return the count
-	 */
-	public long acceptedCount() {
-		return this.parts.counters().acceptedCount();
-	}
-
-	/**
-	 * Events dropped so far for one reason (cheap; for counters).
-	 * @param reason the reason
-	 * @return the count
-	 */
-	public long droppedCount(DropReason reason) {
-		return this.parts.counters().dropped(reason);
-	}
-
-	/**
-	 * Every drop count, keyed by {@link DropReason#tag()}, every reason present.
-	 * @return an unmodifiable map in {@link DropReason} order
-	 */
-	public Map<String, Long> droppedByReason() {
-		return java.util.Collections.unmodifiableMap(this.parts.counters().droppedByReason());
-	}
-
-	/**
-	 * The latest event the API server refused, for health checks (cheap).
-	 * @return the rejection, or {@code null} when none so far
-	 */
-	public @Nullable LastRejection lastRejection() {
-		return this.parts.counters().lastRejection();
-	}
-
-	/**
-	 * The counters of every sink started on this broadcaster, summed (cheap; for counters).
-	 * @return the totals
-	 */
-	public SinkStats sinkStats() {
-		return this.parts.subscriptions().sinkStats();
-	}
-
-	/**
-	 * The write budget's counters (cheap; for meters).
-	 * @return the budget, or {@code null} when none is set
-	 */
-	public @Nullable WriteBudgetSnapshot writeBudget() {
-		return Snapshots.budget(this.parts.sinkSettings().budget());
-	}
-
-	/**
-	 * Events whose events.k8s.io/v1 note was cut to the API server's limit of 1024 bytes (cheap; for counters).
-	 * @return the count
-	 */
-	public long truncatedNotes() {
-		return this.parts.counters().truncatedCount();
-	}
-
-	/**
-	 * The active subscribers' queues (cheap; for gauges).
-	 * @return one entry per active subscriber
-	 */
-	public List<RecorderSnapshot.SubscriberSnapshot> subscriberSnapshots() {
-		return Snapshots.subscribers(this.parts.fanout());
+	public RecorderStats stats() {
+		return new RecorderStats(this.fanout.state().tag(), incomingQueue(), this.counters.acceptedCount(),
+				this.counters.droppedByReason(), this.counters.truncatedCount(), this.counters.formatFailureCount(),
+				this.sinks.writes(), this.sinks.rejectedInARow(), this.counters.lastRejection(), subscriberStats(),
+				writeBudget());
 	}
 
 	/**
@@ -292,8 +298,339 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @param filter which objects' entries to include
 	 * @return the snapshot; cache sizes are always the full sizes
 	 */
-	public RecorderSnapshot snapshot(int limit, Predicate<ObjectRef> filter) {
-		return Snapshots.recorder(this.parts, limit, filter);
+	public RecorderSnapshot snapshot(int limit, Predicate<RecorderSnapshot.ObjectRef> filter) {
+		List<RecorderSnapshot.SinkSnapshot> sinkViews = new ArrayList<>();
+		for (SubscriberQueue subscriber : this.fanout.subscribers()) {
+			SinkSubscriber sink = subscriber.sink();
+			if (sink != null) {
+				sinkViews.add(sink.snapshot(limit, filter));
+			}
+		}
+		return new RecorderSnapshot(this.clock.instant(), this.fanout.state().tag(), incomingQueue(),
+				this.counters.acceptedCount(), this.counters.droppedByReason(), subscriberStats(), sinkViews,
+				writeBudget());
+	}
+
+	private RecorderStats.Queue incomingQueue() {
+		return new RecorderStats.Queue(this.fanout.depth(), this.fanout.capacity());
+	}
+
+	private List<RecorderStats.Subscriber> subscriberStats() {
+		List<RecorderStats.Subscriber> result = new ArrayList<>();
+		for (SubscriberQueue subscriber : this.fanout.subscribers()) {
+			int depth = subscriber.depth();
+			int capacity = subscriber.options().queueCapacity();
+			long dropped = subscriber.droppedCount();
+			SinkSubscriber sink = subscriber.sink();
+			if (sink != null) {
+				// a sink's events also wait in its writer threads' queues
+				depth += sink.writers().depth();
+				capacity += sink.writers().capacity();
+				dropped += sink.writers().queueFullCount();
+			}
+			result.add(new RecorderStats.Subscriber(subscriber.name(), depth, capacity,
+					subscriber.options().fullQueuePolicy().tag(), dropped));
+		}
+		return result;
+	}
+
+	private RecorderStats.@Nullable WriteBudget writeBudget() {
+		TokenBucket budget = this.sinkSettings.writeBudget();
+		return (budget != null) ? new RecorderStats.WriteBudget(budget.qps(), budget.burst(),
+				budget.throttledCount(), budget.totalWait()) : null;
+	}
+
+	/**
+	 * Builder of {@link EventBroadcaster}, preset with client-go's defaults. Get one with
+	 * {@link EventBroadcaster#builder()}.
+	 *
+	 * <p>Not thread-safe.
+	 */
+	public static final class Builder {
+
+		int incomingQueueCapacity = 1000;
+
+		SubscriberOptions subscriberOptions = SubscriberOptions.defaults();
+
+		CorrelatorOptions correlatorOptions = CorrelatorOptions.defaults();
+
+		RetryPolicy retryPolicy = RetryPolicy.defaults();
+
+		Clock clock = Clock.systemUTC();
+
+		@Nullable Sleeper sleeper;
+
+		DoubleSupplier jitter = () -> ThreadLocalRandom.current().nextDouble();
+
+		int maxMessageBytes = 1024 * 1024;
+
+		Duration shutdownTimeout = Duration.ofSeconds(10);
+
+		Duration dropSummaryInterval = EventCounters.DEFAULT_SUMMARY_INTERVAL;
+
+		SinkRequestListener requestListener = SinkRequestListener.NONE;
+
+		int sinkWriters = 4;
+
+		int writerQueueCapacity = SubscriberOptions.DEFAULT_QUEUE_CAPACITY;
+
+		double writeBudgetQps;
+
+		int writeBudgetBurst;
+
+		EventsApi eventsApi = EventsApi.AUTO;
+
+		Duration requestTimeout = CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT;
+
+		int seriesCacheSize = 4096;
+
+		CorrelatorOptions eventsV1CorrelatorOptions = CorrelatorOptions.builder()
+			.aggregationEnabled(false)
+			.spamFilterEnabled(false)
+			.build();
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets the incoming queue's capacity; when it is full, new events are dropped ({@code queue_full}).
+		 * @param capacity the capacity (default 1000, client-go's {@code maxQueuedEvents})
+		 * @return this builder
+		 */
+		public Builder incomingQueueCapacity(int capacity) {
+			if (capacity < 1) {
+				throw new IllegalArgumentException("incoming queue capacity must be at least 1, was " + capacity);
+			}
+			this.incomingQueueCapacity = capacity;
+			return this;
+		}
+
+		/**
+		 * Sets the default queue options of subscribers and sinks.
+		 * @param options the options (default 1000 events, drop when full)
+		 * @return this builder
+		 */
+		public Builder subscriberOptions(SubscriberOptions options) {
+			this.subscriberOptions = Objects.requireNonNull(options, "subscriberOptions");
+			return this;
+		}
+
+		/**
+		 * Sets the options of each core/v1 sink's correlator.
+		 * @param options the options (default client-go's; their clock, when unset, is this builder's)
+		 * @return this builder
+		 */
+		public Builder correlatorOptions(CorrelatorOptions options) {
+			this.correlatorOptions = Objects.requireNonNull(options, "correlatorOptions");
+			return this;
+		}
+
+		/**
+		 * Sets how writes failing with transport errors are retried.
+		 * @param policy attempts and delay (default 12 attempts, 10 s)
+		 * @return this builder
+		 */
+		public Builder retryPolicy(RetryPolicy policy) {
+			this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
+			return this;
+		}
+
+		/**
+		 * Sets the one clock of the recorder: event timestamps and names, the correlator's window and token buckets
+		 * (unless its options set another), the pacing of drop summaries.
+		 * @param clock the clock (default {@link Clock#systemUTC()})
+		 * @return this builder
+		 */
+		public Builder clock(Clock clock) {
+			this.clock = Objects.requireNonNull(clock, "clock");
+			return this;
+		}
+
+		/**
+		 * Sets what waits between attempts (tests record the waits instead).
+		 * @param sleeper the sleeper (default a real sleeper that stop and shutdown wake up)
+		 * @return this builder
+		 */
+		Builder sleeper(Sleeper sleeper) {
+			this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+			return this;
+		}
+
+		/**
+		 * Sets the source of uniform random numbers in [0, 1) for the retry jitter (tests fix it).
+		 * @param jitter the source (default {@link ThreadLocalRandom})
+		 * @return this builder
+		 */
+		Builder jitter(DoubleSupplier jitter) {
+			this.jitter = Objects.requireNonNull(jitter, "jitter");
+			return this;
+		}
+
+		/**
+		 * Sets the largest message accepted, in UTF-8 bytes; longer messages are dropped as invalid input
+		 * (client-go has no limit for core/v1; the API server and etcd refuse objects over about 1.5 MiB).
+		 * @param maxMessageBytes the limit (default 1 MiB)
+		 * @return this builder
+		 */
+		public Builder maxMessageBytes(int maxMessageBytes) {
+			if (maxMessageBytes < 1) {
+				throw new IllegalArgumentException("maxMessageBytes must be at least 1, was " + maxMessageBytes);
+			}
+			this.maxMessageBytes = maxMessageBytes;
+			return this;
+		}
+
+		/**
+		 * Sets the deadline of {@link EventBroadcaster#stop()}, {@link EventBroadcaster#shutdown()} and
+		 * {@link EventBroadcaster#close()}.
+		 * @param timeout the deadline (default 10 s)
+		 * @return this builder
+		 */
+		public Builder shutdownTimeout(Duration timeout) {
+			Objects.requireNonNull(timeout, "shutdownTimeout");
+			if (timeout.isNegative()) {
+				throw new IllegalArgumentException("shutdownTimeout must not be negative, was " + timeout);
+			}
+			this.shutdownTimeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Sets the shortest time between two WARN summaries of one flood-prone drop reason.
+		 * @param interval the interval (default 10 s)
+		 * @return this builder
+		 */
+		public Builder dropSummaryInterval(Duration interval) {
+			Objects.requireNonNull(interval, "dropSummaryInterval");
+			if (interval.isNegative()) {
+				throw new IllegalArgumentException("dropSummaryInterval must not be negative, was " + interval);
+			}
+			this.dropSummaryInterval = interval;
+			return this;
+		}
+
+		/**
+		 * Sets the listener told about every request of the sinks (for latency metrics).
+		 * @param listener the listener (default none)
+		 * @return this builder
+		 */
+		public Builder requestListener(SinkRequestListener listener) {
+			this.requestListener = Objects.requireNonNull(listener, "requestListener");
+			return this;
+		}
+
+		/**
+		 * Sets how many threads write each sink's events. Writes are sharded by involved object, so one object's
+		 * writes stay in order (a PATCH never overtakes its CREATE) while different objects are written in parallel;
+		 * each thread has a queue of {@link #writerQueueCapacity(int)} writes.
+		 *
+		 * <p>Differs from client-go deliberately: client-go writes every event from one goroutine, in recording
+		 * order. A write mostly waits for the API server (about 85% of its time measured against a local
+		 * kube-apiserver), so four writers drain a burst of events about as fast as client-go's lighter client or
+		 * faster; use {@code 1} for client-go's single global write order.
+		 * @param writers the number of threads, 1 to 64 (default 4)
+		 * @return this builder
+		 */
+		public Builder sinkWriters(int writers) {
+			if (writers < 1 || writers > 64) {
+				throw new IllegalArgumentException("sinkWriters must be between 1 and 64, was " + writers);
+			}
+			this.sinkWriters = writers;
+			return this;
+		}
+
+		/**
+		 * Sets how many writes each writer thread of a sink holds in its queue; when it is full, the write is dropped
+		 * ({@code queue_full}). A sink's events wait in its subscriber queue (the subscriber options' capacity) and
+		 * then in its writer queues: the two are sized separately, and a snapshot shows them added up.
+		 * @param capacity writes per writer queue (default 1000, client-go's {@code maxQueuedEvents})
+		 * @return this builder
+		 */
+		public Builder writerQueueCapacity(int capacity) {
+			if (capacity < 1) {
+				throw new IllegalArgumentException("writerQueueCapacity must be at least 1, was " + capacity);
+			}
+			this.writerQueueCapacity = capacity;
+			return this;
+		}
+
+		/**
+		 * Limits the API server requests of all sinks together, like client-go's clientset rate limiter (5 QPS, burst
+		 * 10 by default there; the official Java client has none). Writers wait for a token before each request;
+		 * while they wait, events queue up and a full queue drops as usual ({@code queue_full}).
+		 * @param qps requests per second, sustained
+		 * @param burst requests that may be made at once after a quiet period
+		 * @return this builder (default: no limit)
+		 */
+		public Builder writeBudget(double qps, int burst) {
+			if (!(qps > 0) || Double.isInfinite(qps) || burst < 1) {
+				throw new IllegalArgumentException("write budget needs qps > 0 and burst >= 1, was " + qps + "/" + burst);
+			}
+			this.writeBudgetQps = qps;
+			this.writeBudgetBurst = burst;
+			return this;
+		}
+
+		/**
+		 * Sets the events API of {@link EventBroadcaster#startRecordingTo(io.kubernetes.client.openapi.ApiClient)}.
+		 * @param api {@link EventsApi#AUTO} (default: events.k8s.io/v1 when the server serves it, else core/v1),
+		 * {@link EventsApi#EVENTS_V1} or {@link EventsApi#CORE_V1}
+		 * @return this builder
+		 */
+		public Builder eventsApi(EventsApi api) {
+			this.eventsApi = Objects.requireNonNull(api, "eventsApi");
+			return this;
+		}
+
+		/**
+		 * Sets the time limit of one request of the sinks built by
+		 * {@link EventBroadcaster#startRecordingTo(io.kubernetes.client.openapi.ApiClient)}.
+		 * @param timeout the limit (default 5 s); {@link Duration#ZERO} for none
+		 * @return this builder
+		 */
+		public Builder requestTimeout(Duration timeout) {
+			Objects.requireNonNull(timeout, "requestTimeout");
+			if (timeout.isNegative()) {
+				throw new IllegalArgumentException("requestTimeout must not be negative, was " + timeout);
+			}
+			this.requestTimeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Sets how many Events an events.k8s.io/v1 sink remembers for its series (client-go's cache is unbounded).
+		 * When full, the least recently seen one is forgotten after its final count is written.
+		 * @param size the bound (default 4096)
+		 * @return this builder
+		 */
+		public Builder seriesCacheSize(int size) {
+			if (size < 1) {
+				throw new IllegalArgumentException("seriesCacheSize must be at least 1, was " + size);
+			}
+			this.seriesCacheSize = size;
+			return this;
+		}
+
+		/**
+		 * Sets the correlation of events.k8s.io/v1 sinks: series are always on; aggregation and the spam filter only
+		 * when these options enable them.
+		 * @param options the options (default: aggregation and spam filter off, as in client-go's
+		 * {@code tools/events}; their clock, when unset, is this builder's)
+		 * @return this builder
+		 */
+		public Builder eventsV1CorrelatorOptions(CorrelatorOptions options) {
+			this.eventsV1CorrelatorOptions = Objects.requireNonNull(options, "eventsV1CorrelatorOptions");
+			return this;
+		}
+
+		/**
+		 * Builds the broadcaster. No thread runs until {@link EventBroadcaster#start()}.
+		 * @return the broadcaster
+		 */
+		public EventBroadcaster build() {
+			return new EventBroadcaster(this);
+		}
+
 	}
 
 }

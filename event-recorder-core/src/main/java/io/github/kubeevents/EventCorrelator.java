@@ -4,8 +4,8 @@ import java.time.Clock;
 import java.util.Objects;
 import java.util.function.Predicate;
 
-import io.github.kubeevents.introspect.CorrelatorSnapshot;
-import io.github.kubeevents.introspect.ObjectRef;
+import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
+import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**
@@ -21,7 +21,7 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
  *
  * <p>One correlator per sink. Thread-safe, though the recorder drives it from one thread.
  */
-public final class EventCorrelator {
+final class EventCorrelator {
 
 	private final CorrelatorOptions options;
 

@@ -5,10 +5,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.github.kubeevents.introspect.LastRejection;
+import com.github.benmanes.caffeine.cache.Cache;
+import io.github.kubeevents.introspect.RecorderStats;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +42,16 @@ final class EventCounters {
 
 	private final LongAdder truncated = new LongAdder();
 
+	private final LongAdder formatFailures = new LongAdder();
+
+	/** Patterns whose format failure was logged, so each is logged once (bounded). */
+	private final Cache<String, Boolean> failedPatterns = Caches.bounded(1024);
+
+	/** Whether a drop after the final summary was logged (one line; later ones are only counted). */
+	private final AtomicBoolean afterSummaryLogged = new AtomicBoolean();
+
+	private volatile boolean finalSummaryWritten;
+
 	/** The latest dropped event (or problem text) per reason, described only when a summary is written. */
 	private final AtomicReferenceArray<Object> latest = new AtomicReferenceArray<>(REASONS.length);
 
@@ -50,7 +62,7 @@ final class EventCounters {
 
 	private final Clock clock;
 
-	private volatile @Nullable LastRejection lastRejection;
+	private volatile RecorderStats.@Nullable Rejection lastRejection;
 
 	private final Duration summaryInterval;
 
@@ -83,6 +95,28 @@ final class EventCounters {
 		return this.truncated.sum();
 	}
 
+	/**
+	 * Counts an event whose message pattern failed to format (recorded with the pattern and its arguments) and logs
+	 * it at WARN, once per pattern, with the object.
+	 */
+	void formatFailed(RecordedEvent event, String pattern, Exception failure) {
+		this.formatFailures.increment();
+		if (this.failedPatterns.asMap().putIfAbsent(pattern, Boolean.TRUE) == null) {
+			logger.atWarn()
+				.setMessage("Could not format the message of an event; recording the pattern with its arguments"
+						+ " (logged once per pattern): {}: pattern '{}': {}")
+				.addArgument(event::describe)
+				.addArgument(pattern)
+				.addArgument(failure::toString)
+				.addKeyValue("object", event.regarding().displayName())
+				.log();
+		}
+	}
+
+	long formatFailureCount() {
+		return this.formatFailures.sum();
+	}
+
 	long acceptedCount() {
 		return this.accepted.sum();
 	}
@@ -107,8 +141,8 @@ final class EventCounters {
 		this.drops[reason.ordinal()].increment();
 		this.latest.lazySet(reason.ordinal(), (event != null) ? event : why);
 		if (reason == DropReason.REJECTED_BY_SERVER && !quietly) {
-			this.lastRejection = new LastRejection(this.clock.instant(), (event != null) ? event.describe() : "",
-					why);
+			this.lastRejection = new RecorderStats.Rejection(this.clock.instant(),
+					(event != null) ? event.describe() : "", why);
 		}
 		if (quietly) {
 			if (logger.isDebugEnabled()) {
@@ -125,7 +159,7 @@ final class EventCounters {
 		}
 	}
 
-	@Nullable LastRejection lastRejection() {
+	RecorderStats.@Nullable Rejection lastRejection() {
 		return this.lastRejection;
 	}
 
@@ -194,6 +228,7 @@ final class EventCounters {
 	 */
 	void finalSummary(String sinkSummary) {
 		flush(true);
+		this.finalSummaryWritten = true;
 		long dropped = totalDropped();
 		String line = "Kubernetes event recorder stopped: accepted " + acceptedCount() + ", " + sinkSummary
 				+ ", dropped " + dropped + " " + droppedByReason();
@@ -202,6 +237,18 @@ final class EventCounters {
 		}
 		else {
 			logger.info(line);
+		}
+	}
+
+	/**
+	 * Counts an event recorded after shutdown began. Before the final summary the final summary counts it; after
+	 * it, the first such drop writes a summary at once (a caller's late event is never silent), and later ones are
+	 * summarised by the calling thread at most once per summary interval (no distribution thread is left).
+	 */
+	void dropAfterShutdown(RecordedEvent event) {
+		drop(DropReason.SHUTDOWN, event);
+		if (this.finalSummaryWritten) {
+			flush(this.afterSummaryLogged.compareAndSet(false, true));
 		}
 	}
 

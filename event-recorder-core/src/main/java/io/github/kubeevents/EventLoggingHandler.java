@@ -14,10 +14,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-public final class EventLoggingHandler implements EventHandler {
+final class EventLoggingHandler implements EventHandler {
 
 	/** The logger's name. */
-	public static final String LOGGER_NAME = "io.github.kubeevents.events";
+	static final String LOGGER_NAME = "io.github.kubeevents.events";
 
 	private static final Logger logger = LoggerFactory.getLogger(LOGGER_NAME);
 
@@ -48,7 +48,7 @@ public final class EventLoggingHandler implements EventHandler {
 	 * @param event the event
 	 * @return the line
 	 */
-	public static String format(RecordedEvent event) {
+	static String format(RecordedEvent event) {
 		InvolvedObject ref = event.regarding();
 		StringBuilder line = new StringBuilder(160).append("Event occurred");
 		field(line, "object", ref.displayName());

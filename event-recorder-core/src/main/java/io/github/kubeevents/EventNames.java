@@ -8,10 +8,10 @@ import java.util.UUID;
  *
  * <p>Stateless and thread-safe.
  */
-public final class EventNames {
+final class EventNames {
 
 	/** The longest valid DNS-1123 subdomain. */
-	public static final int DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
+	static final int DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 
 	private EventNames() {
 	}
@@ -24,7 +24,7 @@ public final class EventNames {
 	 * @param time the event time
 	 * @return a valid event name
 	 */
-	public static String generate(String refName, Instant time) {
+	static String generate(String refName, Instant time) {
 		// the ".<hex>" suffix is always valid, so only the prefix needs checking
 		if (refName.length() + 17 <= DNS1123_SUBDOMAIN_MAX_LENGTH && isDns1123Subdomain(refName)) {
 			return refName + "." + Long.toHexString(unixNanos(time));
@@ -38,7 +38,7 @@ public final class EventNames {
 	 * @param time the instant
 	 * @return {@code time} in Unix nanoseconds
 	 */
-	public static long unixNanos(Instant time) {
+	static long unixNanos(Instant time) {
 		return Math.addExact(Math.multiplyExact(time.getEpochSecond(), 1_000_000_000L), time.getNano());
 	}
 
@@ -48,7 +48,7 @@ public final class EventNames {
 	 * @param value the value, may be {@code null}
 	 * @return {@code true} when valid
 	 */
-	public static boolean isDns1123Subdomain(String value) {
+	static boolean isDns1123Subdomain(String value) {
 		if (value == null || value.isEmpty() || value.length() > DNS1123_SUBDOMAIN_MAX_LENGTH) {
 			return false;
 		}

@@ -2,194 +2,106 @@ package io.github.kubeevents;
 
 import java.util.Map;
 
-import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Records Kubernetes events about objects: client-go's {@code record.EventRecorder} ({@code event},
- * {@code eventf}, {@code annotatedEventf}) and, with a {@code related} object and an {@code action}, its
- * {@code events.EventRecorder} ({@code Eventf(regarding, related, type, reason, action, note, args...)}).
- *
- * <p>Objects are {@link InvolvedObject}s; objects of the official Java client ({@link KubernetesObject}) are
- * accepted directly, and objects of other clients through an {@link InvolvedObjectAdapter}
- * ({@link #about(Object, InvolvedObjectAdapter)}). {@link #about(KubernetesObject)} gives an
- * {@link ObjectRecorder} bound to one object, e.g. the primary resource of a reconciliation:
+ * {@code eventf}, {@code annotatedEventf}), plus {@link #about(Object)}, a recorder bound to one object that also
+ * reaches client-go's {@code events.EventRecorder} fields ({@code related}, {@code action}):
  * <pre>{@code
- * recorder.about(widget).warning("FailedCreate", "Error creating pod %s: %s", name, err);
+ * recorder.eventf(pod, EventType.WARNING, "FailedCreate", "Error creating: %s", err);
+ * recorder.about(pod).related(node).action("Binding").normal("Scheduled", "Assigned %s to %s", pod, node);
  * }</pre>
  *
- * <p>Every method returns at once: it never blocks on the network or a full queue, and never throws. Input that
- * cannot become an event (a {@code null} or nameless object, a {@code null} type, a {@code null} or empty
- * reason, a bad format string, an oversized message) is logged at WARN with the problem named and counted as an
+ * <p><b>Objects.</b> Like client-go's {@code runtime.Object}, the object is any object the recorder can reference
+ * ({@link InvolvedObject#from(Object)}): an {@link InvolvedObject}, an object of the official Java client
+ * ({@code KubernetesObject}: kind and apiVersion come from the object or its model class) or a
+ * {@code V1ObjectReference}. Objects of other clients go through an {@link InvolvedObjectAdapter}
+ * ({@link #about(Object, InvolvedObjectAdapter)}). The reference is taken when the event is recorded, so it
+ * carries the object's current resourceVersion.
+ *
+ * <p><b>Messages.</b> One rule for every method: the message is a {@link String#format} pattern (in
+ * {@link java.util.Locale#ROOT}: Java's syntax, {@code %s}, {@code %d}; there is no {@code %v}) only when arguments
+ * follow it, and used verbatim otherwise, so {@code eventf(pod, WARNING, "Full", "Disk 100% full")} is safe. A
+ * pattern that fails to format with its arguments is still recorded, as the pattern, a mark and the arguments (see
+ * {@link EventSpec}), counted and logged once per pattern.
+ *
+ * <p><b>Never blocks, never throws.</b> Every method returns at once. Input that cannot become an event (a
+ * {@code null} or nameless object, an object of an unknown type, a {@code null} type, a {@code null} or empty
+ * reason, an oversized message) is logged at WARN, naming the problem and the object, and counted as an
  * {@code invalid_input} drop.
  *
- * <p>The {@code eventf} methods format with {@link String#format(java.util.Locale, String, Object...)} in
- * {@link java.util.Locale#ROOT} (Java's syntax, not Go's: {@code %s}, {@code %d}; there is no {@code %v}).
- *
- * <p>Implementations provide {@link #record(EventSpec)}; everything else delegates to it. Implementations are
+ * <p>Implementations provide {@link #record(EventSpec)}; every other method delegates to it. Implementations are
  * thread-safe.
  */
 public interface EventRecorder {
 
 	/**
-	 * Records an event with a verbatim message.
-	 * @param regarding the object the event is about
+	 * Records an event with a verbatim message (client-go's {@code Event}).
+	 * @param regarding the object the event is about (see the class comment for the accepted types)
 	 * @param type Normal or Warning
 	 * @param reason short, machine-readable UpperCamelCase reason, e.g. {@code FailedCreate}
 	 * @param message human-readable message, used as is
 	 */
-	default void event(InvolvedObject regarding, EventType type, String reason, String message) {
-		record(new EventSpec<>(regarding, Adapters.IDENTITY, null, null, type, reason, null, message, null));
+	default void event(Object regarding, EventType type, String reason, String message) {
+		record(EventSpec.of(regarding, type, reason, message));
 	}
 
 	/**
-	 * Records an event with a formatted message.
+	 * Records an event with a message formatted when arguments are given (client-go's {@code Eventf}).
 	 * @param regarding the object the event is about
 	 * @param type Normal or Warning
 	 * @param reason the reason
-	 * @param messageFormat a {@link String#format} pattern
+	 * @param messageFormat a {@link String#format} pattern when {@code args} are given, else the message as is
 	 * @param args the pattern's arguments
 	 */
-	default void eventf(InvolvedObject regarding, EventType type, String reason, String messageFormat,
-			Object... args) {
-		record(new EventSpec<>(regarding, Adapters.IDENTITY, null, null, type, reason, null, messageFormat,
-				nonNull(args)));
+	default void eventf(Object regarding, EventType type, String reason, String messageFormat, Object... args) {
+		record(new EventSpec(regarding, null, null, Map.of(), type, reason, null, messageFormat, args));
 	}
 
 	/**
-	 * Records an event with a formatted message and annotations on the Event.
+	 * {@link #eventf} with annotations on the Event (client-go's {@code AnnotatedEventf}).
 	 * @param regarding the object the event is about
 	 * @param annotations annotations for the Event's metadata, may be {@code null}
 	 * @param type Normal or Warning
 	 * @param reason the reason
-	 * @param messageFormat a {@link String#format} pattern
+	 * @param messageFormat a {@link String#format} pattern when {@code args} are given, else the message as is
 	 * @param args the pattern's arguments
 	 */
-	default void annotatedEventf(InvolvedObject regarding, @Nullable Map<String, String> annotations, EventType type,
+	default void annotatedEventf(Object regarding, @Nullable Map<String, String> annotations, EventType type,
 			String reason, String messageFormat, Object... args) {
-		record(new EventSpec<>(regarding, Adapters.IDENTITY, null, annotations, type, reason, null, messageFormat,
-				nonNull(args)));
+		record(new EventSpec(regarding, null, null, annotations, type, reason, null, messageFormat, args));
 	}
 
 	/**
-	 * Records an event with a related object and an action, with a formatted message: client-go's events.k8s.io
-	 * {@code Eventf(regarding, related, eventtype, reason, action, note, args...)}. On core/v1 the related object
-	 * and the action are written too (core/v1 Events have both fields), not dropped as by client-go's adapter.
-	 * @param regarding the object the event is about
-	 * @param related an optional second object, may be {@code null}
-	 * @param type Normal or Warning
-	 * @param reason the reason
-	 * @param action what the reporter did or failed to do, e.g. {@code Scheduling}
-	 * @param noteFormat a {@link String#format} pattern
-	 * @param args the pattern's arguments
+	 * A recorder bound to {@code regarding}, e.g. the primary resource of a reconciliation; its
+	 * {@link ObjectRecorder#related related} and {@link ObjectRecorder#action action} give the events.k8s.io/v1
+	 * fields (also written on core/v1).
+	 * @param regarding the object every event of the returned recorder is about (see the class comment)
+	 * @return the bound recorder (cheap and immutable; create one per use or keep it)
 	 */
-	default void eventf(InvolvedObject regarding, @Nullable InvolvedObject related, EventType type, String reason,
-			String action, String noteFormat, Object... args) {
-		record(new EventSpec<>(regarding, Adapters.IDENTITY, related, null, type, reason, action, noteFormat,
-				nonNull(args)));
+	default ObjectRecorder about(Object regarding) {
+		return new ObjectRecorder(this, regarding, null);
 	}
 
 	/**
-	 * {@link #eventf(InvolvedObject, InvolvedObject, EventType, String, String, String, Object...)} with
-	 * annotations: client-go's {@code AnnotatedEventf(regarding, related, annotations, ...)}.
-	 * @param regarding the object the event is about
-	 * @param related an optional second object, may be {@code null}
-	 * @param annotations annotations for the Event's metadata, may be {@code null}
-	 * @param type Normal or Warning
-	 * @param reason the reason
-	 * @param action what the reporter did or failed to do
-	 * @param noteFormat a {@link String#format} pattern
-	 * @param args the pattern's arguments
-	 */
-	default void annotatedEventf(InvolvedObject regarding, @Nullable InvolvedObject related,
-			@Nullable Map<String, String> annotations, EventType type, String reason, String action,
-			String noteFormat, Object... args) {
-		record(new EventSpec<>(regarding, Adapters.IDENTITY, related, annotations, type, reason, action, noteFormat,
-				nonNull(args)));
-	}
-
-	/**
-	 * {@link #event(InvolvedObject, EventType, String, String)} for an object of the official Java client.
-	 * @param object the object (kind/apiVersion resolved as by {@link InvolvedObject#of(KubernetesObject)})
-	 * @param type Normal or Warning
-	 * @param reason the reason
-	 * @param message the message, used as is
-	 */
-	default void event(KubernetesObject object, EventType type, String reason, String message) {
-		record(new EventSpec<>(object, Adapters.KUBERNETES_OBJECT, null, null, type, reason, null, message, null));
-	}
-
-	/**
-	 * {@link #eventf(InvolvedObject, EventType, String, String, Object...)} for an object of the official Java
-	 * client.
-	 * @param object the object
-	 * @param type Normal or Warning
-	 * @param reason the reason
-	 * @param messageFormat a {@link String#format} pattern
-	 * @param args the pattern's arguments
-	 */
-	default void eventf(KubernetesObject object, EventType type, String reason, String messageFormat,
-			Object... args) {
-		record(new EventSpec<>(object, Adapters.KUBERNETES_OBJECT, null, null, type, reason, null, messageFormat,
-				nonNull(args)));
-	}
-
-	/**
-	 * {@link #annotatedEventf(InvolvedObject, Map, EventType, String, String, Object...)} for an object of the
-	 * official Java client.
-	 * @param object the object
-	 * @param annotations annotations for the Event's metadata, may be {@code null}
-	 * @param type Normal or Warning
-	 * @param reason the reason
-	 * @param messageFormat a {@link String#format} pattern
-	 * @param args the pattern's arguments
-	 */
-	default void annotatedEventf(KubernetesObject object, @Nullable Map<String, String> annotations, EventType type,
-			String reason, String messageFormat, Object... args) {
-		record(new EventSpec<>(object, Adapters.KUBERNETES_OBJECT, null, annotations, type, reason, null,
-				messageFormat, nonNull(args)));
-	}
-
-	/**
-	 * A recorder bound to {@code regarding}.
-	 * @param regarding the object every event of the returned recorder is about
-	 * @return the bound recorder (cheap; create one per use or keep it)
-	 */
-	default ObjectRecorder about(InvolvedObject regarding) {
-		return new ObjectRecorder(this, regarding, Adapters.IDENTITY);
-	}
-
-	/**
-	 * A recorder bound to an object of the official Java client. Its reference is taken when each event is
-	 * recorded, so events carry the object's current resourceVersion.
-	 * @param object the object every event of the returned recorder is about
-	 * @return the bound recorder
-	 */
-	default ObjectRecorder about(KubernetesObject object) {
-		return new ObjectRecorder(this, object, Adapters.KUBERNETES_OBJECT);
-	}
-
-	/**
-	 * A recorder bound to an object of any client, turned into an {@link InvolvedObject} by {@code adapter} when
-	 * each event is recorded (a failing adapter makes that event an {@code invalid_input} drop).
+	 * A recorder bound to an object of any client, referenced by {@code adapter} when each event is recorded (a
+	 * failing adapter makes that event an {@code invalid_input} drop).
 	 * @param <T> the object's type
-	 * @param object the object every event of the returned recorder is about
+	 * @param regarding the object every event of the returned recorder is about
 	 * @param adapter turns the object into a reference
 	 * @return the bound recorder
 	 */
-	default <T> ObjectRecorder about(T object, InvolvedObjectAdapter<? super T> adapter) {
-		return new ObjectRecorder(this, object, adapter);
+	default <T> ObjectRecorder about(T regarding, InvolvedObjectAdapter<? super T> adapter) {
+		return new ObjectRecorder(this, regarding, ObjectRecorder.erase(adapter));
 	}
 
 	/**
-	 * Records one call; every other method delegates here. For implementations (decorators, test doubles):
-	 * applications call the methods above. Must never block and never throw.
+	 * Records one call; every other method delegates here. For implementations (decorators, test doubles), which
+	 * turn a call into its event exactly as the library does with {@link EventSpec#toRecordedEvent}; applications
+	 * call the methods above. Must never block and never throw.
 	 * @param spec the call's arguments, not yet validated
 	 */
-	void record(EventSpec<?> spec);
-
-	private static Object[] nonNull(Object @Nullable [] args) {
-		return (args != null) ? args : EventFactory.NO_ARGS;
-	}
+	void record(EventSpec spec);
 
 }

@@ -1,6 +1,6 @@
 package io.github.kubeevents;
 
-import io.github.kubeevents.introspect.ObjectRef;
+import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 import org.jspecify.annotations.Nullable;

@@ -1,9 +1,9 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
+
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsV1Sink;
-
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.EventsV1Api;
@@ -13,33 +13,24 @@ import io.kubernetes.client.openapi.models.EventsV1Event;
  * Writes events.k8s.io/v1 Events through the official Kubernetes Java client's {@link EventsV1Api}: CREATE with
  * the generated API (the client writes {@code eventTime} as a {@code MicroTime}, six fractional digits, UTC), the
  * series as a strategic-merge PATCH of {@code series.count} and {@code series.lastObservedTime}. Requests have a
- * time limit, honour Retry-After, are cancelled by {@link #abort()} and fail with classified
- * {@link EventSinkException}s, exactly like {@link CoreV1EventSink}.
+ * time limit, are cancelled by {@link #abort()} and fail with classified {@link EventSinkException}s, exactly like
+ * {@link CoreV1EventSink}.
  *
  * <p>Thread-safe (as thread-safe as the {@link ApiClient}).
  */
-public final class EventsV1EventSink implements EventsV1Sink {
+final class EventsV1EventSink implements EventsV1Sink {
 
 	private final ApiCalls calls;
 
 	private final EventsV1Api api;
 
 	/**
-	 * A sink writing through {@code apiClient} with {@link CoreV1EventSink#DEFAULT_REQUEST_TIMEOUT}.
-	 * @param apiClient the client (its base path and authentication are used as they are)
-	 */
-	public EventsV1EventSink(ApiClient apiClient) {
-		this(apiClient, Sleeper.cancellable(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
-	}
-
-	/**
 	 * A sink writing through {@code apiClient}.
 	 * @param apiClient the client
-	 * @param sleeper waits for Retry-After
 	 * @param requestTimeout the time limit of one request; {@link Duration#ZERO} for none
 	 */
-	public EventsV1EventSink(ApiClient apiClient, Sleeper sleeper, Duration requestTimeout) {
-		this.calls = new ApiCalls(apiClient, sleeper, requestTimeout);
+	EventsV1EventSink(ApiClient apiClient, Duration requestTimeout) {
+		this.calls = new ApiCalls(apiClient, requestTimeout);
 		this.api = new EventsV1Api(apiClient);
 	}
 
@@ -51,7 +42,7 @@ public final class EventsV1EventSink implements EventsV1Sink {
 	}
 
 	@Override
-	public EventsV1Event patch(EventsV1Event event, EventsV1Sink.SeriesPatch patch) throws EventSinkException {
+	public EventsV1Event patch(EventsV1Event event, SeriesPatch patch) throws EventSinkException {
 		String namespace = ApiCalls.requireNamespace((event.getMetadata() != null) ? event.getMetadata().getNamespace() : null);
 		String name = ApiCalls.requireName(event.getMetadata().getName());
 		return this.calls.patch(() -> this.api.patchNamespacedEvent(name, namespace, new V1Patch("{}")).buildCall(null),
@@ -59,13 +50,18 @@ public final class EventsV1EventSink implements EventsV1Sink {
 	}
 
 	@Override
-	public void cancel() {
-		this.calls.cancel();
+	public void abort() {
+		this.calls.abort();
 	}
 
 	@Override
-	public void abort() {
-		this.calls.abort();
+	public void resume() {
+		this.calls.resume();
+	}
+
+	@Override
+	public void stopped() {
+		this.calls.closeIdleConnections();
 	}
 
 }

@@ -15,9 +15,10 @@ import org.jspecify.annotations.Nullable;
  * recorded event, both structured ({@link #recordedEvents()}) and as client-go's strings ({@link #events()},
  * {@link #events(Format)}).
  *
- * <p>It validates input like the real recorder: invalid calls are not captured but listed in
- * {@link #invalidInputs()}. Unlike client-go's, it never blocks (it keeps everything in memory) and formats with
- * Java's {@link String#format}.
+ * <p>It turns calls into events exactly as the real recorder does ({@link EventSpec#toRecordedEvent}: the same
+ * validation and the same formatting rule); invalid calls are not captured but listed in {@link #invalidInputs()}.
+ * Unlike client-go's, it never blocks (it keeps everything in memory) and formats with Java's
+ * {@link String#format}.
  *
  * <p>Thread-safe.
  */
@@ -73,9 +74,9 @@ public final class FakeEventRecorder implements EventRecorder {
 	}
 
 	@Override
-	public void record(EventSpec<?> spec) {
+	public void record(EventSpec spec) {
 		try {
-			this.recorded.add(EventFactory.build(spec, this.source, this.clock.instant(), Integer.MAX_VALUE));
+			this.recorded.add(spec.toRecordedEvent(this.source, this.clock.instant()));
 		}
 		catch (RuntimeException ex) {
 			this.invalid.add(ex.getMessage());

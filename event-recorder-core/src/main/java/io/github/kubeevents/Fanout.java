@@ -13,18 +13,27 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The in-process fan-out (apimachinery's {@code watch.Broadcaster}): one bounded incoming queue and one
- * distribution thread ({@code kubeevents-broadcaster}) that hands each event, in publish order, to every
+ * The in-process fan-out (apimachinery's {@code watch.Broadcaster}) and its lifecycle: one bounded incoming queue
+ * and one distribution thread ({@code kubeevents-broadcaster}) that hands each event, in publish order, to every
  * {@link SubscriberQueue}.
  *
  * <p>Changes to the subscriber set travel through the incoming queue as commands, so they are serialised with
- * distribution (apimachinery's {@code blockQueue}): a subscriber added now receives exactly the events
- * published after it was added, no history and no gaps. Before {@link #start()} subscribers are added directly
- * and receive everything published before the start.
+ * distribution (apimachinery's {@code blockQueue}): a subscriber added while running receives exactly the events
+ * published after it was added, no history and no gaps. While not running, subscribers are added directly and
+ * receive what is queued when distribution starts.
+ *
+ * <p><b>Lifecycle</b> ({@link BroadcasterState}): {@link #start()} runs the distribution thread and every
+ * subscriber's thread; {@link #stop(Duration, boolean)} puts a marker into the incoming queue, lets the threads
+ * distribute and handle everything queued before it, then ends them, within the deadline; events published while
+ * stopped wait in the incoming queue (bounded) for the next start. A final stop (shutdown) also refuses every
+ * later event. Past the deadline the threads are interrupted and their sinks' requests in flight cancelled; what is
+ * left is counted as {@code shutdown} drops, and threads that still have not ended {@link #ABORT_GRACE} later are
+ * abandoned with their queues counted.
  *
  * <p>The distribution thread also flushes the drop summaries at least once a second.
  *
@@ -34,9 +43,19 @@ final class Fanout {
 
 	private static final Logger logger = LoggerFactory.getLogger(Fanout.class);
 
+	/** Stopping and shutting down are the broadcaster's, so are their log lines. */
+	private static final Logger lifecycleLogger = LoggerFactory.getLogger(EventBroadcaster.class);
+
+	/** The end of what a stop distributes; what follows waits for the next start. */
+	private static final Object STOP = new Object();
+
+	/** The end of everything: what follows is refused. */
 	private static final Object SHUTDOWN = new Object();
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
+
+	/** How long threads that ignored the deadline get after their requests were cancelled. */
+	private static final Duration ABORT_GRACE = Duration.ofSeconds(1);
 
 	private static final long FLUSH_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -50,38 +69,35 @@ final class Fanout {
 
 	private final AtomicReference<BroadcasterState> state = new AtomicReference<>(BroadcasterState.NEW);
 
-	/** Subscribers receiving events; changed on the distribution thread (or under the lock before start). */
+	/** Subscribers receiving events; changed on the distribution thread, or under the lock while not running. */
 	private final List<SubscriberQueue> subscribers = new CopyOnWriteArrayList<>();
 
-	/** Every subscriber whose thread was started and may still run, so shutdown can wait for all of them. */
+	/** Every subscriber whose thread was started and may still run, so stopping can wait for all of them. */
 	private final List<SubscriberQueue> started = new CopyOnWriteArrayList<>();
 
+	/** Serialises start, stop and subscribe. */
 	private final Object lock = new Object();
 
-	private final Thread distributor;
+	/** The current distribution thread; guarded by {@link #lock}. */
+	private @Nullable Thread distributor;
 
+	/** Set when the final distribution is over: a publish that raced the shutdown takes its event back. */
 	private volatile boolean distributionDone;
 
 	Fanout(int capacity, EventCounters counters) {
 		this.capacity = capacity;
 		this.counters = counters;
-		this.distributor = new Thread(this::distribute, "kubeevents-broadcaster");
-		this.distributor.setDaemon(true);
 	}
 
 	BroadcasterState state() {
 		return this.state.get();
 	}
 
-	/** Enqueues without blocking; counts a drop when stopped or full. */
+	/** Enqueues without blocking; counts a drop when shut down or full. Events wait while not running. */
 	boolean publish(RecordedEvent event) {
 		BroadcasterState current = this.state.get();
 		if (current.isShutdown()) {
-			this.counters.drop(DropReason.SHUTDOWN, event);
-			if (current == BroadcasterState.TERMINATED) {
-				// no distribution thread is left to write the summary
-				this.counters.flush(false);
-			}
+			this.counters.dropAfterShutdown(event);
 			return false;
 		}
 		if (this.queued.incrementAndGet() > this.capacity) {
@@ -92,7 +108,7 @@ final class Fanout {
 		this.counters.accepted();
 		this.incoming.add(event);
 		if (this.distributionDone && this.incoming.remove(event)) {
-			// lost the race with shutdown: the distribution thread has already left
+			// lost the race with shutdown: the distribution thread has already left for good
 			this.queued.decrementAndGet();
 			this.counters.unaccepted();
 			this.counters.drop(DropReason.SHUTDOWN, event);
@@ -102,98 +118,97 @@ final class Fanout {
 	}
 
 	/**
-	 * Adds a subscriber. Returns once it is registered; before {@link #start()} its thread starts with the
-	 * fan-out.
+	 * Adds a subscriber. Returns once it is registered; while not running, its thread starts with the next start.
 	 * @return {@code false} when the fan-out has shut down (the subscriber is then never started)
 	 */
 	boolean subscribe(SubscriberQueue subscriber) {
+		if (this.state.get().isShutdown()) {
+			return false;
+		}
 		FutureTask<Void> command;
 		synchronized (this.lock) {
 			BroadcasterState current = this.state.get();
 			if (current.isShutdown()) {
 				return false;
 			}
-			if (current == BroadcasterState.NEW) {
+			if (current != BroadcasterState.RUNNING) {
 				this.subscribers.add(subscriber);
 				return true;
 			}
 			command = new FutureTask<>(() -> startSubscriber(subscriber), null);
 			this.incoming.add(command);
+			await(command);
 		}
-		await(command);
 		if (command.isCancelled()) {
-			subscriber.closeInput();
+			subscriber.closeInput(true);
 			return false;
 		}
 		return true;
 	}
 
-	/** Removes a subscriber; it finishes its queue, then its thread ends. */
+	/** Removes a subscriber; it finishes its queue, then its thread ends. Never blocks. */
 	void unsubscribe(SubscriberQueue subscriber) {
+		if (this.state.get() == BroadcasterState.RUNNING) {
+			this.incoming.add(new FutureTask<>(() -> {
+				this.subscribers.remove(subscriber);
+				subscriber.closeInput(true);
+			}, null));
+		}
+		else {
+			this.subscribers.remove(subscriber);
+			subscriber.closeInput(true);
+		}
+	}
+
+	/**
+	 * Starts the distribution thread and every subscriber's thread. Idempotent; nothing after shutdown (returns at
+	 * once, even while the shutdown still drains); after a stop that is still under way, once it is done.
+	 */
+	void start() {
+		if (this.state.get().isShutdown()) {
+			return;
+		}
 		synchronized (this.lock) {
 			BroadcasterState current = this.state.get();
-			if (current == BroadcasterState.NEW) {
-				this.subscribers.remove(subscriber);
-				subscriber.closeInput();
-			}
-			else if (current == BroadcasterState.RUNNING) {
-				this.incoming.add(new FutureTask<>(() -> {
-					this.subscribers.remove(subscriber);
-					subscriber.closeInput();
-				}, null));
-			}
-		}
-	}
-
-	/** Starts the distribution thread and every subscriber added so far. Idempotent. */
-	void start() {
-		synchronized (this.lock) {
-			if (this.state.compareAndSet(BroadcasterState.NEW, BroadcasterState.RUNNING)) {
+			if (current == BroadcasterState.NEW || current == BroadcasterState.STOPPED) {
 				startThreads();
+				this.state.set(BroadcasterState.RUNNING);
 			}
 		}
 	}
 
 	/**
-	 * Stops accepting events and lets the distribution thread drain. Returns {@code false} when shutdown had
-	 * already begun (the caller then must not wait again).
+	 * Stops: distributes and handles what was queued before this call (each pending sink write gets one attempt,
+	 * waits between retries end), then ends every thread, within {@code timeout}. A stop that is not final keeps
+	 * the subscribers, their caches and what is published meanwhile for the next {@link #start()}.
+	 * @param timeout the deadline
+	 * @param shutdown whether this is the final stop (later events are refused, subscriptions end)
+	 * @return {@code true} when everything was handled and every thread ended within the deadline; {@code false}
+	 * also when there was nothing to do (already stopped, or shut down)
 	 */
-	boolean beginShutdown() {
+	boolean stop(Duration timeout, boolean shutdown) {
+		if (this.state.get().isShutdown()) {
+			return false;
+		}
 		synchronized (this.lock) {
 			BroadcasterState previous = this.state.get();
-			if (previous.isShutdown()) {
-				return false;
+			if (previous.isShutdown() || (!shutdown && previous != BroadcasterState.RUNNING)) {
+				return previous == BroadcasterState.STOPPED;
 			}
-			this.state.set(BroadcasterState.DRAINING);
-			this.incoming.add(SHUTDOWN);
-			if (previous == BroadcasterState.NEW) {
-				// drain what was published before start to the subscribers added before start
+			this.state.set(shutdown ? BroadcasterState.DRAINING : BroadcasterState.STOPPING);
+			if (previous != BroadcasterState.RUNNING) {
+				// shutting down while not running: distribute what is queued to the subscribers first
 				startThreads();
 			}
-			return true;
+			this.incoming.add(shutdown ? SHUTDOWN : STOP);
+			boolean clean = drain(timeout);
+			this.state.set(shutdown ? BroadcasterState.TERMINATED : BroadcasterState.STOPPED);
+			return clean;
 		}
-	}
-
-	/**
-	 * The rest of a shutdown that {@link #beginShutdown()} began: subscribers stop waiting between retries, the
-	 * queues drain until the deadline; past it the threads are interrupted and requests in flight cancelled, and
-	 * threads that still have not ended a second later are abandoned with their queues counted ({@link FanoutDrain}).
-	 * @param timeout the deadline
-	 * @param cancelWaits ends every wait between retries
-	 * @return {@code true} when everything drained in time
-	 */
-	boolean drain(Duration timeout, Runnable cancelWaits) {
-		boolean clean = new FanoutDrain(this.distributor, this.started).drain(timeout, cancelWaits);
-		this.state.set(BroadcasterState.TERMINATED);
-		return clean;
 	}
 
 	List<SubscriberQueue> subscribers() {
 		return this.subscribers;
-	}
-
-	List<SubscriberQueue> startedSubscribers() {
-		return this.started;
 	}
 
 	int depth() {
@@ -205,22 +220,68 @@ final class Fanout {
 	}
 
 	private void startThreads() {
-		this.distributor.start();
+		this.started.removeIf((subscriber) -> !subscriber.isAlive());
 		for (SubscriberQueue subscriber : this.subscribers) {
-			this.started.add(subscriber);
 			subscriber.start();
+			this.started.add(subscriber);
 		}
+		Thread thread = new Thread(this::distribute, "kubeevents-broadcaster");
+		thread.setDaemon(true);
+		this.distributor = thread;
+		thread.start();
 	}
 
 	private void startSubscriber(SubscriberQueue subscriber) {
 		this.subscribers.add(subscriber);
 		this.started.removeIf((s) -> !s.isAlive());
-		this.started.add(subscriber);
 		subscriber.start();
+		this.started.add(subscriber);
+	}
+
+	/**
+	 * Waits for the distribution thread and every subscriber thread, escalating at the deadline as described in the
+	 * class comment.
+	 */
+	private boolean drain(Duration timeout) {
+		for (SubscriberQueue subscriber : this.started) {
+			subscriber.cancel();
+		}
+		boolean clean = awaitTermination(System.nanoTime() + timeout.toNanos());
+		if (!clean) {
+			lifecycleLogger.warn("Event broadcaster did not drain within {}; cancelling requests in flight", timeout);
+			abort();
+			if (!awaitTermination(System.nanoTime() + ABORT_GRACE.toNanos())) {
+				lifecycleLogger.warn("Event threads still running {} after the deadline; abandoning them", ABORT_GRACE);
+				for (SubscriberQueue subscriber : this.started) {
+					if (subscriber.isAlive()) {
+						subscriber.drainAbandoned();
+					}
+				}
+			}
+		}
+		return clean;
+	}
+
+	private boolean awaitTermination(long deadlineNanos) {
+		boolean clean = (this.distributor == null) || Threads.join(this.distributor, deadlineNanos);
+		for (SubscriberQueue subscriber : this.started) {
+			clean &= subscriber.join(deadlineNanos);
+		}
+		return clean;
+	}
+
+	private void abort() {
+		if (this.distributor != null) {
+			this.distributor.interrupt();
+		}
+		for (SubscriberQueue subscriber : this.started) {
+			subscriber.abort();
+		}
 	}
 
 	private void distribute() {
 		long lastFlush = System.nanoTime();
+		Object end = null;
 		try {
 			while (true) {
 				Object item = this.incoming.poll(FLUSH_INTERVAL_NANOS, TimeUnit.NANOSECONDS);
@@ -232,7 +293,8 @@ final class Fanout {
 				if (item == null) {
 					continue;
 				}
-				if (item == SHUTDOWN) {
+				if (item == STOP || item == SHUTDOWN) {
+					end = item;
 					break;
 				}
 				if (item instanceof FutureTask<?> command) {
@@ -244,38 +306,65 @@ final class Fanout {
 			}
 		}
 		catch (InterruptedException ex) {
-			logger.warn("Event distribution interrupted by the shutdown deadline");
+			lifecycleLogger.warn("Event distribution interrupted by the stop deadline");
+			end = dropUntilEnd();
 		}
 		finally {
-			this.distributionDone = true;
-			Object left;
-			while ((left = this.incoming.poll()) != null) {
-				if (left instanceof FutureTask<?> command) {
-					command.cancel(false);
-				}
-				else if (left != SHUTDOWN) {
-					this.queued.decrementAndGet();
-					this.counters.drop(DropReason.SHUTDOWN, (RecordedEvent) left);
-				}
+			boolean shutdown = (end != STOP);
+			if (shutdown) {
+				this.distributionDone = true;
+				refuseLeftovers();
 			}
 			for (SubscriberQueue subscriber : this.subscribers) {
-				subscriber.closeInput();
+				subscriber.closeInput(shutdown);
+			}
+		}
+	}
+
+	/** The deadline interrupted distribution: count the events before the end marker as {@code shutdown} drops. */
+	private @Nullable Object dropUntilEnd() {
+		Object item;
+		while ((item = this.incoming.poll()) != null) {
+			if (item == STOP || item == SHUTDOWN) {
+				return item;
+			}
+			if (item instanceof FutureTask<?> command) {
+				command.cancel(false);
+			}
+			else {
+				this.queued.decrementAndGet();
+				this.counters.drop(DropReason.SHUTDOWN, (RecordedEvent) item);
+			}
+		}
+		return null;
+	}
+
+	/** After the final distribution: what raced in is refused, commands are cancelled. */
+	private void refuseLeftovers() {
+		Object left;
+		while ((left = this.incoming.poll()) != null) {
+			if (left instanceof FutureTask<?> command) {
+				command.cancel(false);
+			}
+			else if (left != STOP && left != SHUTDOWN) {
+				this.queued.decrementAndGet();
+				this.counters.drop(DropReason.SHUTDOWN, (RecordedEvent) left);
 			}
 		}
 	}
 
 	private void offerToAll(RecordedEvent event) throws InterruptedException {
-		Iterator<SubscriberQueue> subscribers = this.subscribers.iterator();
-		while (subscribers.hasNext()) {
+		Iterator<SubscriberQueue> all = this.subscribers.iterator();
+		while (all.hasNext()) {
 			try {
-				subscribers.next().offer(event);
+				all.next().offer(event);
 			}
 			catch (InterruptedException ex) {
 				// the deadline passed while waiting for room (FullQueuePolicy.WAIT): the event is lost for this
 				// subscriber and for those not reached yet
 				this.counters.drop(DropReason.SHUTDOWN, event);
-				while (subscribers.hasNext()) {
-					subscribers.next();
+				while (all.hasNext()) {
+					all.next();
 					this.counters.drop(DropReason.SHUTDOWN, event);
 				}
 				throw ex;

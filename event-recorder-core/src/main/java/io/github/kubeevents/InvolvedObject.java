@@ -115,6 +115,49 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 	}
 
 	/**
+	 * The reference of any object the recorder accepts: an {@code InvolvedObject} as it is, an object of the official
+	 * Java client ({@link #of(KubernetesObject)}) or a {@link V1ObjectReference} ({@link #of(V1ObjectReference)}).
+	 * Objects of other clients need an {@link InvolvedObjectAdapter}.
+	 * @param object the object
+	 * @return the reference
+	 * @throws IllegalArgumentException when the object is {@code null}, of another type, or cannot be referenced
+	 */
+	public static InvolvedObject from(Object object) {
+		if (object instanceof InvolvedObject reference) {
+			return reference;
+		}
+		if (object instanceof KubernetesObject kubernetesObject) {
+			return of(kubernetesObject);
+		}
+		if (object instanceof V1ObjectReference reference) {
+			return of(reference);
+		}
+		if (object == null) {
+			throw new IllegalArgumentException("involved object is null");
+		}
+		throw new IllegalArgumentException("cannot reference an object of type " + object.getClass().getName()
+				+ ": pass an InvolvedObject, an object of the official Java client (KubernetesObject) or a "
+				+ "V1ObjectReference, or record with recorder.about(object, adapter)");
+	}
+
+	/**
+	 * How a log line names an object that may not be referenceable: {@code "ns/name" kind="Pod"} when it can be
+	 * referenced, else its class name.
+	 */
+	static String describe(@Nullable Object object) {
+		if (object == null) {
+			return "null";
+		}
+		try {
+			InvolvedObject reference = from(object);
+			return "\"" + reference.displayName() + "\" kind=\"" + reference.kind() + "\"";
+		}
+		catch (RuntimeException ex) {
+			return object.getClass().getName();
+		}
+	}
+
+	/**
 	 * Registers the apiVersion and kind of a model class, for custom resources whose objects arrive without them
 	 * (used by {@link #of(KubernetesObject)}). A later registration of the same class replaces the earlier one.
 	 * Thread-safe; registrations are global to the class loader of this library.

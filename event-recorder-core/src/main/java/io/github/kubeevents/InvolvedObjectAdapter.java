@@ -10,7 +10,8 @@ package io.github.kubeevents;
  * recorder.about(pod, fabric8).warning("FailedCreate", "Error creating: %s", err);
  * }</pre>
  * The recorder calls the adapter when it records; an exception thrown by it is not passed to the caller but
- * logged and counted as an {@code invalid_input} drop.
+ * logged and counted as an {@code invalid_input} drop. Objects of the official Java client, {@link InvolvedObject}s
+ * and {@code V1ObjectReference}s need no adapter ({@link InvolvedObject#from(Object)}).
  *
  * <p>Implementations should be stateless and thread-safe.
  *
@@ -27,21 +28,5 @@ public interface InvolvedObjectAdapter<T> {
 	 * no name
 	 */
 	InvolvedObject adapt(T object);
-
-	/**
-	 * The adapter of {@link InvolvedObject}s themselves.
-	 * @return an adapter returning its argument (rejecting {@code null})
-	 */
-	static InvolvedObjectAdapter<InvolvedObject> identity() {
-		return Adapters.IDENTITY;
-	}
-
-	/**
-	 * The adapter of the official Java client's objects, {@link InvolvedObject#of(io.kubernetes.client.common.KubernetesObject)}.
-	 * @return the adapter
-	 */
-	static InvolvedObjectAdapter<io.kubernetes.client.common.KubernetesObject> kubernetesObject() {
-		return Adapters.KUBERNETES_OBJECT;
-	}
 
 }

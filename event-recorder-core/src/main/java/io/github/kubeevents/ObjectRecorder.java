@@ -4,32 +4,37 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 
-import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A recorder bound to one object, optionally with a related object, an action and annotations, as operator
  * authors get a recorder bound to the primary resource of a reconciliation (JOSDK's
- * {@code Context#eventRecorder()}, crossplane's {@code WithAnnotations}):
+ * {@code Context#eventRecorder()}, crossplane's {@code WithAnnotations}). It is the way to the events.k8s.io/v1
+ * fields {@code related} and {@code action} (client-go's {@code Eventf(regarding, related, type, reason, action,
+ * note, args...)}):
  * <pre>{@code
  * ObjectRecorder events = recorder.about(widget);
  * events.normal("Created", "Created pod %s", pod.getMetadata().getName());
  * events.related(pod).action("Deleting").warning("FailedDelete", "Error deleting: %s", err);
  * }</pre>
  *
- * <p>The message is a {@link String#format} pattern only when arguments follow it; without arguments it is used
- * verbatim (so {@code warning("Full", "Disk 100% full")} is safe). Like every recorder method, these never block
- * and never throw.
+ * <p>The message follows the recorder's one rule: a {@link String#format} pattern only when arguments follow it,
+ * verbatim otherwise (so {@code warning("Full", "Disk 100% full")} is safe). Like every recorder method, these
+ * never block and never throw.
  *
  * <p>Immutable and thread-safe: each {@code with...}/{@code related}/{@code action} returns a new recorder.
  */
 public final class ObjectRecorder {
 
+	private static final Logger logger = LoggerFactory.getLogger(EventRecorder.class);
+
 	private final EventRecorder recorder;
 
 	private final @Nullable Object regarding;
 
-	private final InvolvedObjectAdapter<Object> adapter;
+	private final @Nullable InvolvedObjectAdapter<Object> adapter;
 
 	private final @Nullable InvolvedObject related;
 
@@ -37,12 +42,13 @@ public final class ObjectRecorder {
 
 	private final Map<String, String> annotations;
 
-	<T> ObjectRecorder(EventRecorder recorder, @Nullable T regarding, InvolvedObjectAdapter<? super T> adapter) {
-		this(recorder, regarding, erase(adapter), null, null, Map.of());
+	ObjectRecorder(EventRecorder recorder, @Nullable Object regarding, @Nullable InvolvedObjectAdapter<Object> adapter) {
+		this(recorder, regarding, adapter, null, null, Map.of());
 	}
 
-	private ObjectRecorder(EventRecorder recorder, @Nullable Object regarding, InvolvedObjectAdapter<Object> adapter,
-			@Nullable InvolvedObject related, @Nullable String action, Map<String, String> annotations) {
+	private ObjectRecorder(EventRecorder recorder, @Nullable Object regarding,
+			@Nullable InvolvedObjectAdapter<Object> adapter, @Nullable InvolvedObject related, @Nullable String action,
+			Map<String, String> annotations) {
 		this.recorder = Objects.requireNonNull(recorder, "recorder");
 		this.regarding = regarding;
 		this.adapter = adapter;
@@ -52,32 +58,25 @@ public final class ObjectRecorder {
 	}
 
 	/**
-	 * This recorder with a related object (events.k8s.io/v1 {@code related}; also written on core/v1).
+	 * This recorder with a related object (events.k8s.io/v1 {@code related}; also written on core/v1): an
+	 * {@link InvolvedObject}, an object of the official Java client or a {@code V1ObjectReference}
+	 * ({@link InvolvedObject#from(Object)}). An object that cannot be referenced is left out (logged at DEBUG), as
+	 * client-go does with {@code related}; reference another client's object with its adapter first.
 	 * @param related the related object, {@code null} for none
 	 * @return a new recorder
 	 */
-	public ObjectRecorder related(@Nullable InvolvedObject related) {
-		return new ObjectRecorder(this.recorder, this.regarding, this.adapter, related, this.action,
-				this.annotations);
-	}
-
-	/**
-	 * This recorder with a related object of the official Java client. If no reference can be made from it, the
-	 * events are recorded without one (client-go's behaviour for {@code related}).
-	 * @param related the related object, {@code null} for none
-	 * @return a new recorder
-	 */
-	public ObjectRecorder related(@Nullable KubernetesObject related) {
+	public ObjectRecorder related(@Nullable Object related) {
 		InvolvedObject reference = null;
 		if (related != null) {
 			try {
-				reference = InvolvedObject.of(related);
+				reference = InvolvedObject.from(related);
 			}
 			catch (RuntimeException ex) {
-				EventFactory.relatedIgnored(ex);
+				logger.debug("Could not reference the related object, recording without it: {}", ex.getMessage());
 			}
 		}
-		return related(reference);
+		return new ObjectRecorder(this.recorder, this.regarding, this.adapter, reference, this.action,
+				this.annotations);
 	}
 
 	/**
@@ -141,13 +140,13 @@ public final class ObjectRecorder {
 	 * @param args the pattern's arguments
 	 */
 	public void event(EventType type, String reason, String message, Object... args) {
-		Object[] formatArgs = (args != null && args.length > 0) ? args : null;
-		this.recorder.record(new EventSpec<>(this.regarding, this.adapter, this.related, this.annotations, type, reason,
-				this.action, message, formatArgs));
+		this.recorder.record(new EventSpec(this.regarding, this.adapter, this.related, this.annotations, type, reason,
+				this.action, message, args));
 	}
 
+	/** The adapter for the object it is paired with; {@code null} (the built-in references) stays {@code null}. */
 	@SuppressWarnings("unchecked")
-	private static <T> InvolvedObjectAdapter<Object> erase(InvolvedObjectAdapter<? super T> adapter) {
+	static <T> @Nullable InvolvedObjectAdapter<Object> erase(@Nullable InvolvedObjectAdapter<? super T> adapter) {
 		// safe: the adapter is only ever applied to the regarding object it was paired with
 		return (InvolvedObjectAdapter<Object>) adapter;
 	}

@@ -54,10 +54,9 @@ public record RecordedEvent(InvolvedObject regarding, @Nullable InvolvedObject r
 	/**
 	 * The Event's name, client-go's {@code GenerateEventName}: {@code <regarding name>.<hex Unix nanos>}, or a
 	 * random UUID when that is not a valid DNS-1123 subdomain (see {@link EventNames#generate}). A UUID is random,
-	 * so call this once per Event.
-	 * @return a valid name
+	 * so it is called once per Event.
 	 */
-	public String generateEventName() {
+	String generateEventName() {
 		return EventNames.generate(this.regarding.name(), this.timestamp);
 	}
 

@@ -1,12 +1,10 @@
 package io.github.kubeevents;
 
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
@@ -15,89 +13,87 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds a broadcaster's sink subscribers, names them ({@code sink}, {@code sink-2}, ...) and keeps every one
- * ever built, so their counters never go backwards.
+ * Builds a broadcaster's sink subscribers (client-go's {@code StartRecordingToSink} and, for a client,
+ * {@code NewEventBroadcasterAdapter}): names them ({@code sink}, {@code sink-2}, ...), chooses the events API of a
+ * client's sink (by discovery for {@code auto}, with the RBAC fallback to core/v1), and keeps every sink ever built,
+ * so the broadcaster's write counters never go backwards.
  *
  * <p>Thread-safe.
  */
 final class SinkFactory {
 
-	/** A sink subscriber and its subscription name. */
-	record Named(String name, SinkRecording recording) {
-	}
-
 	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
-
-	private final CorrelatorOptions correlatorOptions;
-
-	private final CorrelatorOptions eventsV1CorrelatorOptions;
-
-	private final EventsApi eventsApi;
-
-	private final Duration requestTimeout;
-
-	private final int seriesCacheSize;
-
-	private final Clock clock;
 
 	private final SinkSettings settings;
 
 	private final EventCounters counters;
 
-	private final List<SinkRecording> sinks = new CopyOnWriteArrayList<>();
+	private final List<SinkSubscriber> sinks = new CopyOnWriteArrayList<>();
 
 	private final AtomicInteger count = new AtomicInteger();
 
-	SinkFactory(EventBroadcasterBuilder builder, SinkSettings settings, EventCounters counters) {
-		this.correlatorOptions = builder.correlatorOptions.withDefaultClock(builder.clock);
-		this.eventsV1CorrelatorOptions = builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock);
-		this.eventsApi = builder.eventsApi;
-		this.requestTimeout = builder.requestTimeout;
-		this.seriesCacheSize = builder.seriesCacheSize;
-		this.clock = builder.clock;
+	SinkFactory(SinkSettings settings, EventCounters counters) {
 		this.settings = settings;
 		this.counters = counters;
 	}
 
-	/** A core/v1 sink subscriber with a correlator of its own. */
-	Named coreV1(EventSink sink, ApiChoice choice) {
-		String name = nextName();
-		return remember(name, new CoreV1Recording(name, sink, choice, new EventCorrelator(this.correlatorOptions),
+	/** A core/v1 sink subscriber with a correlator of its own (two sinks never share caches). */
+	SinkSubscriber coreV1(EventSink sink) {
+		return remember(new CoreV1SinkSubscriber(nextName(), sink, new ApiChoice(EventsApi.CORE_V1, "configured"),
 				this.settings, this.counters));
 	}
 
 	/** An events.k8s.io/v1 sink subscriber with a series cache and, when enabled, a correlator of its own. */
-	Named eventsV1(EventsV1Sink sink, ApiChoice choice) {
-		String name = nextName();
-		CorrelatorOptions options = this.eventsV1CorrelatorOptions;
-		EventCorrelator correlator = (options.aggregationEnabled() || options.spamFilterEnabled())
-				? new EventCorrelator(options) : null;
-		return remember(name, new EventsV1Recording(name, sink, choice, this.seriesCacheSize, correlator,
-				this.settings, this.counters, this.clock));
+	SinkSubscriber eventsV1(EventsV1Sink sink) {
+		return remember(new EventsV1SinkSubscriber(nextName(), sink,
+				new ApiChoice(EventsApi.EVENTS_V1, "configured"), this.settings, this.counters));
 	}
 
-	/** The sink subscriber of the configured API for a client, choosing by discovery for {@code auto}. */
-	Named forClient(ApiClient client) {
-		ApiChoice choice = ApiChoice.choose(this.eventsApi, client, this.requestTimeout);
+	/**
+	 * The sink subscriber of the configured API for a client; for {@code auto} one discovery request decides, and
+	 * an events.k8s.io/v1 sink falls back to core/v1 when RBAC refuses the former and allows the latter.
+	 */
+	SinkSubscriber forClient(ApiClient client) {
+		ApiChoice choice = ApiChoice.choose(this.settings.eventsApi(), client, this.settings.requestTimeout());
 		logger.info("Writing Kubernetes events with the {} API ({})", choice.api().value(), choice.reason());
-		if (choice.api() == EventsApi.EVENTS_V1) {
-			return eventsV1(new EventsV1EventSink(client, Sleeper.cancellable(), this.requestTimeout), choice);
+		String name = nextName();
+		CoreV1EventSink coreSink = new CoreV1EventSink(client, this.settings.requestTimeout());
+		if (choice.api() == EventsApi.CORE_V1) {
+			return remember(new CoreV1SinkSubscriber(name, coreSink, choice, this.settings, this.counters));
 		}
-		return coreV1(new CoreV1EventSink(client, Sleeper.cancellable(), this.requestTimeout), choice);
+		EventsV1EventSink sink = new EventsV1EventSink(client, this.settings.requestTimeout());
+		if (this.settings.eventsApi() != EventsApi.AUTO) {
+			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters));
+		}
+		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber(name + "-core", coreSink,
+				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters);
+		ApiFallback apiFallback = new ApiFallback(
+				(namespace) -> ApiChoice.coreV1EventsAllowed(client, namespace, this.settings.requestTimeout()));
+		return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, fallback,
+				apiFallback));
 	}
 
-	/** The counters of every sink ever built, summed. */
-	SinkStats stats() {
-		SinkStats total = SinkStats.ZERO;
-		for (SinkRecording sink : this.sinks) {
-			total = total.plus(sink.stats());
+	/** The writes of every sink ever built, summed. */
+	RecorderStats.Writes writes() {
+		RecorderStats.Writes total = RecorderStats.Writes.ZERO;
+		for (SinkSubscriber sink : this.sinks) {
+			total = total.plus(sink.writes());
 		}
 		return total;
 	}
 
-	private Named remember(String name, SinkRecording recording) {
-		this.sinks.add(recording);
-		return new Named(name, recording);
+	/** Refusals since the last written event, over every sink. */
+	long rejectedInARow() {
+		long total = 0;
+		for (SinkSubscriber sink : this.sinks) {
+			total += sink.rejectedInARow();
+		}
+		return total;
+	}
+
+	private SinkSubscriber remember(SinkSubscriber sink) {
+		this.sinks.add(sink);
+		return sink;
 	}
 
 	private String nextName() {

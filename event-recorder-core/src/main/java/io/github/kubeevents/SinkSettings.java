@@ -1,136 +1,37 @@
 package io.github.kubeevents;
 
+import java.time.Clock;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.function.DoubleSupplier;
 
+import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What every sink of one broadcaster shares: the retry policy, the sleeper and jitter between attempts, the
- * request listener, the writer threads' number and queue size, the optional write budget, and whether shutdown has
- * cancelled the waiting.
+ * What every sink of one broadcaster is configured with, from its builder: how writes are retried and paced, how
+ * many writer threads each sink has and how many writes each of their queues holds, the events API and request
+ * time limit of sinks built for a client, the series cache size and the correlation options of each API.
  *
- * <p>Thread-safe.
+ * <p>Immutable; thread-safe (the write budget is a thread-safe bucket shared by all sinks).
+ *
+ * @param retryPolicy attempts and delays of writes
+ * @param sleeper what waits between attempts, for the budget and for Retry-After
+ * @param jitter uniform random numbers in [0, 1) for the retry delays
+ * @param requestListener told about every request
+ * @param writeBudget the token bucket every request of every sink takes from, or {@code null} for no limit
+ * @param clock the broadcaster's clock
+ * @param writers writer threads per sink
+ * @param writerQueueCapacity writes each writer thread's queue holds
+ * @param eventsApi the API of sinks built for a client
+ * @param requestTimeout the time limit of one request of sinks built for a client
+ * @param seriesCacheSize events an events.k8s.io/v1 sink remembers for its series
+ * @param coreV1Correlation each core/v1 sink's correlator options (clock resolved)
+ * @param eventsV1Correlation each events.k8s.io/v1 sink's correlator options (clock resolved)
  */
-final class SinkSettings {
-
-	private final RetryPolicy retryPolicy;
-
-	private final Sleeper sleeper;
-
-	private final DoubleSupplier jitter;
-
-	private final SinkRequestListener requestListener;
-
-	private final int writers;
-
-	private final int writerQueueCapacity;
-
-	private final @Nullable WriteBudget budget;
-
-	private volatile boolean cancelled;
-
-	SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jitter, SinkRequestListener requestListener,
-			int writers, int writerQueueCapacity, @Nullable WriteBudget budget) {
-		this.retryPolicy = retryPolicy;
-		this.sleeper = sleeper;
-		this.jitter = jitter;
-		this.requestListener = requestListener;
-		this.writers = writers;
-		this.writerQueueCapacity = writerQueueCapacity;
-		this.budget = budget;
-	}
-
-	/**
-	 * The settings a broadcaster's builder gives its sinks.
-	 * @param builder the builder
-	 * @return the settings; the sleeper is a new {@link Sleeper#cancellable()} unless the builder has one
-	 */
-	static SinkSettings of(EventBroadcasterBuilder builder) {
-		return new SinkSettings(builder.retryPolicy,
-				(builder.sleeper != null) ? builder.sleeper : Sleeper.cancellable(), builder.jitter,
-				builder.requestListener, builder.sinkWriters, builder.subscriberOptions.queueCapacity(),
-				(builder.writeBudgetQps > 0) ? new WriteBudget(builder.writeBudgetQps, builder.writeBudgetBurst,
-						builder.clock) : null);
-	}
-
-	@Nullable WriteBudget budget() {
-		return this.budget;
-	}
-
-	/**
-	 * Waits, when a write budget is set, until the next request may be made. After shutdown began nothing waits
-	 * (each pending write gets its one attempt at once).
-	 */
-	void awaitBudget() {
-		if (this.budget == null || this.cancelled) {
-			return;
-		}
-		Duration wait = this.budget.reserve();
-		if (!wait.isZero()) {
-			try {
-				this.sleeper.sleep(wait);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
-	}
-
-	RetryPolicy retryPolicy() {
-		return this.retryPolicy;
-	}
-
-	DoubleSupplier jitter() {
-		return this.jitter;
-	}
-
-	SinkRequestListener requestListener() {
-		return this.requestListener;
-	}
-
-	int writers() {
-		return this.writers;
-	}
-
-	int writerQueueCapacity() {
-		return this.writerQueueCapacity;
-	}
-
-	boolean isCancelled() {
-		return this.cancelled;
-	}
-
-	/**
-	 * Waits before a retry.
-	 * @return {@code false} when shutdown cancelled the wait (or interrupted it): do not retry
-	 */
-	boolean sleepBeforeRetry(Duration delay) {
-		if (!this.cancelled) {
-			try {
-				this.sleeper.sleep(delay);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return false;
-			}
-		}
-		return !this.cancelled;
-	}
-
-	/** Shutdown began: waits end, each later write gets one attempt. */
-	void cancel() {
-		this.cancelled = true;
-		this.sleeper.cancel();
-	}
-
-	/** The key that keeps one object's writes on one writer thread: kind, namespace and name. */
-	static Object shard(RecordedEvent event) {
-		InvolvedObject object = event.regarding();
-		return Objects.hash(object.kind(), object.namespace(), object.name());
-	}
-
+record SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jitter,
+		SinkRequestListener requestListener, @Nullable TokenBucket writeBudget, Clock clock, int writers,
+		int writerQueueCapacity, EventsApi eventsApi, Duration requestTimeout, int seriesCacheSize,
+		CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation) {
 }

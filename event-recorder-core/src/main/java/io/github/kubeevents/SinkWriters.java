@@ -1,5 +1,6 @@
 package io.github.kubeevents;
 
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -14,8 +15,9 @@ import org.slf4j.LoggerFactory;
  * parallel. With one thread every write is in recording order, as in client-go; the default is four.
  *
  * <p>Only the sink's subscriber thread submits (a single producer). A full queue drops the write and counts it
- * ({@code queue_full}). Closing lets the threads finish their queues; {@link #abort()} makes them count what is
- * left as {@code shutdown} drops.
+ * ({@code queue_full}). {@link #closeAndJoin()} lets the threads finish their queues and end; {@link #abort()} (the
+ * stop or shutdown deadline) makes them count what is left as {@code shutdown} drops instead. {@link #start()}
+ * starts new threads after a stop; the queues keep their writes across it.
  *
  * <p>Thread-safe.
  */
@@ -46,6 +48,8 @@ final class SinkWriters {
 
 	};
 
+	private final String sinkName;
+
 	private final ArrayBlockingQueue<Write>[] queues;
 
 	private final Thread[] threads;
@@ -57,27 +61,36 @@ final class SinkWriters {
 	/** Writes submitted and not yet run or dropped. */
 	private final AtomicInteger pending = new AtomicInteger();
 
-	private volatile boolean closed;
-
 	private volatile boolean aborted;
 
 	@SuppressWarnings("unchecked")
 	SinkWriters(String sinkName, int threadCount, int capacity) {
+		this.sinkName = sinkName;
 		this.capacity = capacity;
 		this.queues = new ArrayBlockingQueue[threadCount];
 		this.threads = new Thread[threadCount];
 		for (int i = 0; i < threadCount; i++) {
-			ArrayBlockingQueue<Write> queue = new ArrayBlockingQueue<>(capacity + 1);
-			this.queues[i] = queue;
-			this.threads[i] = new Thread(() -> drain(queue),
-					"kubeevents-writer-" + sinkName + ((threadCount > 1) ? "-" + i : ""));
-			this.threads[i].setDaemon(true);
+			// one slot more than the capacity, for the end marker
+			this.queues[i] = new ArrayBlockingQueue<>(capacity + 1);
 		}
 	}
 
-	void start() {
-		for (Thread thread : this.threads) {
-			if (thread.getState() == Thread.State.NEW) {
+	/** The key that keeps one object's writes on one writer thread: kind, namespace and name. */
+	static Object shard(RecordedEvent event) {
+		InvolvedObject object = event.regarding();
+		return Objects.hash(object.kind(), object.namespace(), object.name());
+	}
+
+	/** Starts a thread for every queue whose thread is not running (the first start, or after a stop). */
+	synchronized void start() {
+		this.aborted = false;
+		for (int i = 0; i < this.threads.length; i++) {
+			if (this.threads[i] == null || !this.threads[i].isAlive()) {
+				ArrayBlockingQueue<Write> queue = this.queues[i];
+				Thread thread = new Thread(() -> drain(queue),
+						"kubeevents-writer-" + this.sinkName + ((this.threads.length > 1) ? "-" + i : ""));
+				thread.setDaemon(true);
+				this.threads[i] = thread;
 				thread.start();
 			}
 		}
@@ -85,19 +98,26 @@ final class SinkWriters {
 
 	/**
 	 * Queues a write on the thread of {@code shard} without blocking.
-	 * @return {@code false} when that thread's queue is full or closed (the write was told it is dropped)
+	 * @return {@code false} when that thread's queue is full, or the writers were aborted (the write was told it is
+	 * dropped)
 	 */
 	boolean submit(Object shard, Write write) {
-		ArrayBlockingQueue<Write> queue = this.queues[Math.floorMod(shard.hashCode(), this.queues.length)];
-		if (this.closed) {
+		if (this.aborted) {
 			write.dropped(DropReason.SHUTDOWN);
 			return false;
 		}
+		ArrayBlockingQueue<Write> queue = this.queues[Math.floorMod(shard.hashCode(), this.queues.length)];
 		this.pending.incrementAndGet();
 		if (queue.size() >= this.capacity || !queue.offer(write)) {
 			this.pending.decrementAndGet();
 			this.queueFull.increment();
 			write.dropped(DropReason.QUEUE_FULL);
+			return false;
+		}
+		if (this.aborted && queue.remove(write)) {
+			// aborted meanwhile: its thread may already have counted what was left, so count this one here
+			this.pending.decrementAndGet();
+			write.dropped(DropReason.SHUTDOWN);
 			return false;
 		}
 		return true;
@@ -118,7 +138,7 @@ final class SinkWriters {
 		return this.capacity * this.queues.length;
 	}
 
-	/** Events waiting over every writer queue. */
+	/** Writes waiting over every writer queue. */
 	int depth() {
 		int depth = 0;
 		for (ArrayBlockingQueue<Write> queue : this.queues) {
@@ -128,23 +148,28 @@ final class SinkWriters {
 	}
 
 	/**
-	 * No more writes: each thread finishes its queue and ends. Waits for them, unless {@link #abort()} is called
-	 * meanwhile (then returns once they have noticed).
+	 * Each thread finishes its queue and ends; waits for them, unless {@link #abort()} interrupts the waiting
+	 * thread meanwhile (then returns once they have noticed).
 	 */
 	void closeAndJoin() {
-		this.closed = true;
-		for (ArrayBlockingQueue<Write> queue : this.queues) {
-			queue.offer(END);
+		Thread[] running;
+		synchronized (this) {
+			running = this.threads.clone();
+			for (int i = 0; i < this.queues.length; i++) {
+				if (running[i] != null && running[i].isAlive()) {
+					this.queues[i].offer(END);
+				}
+			}
 		}
-		for (Thread thread : this.threads) {
-			if (thread.getState() == Thread.State.NEW || thread == Thread.currentThread()) {
+		for (Thread thread : running) {
+			if (thread == null || thread == Thread.currentThread()) {
 				continue;
 			}
 			try {
 				thread.join();
 			}
 			catch (InterruptedException ex) {
-				// the shutdown deadline passed: abort() interrupts the writers too
+				// the deadline passed: abort() interrupts the writers too
 				Thread.currentThread().interrupt();
 				return;
 			}
@@ -157,19 +182,24 @@ final class SinkWriters {
 	 */
 	boolean join(long deadlineNanos) {
 		boolean ended = true;
-		for (Thread thread : this.threads) {
-			ended &= Threads.join(thread, deadlineNanos);
+		for (Thread thread : threads()) {
+			ended &= (thread == null) || Threads.join(thread, deadlineNanos);
 		}
 		return ended;
 	}
 
-	/** The shutdown deadline passed: stop writing, count what is left. */
+	/** The stop or shutdown deadline passed: stop writing, count what is left. */
 	void abort() {
 		this.aborted = true;
-		this.closed = true;
-		for (Thread thread : this.threads) {
-			thread.interrupt();
+		for (Thread thread : threads()) {
+			if (thread != null) {
+				thread.interrupt();
+			}
 		}
+	}
+
+	private synchronized Thread[] threads() {
+		return this.threads.clone();
 	}
 
 	private void drain(ArrayBlockingQueue<Write> queue) {
@@ -196,10 +226,12 @@ final class SinkWriters {
 			}
 		}
 		catch (InterruptedException ex) {
-			dropLeftovers(queue);
+			// aborted: what is left is counted below
 		}
 		finally {
-			dropLeftovers(queue);
+			if (this.aborted) {
+				dropLeftovers(queue);
+			}
 		}
 	}
 

@@ -1,46 +1,54 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Waits between retries. Injected so tests can record the delays instead of sleeping.
+ * Waits between write attempts (retry delays, the write budget, a server's Retry-After). Injected through the
+ * builder so tests record the delays instead of waiting.
  *
  * <p>Implementations must be thread-safe.
  */
-public interface Sleeper {
+@FunctionalInterface
+interface Sleeper {
 
 	/**
-	 * Waits for {@code duration}, or less once {@link #cancel()} was called.
+	 * Waits for {@code duration}, or less when {@link #wakeAll()} is called meanwhile.
 	 * @param duration how long to wait
 	 * @throws InterruptedException when the thread is interrupted
 	 */
 	void sleep(Duration duration) throws InterruptedException;
 
 	/**
-	 * Wakes every current sleep and makes later ones return at once (called when the broadcaster shuts down).
-	 * The default does nothing.
+	 * Ends every wait in progress at once (stop or shutdown began); later waits are not affected, so the caller
+	 * decides with its own flag whether to wait at all. The default does nothing.
 	 */
-	default void cancel() {
+	default void wakeAll() {
 	}
 
 	/**
-	 * A real sleeper that {@link #cancel()} wakes up.
-	 * @return a new cancellable sleeper
+	 * A real sleeper that {@link #wakeAll()} wakes up, any number of times.
+	 * @return a new sleeper
 	 */
-	static Sleeper cancellable() {
-		CountDownLatch cancelled = new CountDownLatch(1);
+	static Sleeper real() {
 		return new Sleeper() {
 
+			private long wakeUps;
+
 			@Override
-			public void sleep(Duration duration) throws InterruptedException {
-				cancelled.await(duration.toNanos(), TimeUnit.NANOSECONDS);
+			public synchronized void sleep(Duration duration) throws InterruptedException {
+				long generation = this.wakeUps;
+				long deadline = System.nanoTime() + duration.toNanos();
+				long remaining = duration.toNanos();
+				while (remaining > 0 && generation == this.wakeUps) {
+					wait(remaining / 1_000_000, (int) (remaining % 1_000_000));
+					remaining = deadline - System.nanoTime();
+				}
 			}
 
 			@Override
-			public void cancel() {
-				cancelled.countDown();
+			public synchronized void wakeAll() {
+				this.wakeUps++;
+				notifyAll();
 			}
 
 		};

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import io.github.kubeevents.introspect.CorrelatorSnapshot;
-import io.github.kubeevents.introspect.ObjectRef;
+import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
+import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**

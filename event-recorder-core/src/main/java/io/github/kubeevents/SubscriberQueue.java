@@ -1,12 +1,13 @@
 package io.github.kubeevents;
 
+import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,11 +15,16 @@ import org.slf4j.LoggerFactory;
  * One subscriber of the {@link Fanout} (a watcher of apimachinery's {@code watch.Broadcaster}): a bounded queue
  * filled by the distribution thread and a daemon thread ({@code kubeevents-subscriber-<name>}) that hands each
  * event to the handler, in order. When the queue is full the event is dropped for this subscriber alone and
- * counted ({@link FullQueuePolicy#DROP}), or the distribution thread waits ({@link FullQueuePolicy#WAIT}).
+ * counted ({@link SubscriberOptions.FullQueuePolicy#DROP}), or the distribution thread waits
+ * ({@link SubscriberOptions.FullQueuePolicy#WAIT}).
  *
- * <p>A handler that is a {@link MaintainedHandler} is also called at least once a second when idle, for its
- * periodic work. Closing the input lets the thread finish the queue and end; {@link #abort()} (the shutdown
- * deadline) makes it count what is left as {@code shutdown} drops instead.
+ * <p>The thread runs from {@link #start()} until its input is closed ({@link #closeInput(boolean)}: it finishes
+ * the queue, then ends); a later {@link #start()} runs a new thread on the same queue, so a stopped recorder
+ * resumes where it was. {@link #abort()} (the stop or shutdown deadline) makes it count what is left as
+ * {@code shutdown} drops instead.
+ *
+ * <p>A handler that is a {@link SinkSubscriber} gets its lifecycle calls from here and is ticked at least once a
+ * second of real time for its periodic work.
  *
  * <p>Thread-safe: {@link #offer} is called by the distribution thread only.
  */
@@ -34,11 +40,15 @@ final class SubscriberQueue implements Subscription {
 
 	private final EventHandler handler;
 
+	private final @Nullable SinkSubscriber sink;
+
 	private final SubscriberOptions options;
 
 	private final EventCounters counters;
 
-	private final Runnable unsubscribe;
+	private final Clock clock;
+
+	private final Fanout fanout;
 
 	/** One slot more than the capacity, for the {@link #END} marker; {@link #permits} bound the events. */
 	private final ArrayBlockingQueue<Object> queue;
@@ -47,34 +57,40 @@ final class SubscriberQueue implements Subscription {
 
 	private final LongAdder dropped = new LongAdder();
 
-	private final AtomicBoolean inputClosed = new AtomicBoolean();
+	/** The current thread; guarded by {@code this}. */
+	private @Nullable Thread thread;
 
-	private final Thread thread;
+	/** Whether the current thread was told to end; guarded by {@code this}. */
+	private boolean endQueued;
+
+	private volatile boolean finalStop;
 
 	private volatile boolean closedByUser;
 
+	private volatile boolean terminated;
+
 	private volatile boolean aborted;
 
-	SubscriberQueue(String name, EventHandler handler, SubscriberOptions options, EventCounters counters,
-			Runnable unsubscribe) {
+	SubscriberQueue(String name, EventHandler handler, SubscriberOptions options, EventCounters counters, Clock clock,
+			Fanout fanout) {
 		this.name = Objects.requireNonNull(name, "name");
 		this.handler = Objects.requireNonNull(handler, "handler");
+		this.sink = (handler instanceof SinkSubscriber subscriber) ? subscriber : null;
 		this.options = Objects.requireNonNull(options, "options");
 		this.counters = counters;
-		this.unsubscribe = unsubscribe;
+		this.clock = clock;
+		this.fanout = fanout;
 		this.queue = new ArrayBlockingQueue<>(options.queueCapacity() + 1);
 		this.permits = new Semaphore(options.queueCapacity());
-		this.thread = new Thread(this::consume, "kubeevents-subscriber-" + name);
-		this.thread.setDaemon(true);
 	}
 
 	/** Hands one event to this subscriber; called by the distribution thread only. */
 	void offer(RecordedEvent event) throws InterruptedException {
-		if (this.inputClosed.get() || this.closedByUser) {
+		if (this.closedByUser || this.terminated) {
 			return;
 		}
 		boolean admitted = this.permits.tryAcquire();
-		if (!admitted && this.options.fullQueuePolicy() == FullQueuePolicy.WAIT) {
+		if (!admitted && this.options.fullQueuePolicy() == SubscriberOptions.FullQueuePolicy.WAIT) {
 			while (!admitted && !this.aborted && !this.closedByUser) {
 				admitted = this.permits.tryAcquire(50, TimeUnit.MILLISECONDS);
 			}
@@ -93,30 +109,55 @@ final class SubscriberQueue implements Subscription {
 		}
 	}
 
-	void start() {
-		this.thread.start();
+	/** Starts a thread on the queue, unless one runs or the subscription ended. */
+	synchronized void start() {
+		if (this.closedByUser || this.terminated || (this.thread != null && this.thread.isAlive())) {
+			return;
+		}
+		if (this.sink != null) {
+			this.sink.resume();
+		}
+		this.aborted = false;
+		this.endQueued = false;
+		this.finalStop = false;
+		Thread started = new Thread(this::consume, "kubeevents-subscriber-" + this.name);
+		started.setDaemon(true);
+		this.thread = started;
+		started.start();
 	}
 
-	/** No more events: the thread finishes what is queued, then ends. Idempotent. */
-	void closeInput() {
-		if (this.inputClosed.compareAndSet(false, true)) {
+	/**
+	 * No more events for now: the thread finishes what is queued (a sink submits its final writes and waits for its
+	 * writers), then ends. Idempotent until the next {@link #start()}.
+	 * @param shutdown whether the broadcaster shuts down for good (the subscription is then over)
+	 */
+	synchronized void closeInput(boolean shutdown) {
+		if (shutdown) {
+			this.terminated = true;
+		}
+		this.finalStop = shutdown;
+		if (!this.endQueued) {
+			this.endQueued = true;
 			this.queue.offer(END);
 		}
 	}
 
-	/** The shutdown deadline passed: stop handling, count what is left, and wake the thread. */
-	void abort() {
-		this.aborted = true;
-		if (this.handler instanceof MaintainedHandler maintained) {
-			maintained.abort();
+	/** A stop or shutdown began: no more waiting in retries; each remaining event gets one attempt. */
+	void cancel() {
+		if (this.sink != null) {
+			this.sink.cancel();
 		}
-		this.thread.interrupt();
 	}
 
-	/** Stop waiting in retries: each remaining event gets one attempt (client-go's shutdown rule). */
-	void cancel() {
-		if (this.handler instanceof MaintainedHandler maintained) {
-			maintained.cancel();
+	/** The stop or shutdown deadline passed: stop handling, count what is left, and wake the thread. */
+	void abort() {
+		this.aborted = true;
+		if (this.sink != null) {
+			this.sink.abort();
+		}
+		Thread current = currentThread();
+		if (current != null) {
+			current.interrupt();
 		}
 	}
 
@@ -141,20 +182,30 @@ final class SubscriberQueue implements Subscription {
 		}
 	}
 
+	/**
+	 * Waits for the thread and a sink's writer threads until {@code deadlineNanos}.
+	 * @return {@code true} when they all ended
+	 */
 	boolean join(long deadlineNanos) {
-		boolean ended = Threads.join(this.thread, deadlineNanos);
-		if (this.handler instanceof MaintainedHandler maintained) {
-			ended &= maintained.awaitTermination(deadlineNanos);
+		Thread current = currentThread();
+		boolean ended = (current == null) || Threads.join(current, deadlineNanos);
+		if (this.sink != null) {
+			ended &= this.sink.awaitTermination(deadlineNanos);
 		}
 		return ended;
 	}
 
 	boolean isAlive() {
-		return this.thread.isAlive();
+		Thread current = currentThread();
+		return current != null && current.isAlive();
 	}
 
-	EventHandler handler() {
-		return this.handler;
+	private synchronized @Nullable Thread currentThread() {
+		return this.thread;
+	}
+
+	@Nullable SinkSubscriber sink() {
+		return this.sink;
 	}
 
 	SubscriberOptions options() {
@@ -170,14 +221,14 @@ final class SubscriberQueue implements Subscription {
 	}
 
 	private void consume() {
-		MaintainedHandler maintained = (this.handler instanceof MaintainedHandler m) ? m : null;
-		if (maintained != null) {
-			maintained.started();
+		SinkSubscriber subscriber = this.sink;
+		if (subscriber != null) {
+			subscriber.started();
 		}
 		long lastTick = System.nanoTime();
 		try {
 			while (true) {
-				Object item = (maintained != null) ? this.queue.poll(IDLE_TICK_NANOS, TimeUnit.NANOSECONDS)
+				Object item = (subscriber != null) ? this.queue.poll(IDLE_TICK_NANOS, TimeUnit.NANOSECONDS)
 						: this.queue.take();
 				if (item == END) {
 					break;
@@ -186,18 +237,21 @@ final class SubscriberQueue implements Subscription {
 					this.permits.release();
 					handle((RecordedEvent) item);
 				}
-				if (maintained != null && !this.aborted && System.nanoTime() - lastTick >= IDLE_TICK_NANOS) {
+				if (subscriber != null && !this.aborted && System.nanoTime() - lastTick >= IDLE_TICK_NANOS) {
 					lastTick = System.nanoTime();
-					tick(maintained);
+					tick(subscriber);
 				}
+			}
+			if (subscriber != null && !this.aborted) {
+				subscriber.beforeStop(this.finalStop);
 			}
 		}
 		catch (InterruptedException ex) {
 			drainAfterAbort();
 		}
 		finally {
-			if (maintained != null) {
-				maintained.stopped();
+			if (subscriber != null) {
+				subscriber.stopped();
 			}
 		}
 	}
@@ -215,9 +269,9 @@ final class SubscriberQueue implements Subscription {
 		}
 	}
 
-	private void tick(MaintainedHandler maintained) {
+	private void tick(SinkSubscriber subscriber) {
 		try {
-			maintained.tick();
+			subscriber.tick(this.clock.instant());
 		}
 		catch (Throwable ex) {
 			logger.error("Periodic work of event subscriber '{}' failed", this.name, ex);
@@ -241,49 +295,15 @@ final class SubscriberQueue implements Subscription {
 
 	@Override
 	public boolean isActive() {
-		return !this.closedByUser && !this.inputClosed.get();
+		return !this.closedByUser && !this.terminated;
 	}
 
 	@Override
 	public void close() {
 		if (!this.closedByUser) {
 			this.closedByUser = true;
-			this.unsubscribe.run();
+			this.fanout.unsubscribe(this);
 		}
-	}
-
-	/** The handler's maintenance and shutdown hooks, for the library's own sink handlers. */
-	interface MaintainedHandler extends EventHandler {
-
-		/** The subscriber's thread started (on its own thread). */
-		default void started() {
-		}
-
-		/** Called at least once a second of real time, on the subscriber's thread, for periodic work. */
-		default void tick() {
-		}
-
-		/** Shutdown began: no more waiting between retries. Any thread. */
-		default void cancel() {
-		}
-
-		/** The shutdown deadline passed: abandon in-flight requests. Any thread. */
-		default void abort() {
-		}
-
-		/**
-		 * Waits for the handler's own threads, if any, until the deadline (shutdown).
-		 * @param deadlineNanos the {@link System#nanoTime()} deadline
-		 * @return {@code true} when they all ended
-		 */
-		default boolean awaitTermination(long deadlineNanos) {
-			return true;
-		}
-
-		/** The subscriber's thread is ending, its queue done (on its own thread); may wait for its own work. */
-		default void stopped() {
-		}
-
 	}
 
 }

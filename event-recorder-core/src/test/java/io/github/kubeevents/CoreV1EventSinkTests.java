@@ -1,9 +1,6 @@
 package io.github.kubeevents;
 
 import java.io.IOException;
-import io.github.kubeevents.sink.SinkRequestListener;
-import io.github.kubeevents.sink.EventSinkException;
-import io.github.kubeevents.sink.EventSink;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -15,6 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.SinkRequestListener;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -45,7 +45,7 @@ class CoreV1EventSinkTests {
 	@Test
 	void createIsAJsonPostToTheEventsNamespace() throws Exception {
 		try (StubApiServer server = new StubApiServer()) {
-			CoreV1EventSink sink = new CoreV1EventSink(server.client());
+			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
 			CoreV1Event stored = sink.create(event());
 			assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
 			assertThat(server.requests()).singleElement().satisfies((request) -> {
@@ -68,7 +68,7 @@ class CoreV1EventSinkTests {
 	void patchIsAStrategicMergePatchOfCountLastTimestampAndMessage() throws Exception {
 		try (StubApiServer server = new StubApiServer()) {
 			server.answer(new StubApiServer.Answer(200, null));
-			CoreV1EventSink sink = new CoreV1EventSink(server.client());
+			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
 			CoreV1Event stored = sink.patch(event(), new EventSink.CountPatch(3, T5, "m"));
 			assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
 			assertThat(server.requests()).singleElement().satisfies((request) -> {
@@ -84,7 +84,7 @@ class CoreV1EventSinkTests {
 	void patchBodyIsJsonNotStringFormatting() throws Exception {
 		try (StubApiServer server = new StubApiServer()) {
 			server.answer(new StubApiServer.Answer(200, null), new StubApiServer.Answer(200, null));
-			CoreV1EventSink sink = new CoreV1EventSink(server.client());
+			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
 			String message = "quote \" backslash \\ unicode é newline \n <tag> & 'x'";
 			sink.patch(event(), new EventSink.CountPatch(4, T5, message));
 			sink.patch(event(), new EventSink.CountPatch(2, T5, ""));
@@ -114,7 +114,7 @@ class CoreV1EventSinkTests {
 					new StubApiServer.Answer(409, null,
 							"{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"AlreadyExists\",\"code\":409}"),
 					new StubApiServer.Answer(200, null, "this is not an Event"));
-			CoreV1EventSink sink = new CoreV1EventSink(server.client());
+			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
 			EventSinkException notFound = catchThrowableOfType(EventSinkException.class,
 					() -> sink.patch(event(), new EventSink.CountPatch(2, T5, "m")));
 			assertThat(notFound.isNotFound()).isTrue();
@@ -136,7 +136,7 @@ class CoreV1EventSinkTests {
 		try (StubApiServer server = new StubApiServer()) {
 			server.answer(new StubApiServer.Answer(201, null, fromANewerServer),
 					new StubApiServer.Answer(201, null, "{\"kind\":\"Status\"}"));
-			CoreV1EventSink sink = new CoreV1EventSink(server.client());
+			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
 			CoreV1Event stored = sink.create(event());
 			assertThat(stored.getMetadata().getName()).isEqualTo("web-0.1");
 			assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
@@ -151,7 +151,7 @@ class CoreV1EventSinkTests {
 	@Test
 	void deadConnectionIsATransportFailure() throws Exception {
 		ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + closedPort());
-		CoreV1EventSink sink = new CoreV1EventSink(client);
+		CoreV1EventSink sink = new CoreV1EventSink(client, CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
 		EventSinkException create = catchThrowableOfType(EventSinkException.class, () -> sink.create(event()));
 		assertThat(create.kind()).isEqualTo(EventSinkException.Kind.TRANSPORT);
 		assertThat(create.isRetryable()).isTrue();
@@ -164,7 +164,7 @@ class CoreV1EventSinkTests {
 	@Test
 	void eventWithoutNamespaceOrNameCannotBeBuilt() throws Exception {
 		ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + closedPort());
-		CoreV1EventSink sink = new CoreV1EventSink(client);
+		CoreV1EventSink sink = new CoreV1EventSink(client, CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
 		CoreV1Event noNamespace = event();
 		noNamespace.getMetadata().setNamespace(null);
 		EventSinkException ex = catchThrowableOfType(EventSinkException.class, () -> sink.create(noNamespace));
@@ -181,7 +181,7 @@ class CoreV1EventSinkTests {
 		CountDownLatch frozen = new CountDownLatch(1);
 		try (StubApiServer server = new StubApiServer()) {
 			server.holdAnswersUntil(frozen);
-			CoreV1EventSink sink = new CoreV1EventSink(server.client());
+			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
 			CompletableFuture<EventSinkException> call = CompletableFuture.supplyAsync(() -> {
 				try {
 					sink.create(event());

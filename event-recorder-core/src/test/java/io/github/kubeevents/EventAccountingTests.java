@@ -11,7 +11,7 @@ import java.util.function.BooleanSupplier;
 
 import ch.qos.logback.classic.Level;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.introspect.RecorderStats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -66,16 +66,16 @@ class EventAccountingTests {
 
 	/** What the counters say, in one place. */
 	private record Counts(long accepted, long queueFull, long queueFullAtSubscriber, long spam, long rejected,
-			long exhausted, long shutdown, long invalid, long written, SinkStats sink) {
+			long exhausted, long shutdown, long invalid, long written, RecorderStats.Writes sink) {
 
 		static Counts of(EventBroadcaster broadcaster) {
-			Map<String, Long> dropped = broadcaster.droppedByReason();
-			long atSubscribers = broadcaster.subscriberSnapshots()
+			Map<String, Long> dropped = broadcaster.stats().dropped();
+			long atSubscribers = broadcaster.stats().subscribers()
 				.stream()
-				.mapToLong(RecorderSnapshot.SubscriberSnapshot::dropped)
+				.mapToLong(RecorderStats.Subscriber::dropped)
 				.sum();
-			SinkStats sink = broadcaster.sinkStats();
-			return new Counts(broadcaster.acceptedCount(), dropped.get("queue_full"), atSubscribers,
+			RecorderStats.Writes sink = broadcaster.stats().writes();
+			return new Counts(broadcaster.stats().accepted(), dropped.get("queue_full"), atSubscribers,
 					dropped.get("spam_filtered"), dropped.get("rejected_by_server"), dropped.get("retries_exhausted"),
 					dropped.get("shutdown"), dropped.get("invalid_input"), sink.created() + sink.patched(), sink);
 		}
@@ -168,7 +168,7 @@ class EventAccountingTests {
 		long submitted = run.total();
 		assertThat(submitted).isEqualTo(1_000_000);
 		// every submission has returned: no event can be dropped at record time for shutdown
-		assertThat(broadcaster.droppedCount(DropReason.SHUTDOWN)).isZero();
+		assertThat(broadcaster.stats().dropped(DropReason.SHUTDOWN.tag())).isZero();
 		// the sink is far behind, and its next call hangs until aborted: the deadline passes, the backlog is lost
 		// to shutdown downstream
 		sink.delayEachCall(Duration.ofHours(1));
@@ -237,7 +237,7 @@ class EventAccountingTests {
 		EventRecorder recorder = broadcaster.newRecorder(EventSource.of("load"));
 		AtomicBoolean drained = new AtomicBoolean();
 		Submitted run = submit(recorder, 100, 1000, () -> !broadcaster.isShutdown(), 1000, () -> {
-			await().atMost(WAIT).until(() -> broadcaster.acceptedCount() > 2_000);
+			await().atMost(WAIT).until(() -> broadcaster.stats().accepted() > 2_000);
 			drained.set(broadcaster.shutdown(WAIT));
 		});
 		assertThat(drained).isTrue();
@@ -260,7 +260,7 @@ class EventAccountingTests {
 		broadcaster.start();
 		EventRecorder recorder = broadcaster.newRecorder(EventSource.of("load"));
 		long submitted = submit(recorder, 100, 1000, () -> !broadcaster.isShutdown(), 1000, () -> {
-			await().atMost(WAIT).until(() -> broadcaster.acceptedCount() > 5_000);
+			await().atMost(WAIT).until(() -> broadcaster.stats().accepted() > 5_000);
 			sink.delayEachCall(Duration.ofHours(1));
 			assertThat(broadcaster.shutdown(Duration.ofMillis(5))).isFalse();
 		}).total();

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import ch.qos.logback.classic.Level;
 import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.RetryPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,7 @@ class EventBroadcasterLifecycleTests {
 	/** Opened at the end of each test so no handler stays blocked. */
 	private final CountDownLatch release = new CountDownLatch(1);
 
-	private EventBroadcaster broadcaster(EventBroadcasterBuilder builder) {
+	private EventBroadcaster broadcaster(EventBroadcaster.Builder builder) {
 		EventBroadcaster broadcaster = builder.build();
 		this.broadcasters.add(broadcaster);
 		return broadcaster;
@@ -88,10 +89,10 @@ class EventBroadcasterLifecycleTests {
 	}
 
 	private static int subscriberDepth(EventBroadcaster broadcaster, String name) {
-		return broadcaster.subscriberSnapshots()
+		return broadcaster.stats().subscribers()
 			.stream()
 			.filter((s) -> s.name().equals(name))
-			.mapToInt(RecorderSnapshot.SubscriberSnapshot::depth)
+			.mapToInt(RecorderStats.Subscriber::depth)
 			.sum();
 	}
 
@@ -107,7 +108,7 @@ class EventBroadcasterLifecycleTests {
 		assertThat(broadcaster.isRunning()).isFalse();
 		assertThat(broadcaster.isShutdown()).isFalse();
 		assertThat(broadcaster.snapshot(1).state()).isEqualTo("new");
-		assertThat(broadcaster.queueDepth()).isEqualTo(1);
+		assertThat(broadcaster.stats().queue().depth()).isEqualTo(1);
 		broadcaster.start();
 		// the sink's writer threads (four by default) are started by its subscriber thread
 		await().atMost(WAIT).untilAsserted(() -> assertThat(EventBroadcasterTests.kubeEventsThreads())
@@ -241,11 +242,11 @@ class EventBroadcasterLifecycleTests {
 				broadcaster.publish(event(i));
 			}
 			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-			await().atMost(WAIT).until(() -> broadcaster.queueDepth() == 0 && subscriberDepth(broadcaster, "stuck") == 4);
+			await().atMost(WAIT).until(() -> broadcaster.stats().queue().depth() == 0 && subscriberDepth(broadcaster, "stuck") == 4);
 			assertThat(broadcaster.shutdown(Duration.ofMillis(1))).isFalse();
 			assertThat(interrupted).isTrue();
 			assertThat(this.release.getCount()).isEqualTo(1);
-			assertThat(broadcaster.droppedCount(DropReason.SHUTDOWN)).isEqualTo(4);
+			assertThat(broadcaster.stats().dropped(DropReason.SHUTDOWN.tag())).isEqualTo(4);
 			assertThat(EventBroadcasterTests.kubeEventsThreads()).isEmpty();
 			assertThat(summary.warnings()).contains("Kubernetes event recorder stopped: accepted 5, created 0, patched 0, "
 					+ "dropped 4 {queue_full=0, spam_filtered=0, rejected_by_server=0, retries_exhausted=0, shutdown=4, invalid_input=0}");
@@ -263,16 +264,16 @@ class EventBroadcasterLifecycleTests {
 				broadcaster.publish(event(i));
 			}
 			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-			await().atMost(WAIT).until(() -> broadcaster.queueDepth() == 0 && subscriberDepth(broadcaster, "deaf") == 4);
+			await().atMost(WAIT).until(() -> broadcaster.stats().queue().depth() == 0 && subscriberDepth(broadcaster, "deaf") == 4);
 			assertThat(broadcaster.shutdown(Duration.ofMillis(1))).isFalse();
 			assertThat(EventBroadcasterTests.kubeEventsThreads()).as("abandoned, still blocked")
 				.containsExactly("kubeevents-subscriber-deaf");
-			assertThat(broadcaster.droppedCount(DropReason.SHUTDOWN)).isEqualTo(4);
+			assertThat(broadcaster.stats().dropped(DropReason.SHUTDOWN.tag())).isEqualTo(4);
 			assertThat(summary.warnings()).contains("Kubernetes event recorder stopped: accepted 5, created 0, patched 0, "
 					+ "dropped 4 {queue_full=0, spam_filtered=0, rejected_by_server=0, retries_exhausted=0, shutdown=4, invalid_input=0}");
 			this.release.countDown();
 			await().atMost(WAIT).until(() -> EventBroadcasterTests.kubeEventsThreads().isEmpty());
-			assertThat(broadcaster.droppedCount(DropReason.SHUTDOWN)).as("counted once").isEqualTo(4);
+			assertThat(broadcaster.stats().dropped(DropReason.SHUTDOWN.tag())).as("counted once").isEqualTo(4);
 		}
 	}
 
@@ -281,18 +282,18 @@ class EventBroadcasterLifecycleTests {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
 		CountDownLatch entered = new CountDownLatch(1);
 		broadcaster.subscribe("waited-for", blockedUntilReleased(entered, new AtomicBoolean()),
-				new SubscriberOptions(1, FullQueuePolicy.WAIT));
+				new SubscriberOptions(1, SubscriberOptions.FullQueuePolicy.WAIT));
 		broadcaster.start();
 		for (int i = 0; i < 3; i++) {
 			broadcaster.publish(event(i));
 		}
 		assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 		// event 0 in the handler, event 1 in the queue, event 2 held by the distributor waiting for room
-		await().atMost(WAIT).until(() -> broadcaster.queueDepth() == 0 && subscriberDepth(broadcaster, "waited-for") == 1);
+		await().atMost(WAIT).until(() -> broadcaster.stats().queue().depth() == 0 && subscriberDepth(broadcaster, "waited-for") == 1);
 		assertThat(broadcaster.shutdown(Duration.ofMillis(1))).isFalse();
-		assertThat(broadcaster.acceptedCount()).isEqualTo(3);
-		assertThat(broadcaster.droppedCount(DropReason.SHUTDOWN)).isEqualTo(2);
-		assertThat(broadcaster.droppedCount(DropReason.QUEUE_FULL)).isZero();
+		assertThat(broadcaster.stats().accepted()).isEqualTo(3);
+		assertThat(broadcaster.stats().dropped(DropReason.SHUTDOWN.tag())).isEqualTo(2);
+		assertThat(broadcaster.stats().dropped(DropReason.QUEUE_FULL.tag())).isZero();
 	}
 
 	@Test
@@ -310,8 +311,8 @@ class EventBroadcasterLifecycleTests {
 		assertThat(sink.abortCalls()).isEqualTo(1);
 		assertThat(sink.cancelCalls()).isGreaterThanOrEqualTo(1);
 		assertThat(sink.callCount()).as("the queued event gets no call after the deadline").isEqualTo(1);
-		assertThat(broadcaster.droppedCount(DropReason.SHUTDOWN)).isEqualTo(2);
-		assertThat(broadcaster.sinkStats().failed()).isEqualTo(1);
+		assertThat(broadcaster.stats().dropped(DropReason.SHUTDOWN.tag())).isEqualTo(2);
+		assertThat(broadcaster.stats().writes().failed()).isEqualTo(1);
 		assertThat(EventBroadcasterTests.kubeEventsThreads()).isEmpty();
 	}
 
@@ -342,7 +343,7 @@ class EventBroadcasterLifecycleTests {
 		recorder.event(pod, EventType.NORMAL, "A", "m");
 		recorder.event(pod, EventType.NORMAL, "B", "m");
 		broadcaster.start();
-		await().atMost(WAIT).until(() -> broadcaster.droppedCount(DropReason.SPAM_FILTERED) == 1);
+		await().atMost(WAIT).until(() -> broadcaster.stats().dropped(DropReason.SPAM_FILTERED.tag()) == 1);
 		clock.advance(Duration.ofSeconds(300));
 		recorder.event(pod, EventType.NORMAL, "C", "m");
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
@@ -361,7 +362,7 @@ class EventBroadcasterLifecycleTests {
 		other.event(pod, EventType.NORMAL, "B", "m");
 		assertThat(twoClocks.shutdown(WAIT)).isTrue();
 		assertThat(second.calls()).as("the correlator's own clock did not move").hasSize(1);
-		assertThat(twoClocks.droppedCount(DropReason.SPAM_FILTERED)).isEqualTo(1);
+		assertThat(twoClocks.stats().dropped(DropReason.SPAM_FILTERED.tag())).isEqualTo(1);
 	}
 
 }

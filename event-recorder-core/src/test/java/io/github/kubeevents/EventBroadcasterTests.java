@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /** apimachinery's mux_test scenarios and client-go's broadcaster tests (TestLotsOfEvents, shutdown, leaks). */
@@ -31,7 +32,7 @@ class EventBroadcasterTests {
 
 	private final List<EventBroadcaster> broadcasters = new ArrayList<>();
 
-	private EventBroadcaster broadcaster(EventBroadcasterBuilder builder) {
+	private EventBroadcaster broadcaster(EventBroadcaster.Builder builder) {
 		EventBroadcaster broadcaster = builder.build();
 		this.broadcasters.add(broadcaster);
 		return broadcaster;
@@ -108,7 +109,7 @@ class EventBroadcasterTests {
 			entered.countDown();
 			awaitLatch(release);
 			slow.add(e);
-		}, new SubscriberOptions(1, FullQueuePolicy.DROP));
+		}, new SubscriberOptions(1, SubscriberOptions.FullQueuePolicy.DROP));
 		broadcaster.subscribe("fast", fast::add);
 		broadcaster.start();
 		broadcaster.publish(event(0));
@@ -126,7 +127,7 @@ class EventBroadcasterTests {
 		release.countDown();
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
 		assertThat(reasons(slow)).containsExactly("Reason0", "Reason1");
-		assertThat(broadcaster.droppedCount(DropReason.QUEUE_FULL)).isEqualTo(1);
+		assertThat(broadcaster.stats().dropped(DropReason.QUEUE_FULL.tag())).isEqualTo(1);
 	}
 
 	@Test
@@ -137,7 +138,7 @@ class EventBroadcasterTests {
 		broadcaster.subscribe("waited", (e) -> {
 			awaitLatch(release);
 			got.add(e);
-		}, new SubscriberOptions(1, FullQueuePolicy.WAIT));
+		}, new SubscriberOptions(1, SubscriberOptions.FullQueuePolicy.WAIT));
 		broadcaster.start();
 		for (int i = 0; i < 5; i++) {
 			broadcaster.publish(event(i));
@@ -145,7 +146,7 @@ class EventBroadcasterTests {
 		release.countDown();
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
 		assertThat(got).hasSize(5);
-		assertThat(broadcaster.droppedCount(DropReason.QUEUE_FULL)).isZero();
+		assertThat(broadcaster.stats().dropped(DropReason.QUEUE_FULL.tag())).isZero();
 	}
 
 	@Test
@@ -160,12 +161,12 @@ class EventBroadcasterTests {
 			}
 		}
 		assertThat(accepted).isEqualTo(1000);
-		assertThat(broadcaster.snapshot(1).queue()).isEqualTo(new RecorderSnapshot.QueueSnapshot(1000, 1000));
-		assertThat(broadcaster.droppedCount(DropReason.QUEUE_FULL)).isEqualTo(1);
+		assertThat(broadcaster.snapshot(1).queue()).isEqualTo(new RecorderStats.Queue(1000, 1000));
+		assertThat(broadcaster.stats().dropped(DropReason.QUEUE_FULL.tag())).isEqualTo(1);
 		broadcaster.start();
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
 		assertThat(got).hasSize(1000);
-		assertThat(broadcaster.droppedCount(DropReason.QUEUE_FULL)).isEqualTo(1);
+		assertThat(broadcaster.stats().dropped(DropReason.QUEUE_FULL.tag())).isEqualTo(1);
 	}
 
 	@Test
@@ -177,7 +178,7 @@ class EventBroadcasterTests {
 		assertThat(broadcaster.publish(event(0))).isFalse();
 		broadcaster.newRecorder(EventSource.of("c"))
 			.event(new V1Pod().metadata(new V1ObjectMeta().name("p").namespace("n")), EventType.NORMAL, "R", "m");
-		assertThat(broadcaster.droppedCount(DropReason.SHUTDOWN)).isEqualTo(2);
+		assertThat(broadcaster.stats().dropped(DropReason.SHUTDOWN.tag())).isEqualTo(2);
 		Subscription late = broadcaster.subscribe("late", (e) -> {
 		});
 		assertThat(late.isActive()).isFalse();
@@ -247,9 +248,9 @@ class EventBroadcasterTests {
 		assertThat(logged).hasSize(1000);
 		assertThat(sink.stored()).hasSize(1000);
 		assertThat(sink.calls()).hasSize(5000);
-		assertThat(broadcaster.droppedByReason()).allSatisfy((reason, n) -> assertThat(n).as(reason).isZero());
+		assertThat(broadcaster.stats().dropped()).allSatisfy((reason, n) -> assertThat(n).as(reason).isZero());
 		assertThat(broadcaster.snapshot(1).sinks()).singleElement()
-			.satisfies((s) -> assertThat(s.stats()).isEqualTo(new SinkStats(1000, 0, 4000, 0)));
+			.satisfies((s) -> assertThat(s.stats()).isEqualTo(new RecorderStats.Writes(1000, 0, 4000, 0)));
 	}
 
 	@Test
@@ -269,7 +270,7 @@ class EventBroadcasterTests {
 		await().atMost(WAIT).until(() -> sink.calls().size() == 1);
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
 		assertThat(sink.calls()).hasSize(2);
-		assertThat(broadcaster.droppedCount(DropReason.SHUTDOWN)).isEqualTo(2);
+		assertThat(broadcaster.stats().dropped(DropReason.SHUTDOWN.tag())).isEqualTo(2);
 	}
 
 	@Test
@@ -293,7 +294,7 @@ class EventBroadcasterTests {
 		assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 		await().atMost(WAIT).until(() -> broadcaster.snapshot(1).queue().depth() == 0);
 		assertThat(broadcaster.shutdown(Duration.ofMillis(200))).isFalse();
-		assertThat(broadcaster.droppedCount(DropReason.SHUTDOWN)).isEqualTo(4);
+		assertThat(broadcaster.stats().dropped(DropReason.SHUTDOWN.tag())).isEqualTo(4);
 		assertThat(kubeEventsThreads()).isEmpty();
 	}
 
@@ -335,21 +336,35 @@ class EventBroadcasterTests {
 		await().atMost(WAIT).until(() -> sink.calls().size() == 2);
 		var snapshot = broadcaster.snapshot(10);
 		assertThat(snapshot.running()).isTrue();
-		assertThat(snapshot.subscribers()).extracting(RecorderSnapshot.SubscriberSnapshot::name)
+		assertThat(snapshot.subscribers()).extracting(RecorderStats.Subscriber::name)
 			.containsExactly("sink", "logging");
 		assertThat(snapshot.sinks()).singleElement().satisfies((s) -> {
-			assertThat(s.stats()).isEqualTo(new SinkStats(1, 1, 0, 0));
+			assertThat(s.stats()).isEqualTo(new RecorderStats.Writes(1, 1, 0, 0));
 			assertThat(s.correlator().observedEvents()).singleElement().satisfies((o) -> assertThat(o.count()).isEqualTo(2));
 		});
 		assertThat(snapshot.dropped().keySet()).containsExactly("queue_full", "spam_filtered", "rejected_by_server",
 				"retries_exhausted", "shutdown", "invalid_input");
-		assertThat(broadcaster.acceptedCount()).isEqualTo(2);
-		assertThat(broadcaster.queueCapacity()).isEqualTo(1000);
-		assertThat(broadcaster.sinkStats()).isEqualTo(new SinkStats(1, 1, 0, 0));
+		assertThat(broadcaster.stats().accepted()).isEqualTo(2);
+		assertThat(broadcaster.stats().queue().capacity()).isEqualTo(1000);
+		assertThat(broadcaster.stats().writes()).isEqualTo(new RecorderStats.Writes(1, 1, 0, 0));
 		assertThat(broadcaster.isShutdown()).isFalse();
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
 		assertThat(broadcaster.isShutdown()).isTrue();
-		assertThat(broadcaster.sinkStats()).isEqualTo(new SinkStats(1, 1, 0, 0));
+		assertThat(broadcaster.stats().writes()).isEqualTo(new RecorderStats.Writes(1, 1, 0, 0));
+	}
+
+	@Test
+	void sinkCapacityIsItsSubscriberQueuePlusEveryWriterQueue() {
+		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder()
+			.subscriberOptions(new SubscriberOptions(7, SubscriberOptions.FullQueuePolicy.DROP))
+			.sinkWriters(3)
+			.writerQueueCapacity(5));
+		broadcaster.startRecordingToSink(new ScriptedSink());
+		broadcaster.startLogging();
+		assertThat(broadcaster.stats().subscribers()).extracting(RecorderStats.Subscriber::capacity)
+			.containsExactly(7 + 3 * 5, 7);
+		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().writerQueueCapacity(0))
+			.withMessage("writerQueueCapacity must be at least 1, was 0");
 	}
 
 	@Test

@@ -85,7 +85,7 @@ class EventRecorderTests {
 		assertThat(event.timestamp()).isEqualTo(NOW);
 		assertThat(event.eventNamespace()).isEqualTo("baz");
 		assertThat(event.generateEventName()).isEqualTo("foo.18ecd0dd41c04d15");
-		assertThat(this.broadcaster.acceptedCount()).isEqualTo(1);
+		assertThat(this.broadcaster.stats().accepted()).isEqualTo(1);
 	}
 
 	@Test
@@ -150,8 +150,8 @@ class EventRecorderTests {
 	@Test
 	void relatedAndActionReachTheEvent() {
 		InvolvedObject node = InvolvedObject.of("Node", "v1", null, "node-1");
-		this.recorder.eventf(InvolvedObject.of(pod()), node, EventType.WARNING, "FailedScheduling", "Scheduling",
-				"%d of %d nodes", 0, 3);
+		this.recorder.about(pod()).related(node).action("Scheduling").warning("FailedScheduling", "%d of %d nodes", 0,
+				3);
 		RecordedEvent event = single();
 		assertThat(event.related()).isEqualTo(node);
 		assertThat(event.action()).isEqualTo("Scheduling");
@@ -160,8 +160,36 @@ class EventRecorderTests {
 
 	@Test
 	void emptyActionIsNone() {
-		this.recorder.eventf(InvolvedObject.of(pod()), null, EventType.NORMAL, "R", "", "m");
+		this.recorder.about(pod()).action("").normal("R", "m");
 		assertThat(single().action()).isNull();
+	}
+
+	@Test
+	void aLiteralPercentWithoutArgumentsIsWrittenVerbatim() {
+		this.recorder.eventf(pod(), EventType.WARNING, "Full", "Disk 100% full");
+		assertThat(single().message()).isEqualTo("Disk 100% full");
+		assertThat(this.broadcaster.stats().formatFailures()).isZero();
+		assertThat(warnings()).isEmpty();
+	}
+
+	@Test
+	void aPatternThatFailsToFormatIsRecordedCountedAndLoggedOncePerPatternWithTheObject() {
+		{
+			this.recorder.eventf(pod(), EventType.WARNING, "Full", "Disk %d full", "disk-1");
+			this.recorder.eventf(pod(), EventType.WARNING, "Full", "Disk %d full", "disk-2");
+			this.recorder.about(pod()).warning("Short", "%s and %s", "one");
+			await().atMost(WAIT).until(() -> this.received.size() == 3);
+			assertThat(this.received).extracting(RecordedEvent::message).containsExactly(
+					"Disk %d full %!(BADFORMAT IllegalFormatConversionException: d != java.lang.String) %!(ARGS disk-1)",
+					"Disk %d full %!(BADFORMAT IllegalFormatConversionException: d != java.lang.String) %!(ARGS disk-2)",
+					"%s and %s %!(BADFORMAT MissingFormatArgumentException: Format specifier '%s') %!(ARGS one)");
+			assertThat(this.broadcaster.stats().formatFailures()).isEqualTo(3);
+			assertThat(this.broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag())).isZero();
+			assertThat(this.drops.warnings()).filteredOn((line) -> line.startsWith("Could not format")).satisfiesExactly(
+					(line) -> assertThat(line).contains("object=\"baz/foo\" kind=\"Pod\"", "reason=\"Full\"",
+							"pattern 'Disk %d full'", "IllegalFormatConversionException"),
+					(line) -> assertThat(line).contains("reason=\"Short\"", "pattern '%s and %s'"));
+		}
 	}
 
 	@Test
@@ -176,28 +204,27 @@ class EventRecorderTests {
 			this.recorder.event(pod(), null, "R", "null type");
 			this.recorder.event(pod(), EventType.NORMAL, null, "null reason");
 			this.recorder.event(pod(), EventType.NORMAL, "", "empty reason");
-			this.recorder.eventf(pod(), EventType.NORMAL, "R", "%d", "not a number");
-			this.recorder.eventf(pod(), EventType.NORMAL, "R", "%s and %s", "only one");
-			this.recorder.about(nameless, InvolvedObject::of).normal("R", "reference without name");
-			this.recorder.record(new EventSpec<>("a string", (String s) -> null, null, null, EventType.NORMAL, "R",
-					null, "m", null));
+			this.recorder.event("a string", EventType.NORMAL, "R", "unknown type");
+			this.recorder.eventf(nameless, EventType.NORMAL, "R", "reference without name");
+			this.recorder.about("a string", (String s) -> null).normal("R", "m");
 		});
 		this.recorder.event(pod(), EventType.NORMAL, "R", "ok");
 		await().atMost(WAIT).until(() -> this.received.size() == 1);
 		assertThat(this.received.get(0).message()).isEqualTo("ok");
-		assertThat(this.broadcaster.droppedCount(DropReason.INVALID_INPUT)).isEqualTo(11);
-		assertThat(this.broadcaster.acceptedCount()).isEqualTo(1);
-		assertThat(warnings()).hasSize(11).allSatisfy((line) -> assertThat(line).startsWith("Dropped event (invalid_input)"));
+		assertThat(this.broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(10);
+		assertThat(this.broadcaster.stats().accepted()).isEqualTo(1);
+		assertThat(warnings()).hasSize(10).allSatisfy((line) -> assertThat(line).startsWith("Dropped event (invalid_input)"));
 		assertThat(warnings()).satisfiesExactly(
-				(line) -> assertThat(line).contains("involved object is null"),
-				(line) -> assertThat(line).contains("involved object is null"),
+				(line) -> assertThat(line).contains("object=null", "involved object is null"),
+				(line) -> assertThat(line).contains("object=null", "involved object is null"),
+				(line) -> assertThat(line).contains("object=io.kubernetes.client.openapi.models.V1Pod",
+						"has no metadata.name: V1Pod"),
 				(line) -> assertThat(line).contains("has no metadata.name: V1Pod"),
-				(line) -> assertThat(line).contains("has no metadata.name: V1Pod"),
-				(line) -> assertThat(line).contains("event type is null"),
-				(line) -> assertThat(line).contains("reason is null"),
+				(line) -> assertThat(line).contains("object=\"baz/foo\" kind=\"Pod\" type=\"null\"", "event type is null"),
+				(line) -> assertThat(line).contains("object=\"baz/foo\"", "reason is null"),
 				(line) -> assertThat(line).contains("reason is empty"),
-				(line) -> assertThat(line).contains("bad message format '%d'"),
-				(line) -> assertThat(line).contains("bad message format '%s and %s'"),
+				(line) -> assertThat(line).contains("object=java.lang.String",
+						"cannot reference an object of type java.lang.String"),
 				(line) -> assertThat(line).contains("involved object has no name (kind Pod"),
 				(line) -> assertThat(line).contains("the InvolvedObjectAdapter returned null for java.lang.String"));
 	}
@@ -208,7 +235,7 @@ class EventRecorderTests {
 			throw new IllegalStateException("cache not synced");
 		};
 		assertThatNoException().isThrownBy(() -> this.recorder.about("widget-1", broken).warning("R", "m"));
-		assertThat(this.broadcaster.droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);
+		assertThat(this.broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(1);
 		assertThat(warnings()).singleElement()
 			.satisfies((line) -> assertThat(line).contains("reason=\"R\"", "type=\"Warning\"",
 					"the InvolvedObjectAdapter failed on java.lang.String",
@@ -222,7 +249,7 @@ class EventRecorderTests {
 			throw EventRecorderTests.<RuntimeException>sneakyThrow(new IOException("metadata not readable"));
 		};
 		assertThatNoException().isThrownBy(() -> this.recorder.about("widget-1", sneaky).warning("R", "m"));
-		assertThat(this.broadcaster.droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);
+		assertThat(this.broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(1);
 		assertThat(warnings()).singleElement()
 			.satisfies((line) -> assertThat(line).contains("java.io.IOException: metadata not readable"));
 	}
@@ -233,21 +260,7 @@ class EventRecorderTests {
 	}
 
 	@Test
-	void formatArgumentWhoseToStringThrowsIsAnInvalidInput() {
-		Object hostile = new Object() {
-			@Override
-			public String toString() {
-				throw new IllegalStateException("toString failed");
-			}
-		};
-		assertThatNoException()
-			.isThrownBy(() -> this.recorder.eventf(pod(), EventType.NORMAL, "R", "value: %s", hostile));
-		assertThat(this.broadcaster.droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);
-		assertThat(warnings()).singleElement().satisfies((line) -> assertThat(line).contains("toString failed"));
-	}
-
-	@Test
-	void formatArgumentWhoseToStringThrowsACheckedExceptionIsAnInvalidInput() {
+	void formatArgumentWhoseToStringThrowsStillRecordsTheEvent() {
 		Object hostile = new Object() {
 			@Override
 			public String toString() {
@@ -256,9 +269,10 @@ class EventRecorderTests {
 		};
 		assertThatNoException()
 			.isThrownBy(() -> this.recorder.eventf(pod(), EventType.NORMAL, "R", "value: %s", hostile));
-		assertThat(this.broadcaster.droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);
-		assertThat(warnings()).singleElement()
-			.satisfies((line) -> assertThat(line).contains("could not format message 'value: %s'", "not printable"));
+		assertThat(single().message()).startsWith("value: %s %!(BADFORMAT IOException: not printable) %!(ARGS ")
+			.endsWith("(toString failed: IOException))");
+		assertThat(this.broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag())).isZero();
+		assertThat(this.broadcaster.stats().formatFailures()).isEqualTo(1);
 	}
 
 	@Test
@@ -273,7 +287,7 @@ class EventRecorderTests {
 		recorder.eventf(pod(), EventType.NORMAL, "R", "%s", "0123456789x");
 		assertThat(small.shutdown(WAIT)).isTrue();
 		assertThat(got).extracting(RecordedEvent::message).containsExactly("ééééé");
-		assertThat(small.droppedCount(DropReason.INVALID_INPUT)).isEqualTo(2);
+		assertThat(small.stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(2);
 		assertThat(warnings()).anySatisfy((line) -> assertThat(line)
 			.contains("message is 12 UTF-8 bytes, more than the limit of 10"));
 	}
@@ -318,7 +332,7 @@ class EventRecorderTests {
 			thread.join();
 		}
 		await().atMost(WAIT).until(() -> this.received.size() == 100);
-		assertThat(this.broadcaster.acceptedCount()).isEqualTo(100);
+		assertThat(this.broadcaster.stats().accepted()).isEqualTo(100);
 	}
 
 }

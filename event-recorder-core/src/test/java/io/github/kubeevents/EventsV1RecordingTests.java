@@ -9,8 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.kubeevents.introspect.RecorderSnapshot.SeriesSnapshot;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.introspect.SeriesSnapshot;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.kubernetes.client.openapi.models.EventsV1Event;
@@ -39,7 +39,7 @@ class EventsV1RecordingTests {
 
 	private final List<EventBroadcaster> broadcasters = new ArrayList<>();
 
-	private EventRecorder recorder(EventBroadcasterBuilder builder) {
+	private EventRecorder recorder(EventBroadcaster.Builder builder) {
 		EventBroadcaster broadcaster = builder.clock(this.clock)
 			.sleeper((duration) -> this.sleeps.add(duration))
 			.jitter(() -> 0.5)
@@ -96,7 +96,11 @@ class EventsV1RecordingTests {
 		await().atMost(WAIT).until(() -> series().entries().get(0).count() == 3);
 		assertThat(this.sink.calls).hasSize(2);
 
-		// 6 minutes after the last occurrence the finish task writes the final count and forgets the series
+		// the finish passes run every 6 minutes from the start (client-go's finishSeries); the first that sees the
+		// series idle for more than 6 minutes (at 12 minutes) writes the final count and forgets it
+		this.clock.advance(Duration.ofMinutes(6));
+		await().atMost(WAIT).until(() -> series().entries().get(0).finishesAt().equals(T0.plus(Duration.ofMinutes(12))));
+		assertThat(this.sink.calls).hasSize(2);
 		this.clock.advance(Duration.ofMinutes(7));
 		await().atMost(WAIT).until(() -> this.sink.calls.size() == 3);
 		assertThat(this.sink.calls.get(2).patch()).isEqualTo(new EventsV1Sink.SeriesPatch(3, T0.plusSeconds(2)));
@@ -109,7 +113,7 @@ class EventsV1RecordingTests {
 		// and the finish PATCH with the final count; core/v1 with its spam filter would write 25 + 3 times and
 		// drop the rest
 		EventRecorder recorder = recorder(EventBroadcaster.builder().incomingQueueCapacity(10_000)
-			.subscriberOptions(new SubscriberOptions(10_000, FullQueuePolicy.WAIT)));
+			.subscriberOptions(new SubscriberOptions(10_000, SubscriberOptions.FullQueuePolicy.WAIT)));
 		ObjectRecorder db = recorder.about(pod("db-0"));
 		for (int i = 0; i < 10_000; i++) {
 			db.warning("Unhealthy", "probe failed");
@@ -117,7 +121,8 @@ class EventsV1RecordingTests {
 		}
 		await().atMost(WAIT).until(() -> series().size() == 1 && series().entries().get(0).count() == 10_000);
 		assertThat(this.sink.calls).hasSize(2);
-		this.clock.advance(Duration.ofMinutes(7));
+		// last occurrence at 16:39.9; the pass at 24:00 is the first to see it idle for more than 6 minutes
+		this.clock.advance(Duration.ofMinutes(8));
 		await().atMost(WAIT).until(() -> series().size() == 0);
 		assertThat(this.sink.calls).extracting(Call::verb).containsExactly("create", "patch", "patch");
 		assertThat(this.sink.calls.get(2).patch())
@@ -135,16 +140,22 @@ class EventsV1RecordingTests {
 			this.clock.advance(Duration.ofMinutes(5));
 			db.warning("Unhealthy", "probe failed");
 		}
+		// the heartbeat due at 30 minutes runs before the occurrence recorded at 30 minutes is counted
 		await().atMost(WAIT).until(() -> this.sink.calls.size() == 3);
-		assertThat(this.sink.calls.get(2).patch()).isEqualTo(new EventsV1Sink.SeriesPatch(9, T0.plus(Duration.ofMinutes(30))));
-		assertThat(series().entries()).singleElement().satisfies((e) -> assertThat(e.countOnServer()).isEqualTo(9));
+		assertThat(this.sink.calls.get(2).patch()).isEqualTo(new EventsV1Sink.SeriesPatch(8, T0.plus(Duration.ofMinutes(25))));
+		await().atMost(WAIT).untilAsserted(() -> assertThat(series().entries()).singleElement().satisfies((e) -> {
+			assertThat(e.count()).isEqualTo(9);
+			assertThat(e.countOnServer()).isEqualTo(8);
+		}));
 	}
 
 	@Test
-	void singletonIsForgottenAfterSixMinutesWithoutARequest() {
+	void singletonIsForgottenByTheFirstPassThatSeesItOlderThanSixMinutesWithoutARequest() {
 		recorder().about(pod("job-0")).normal("Completed", "done");
 		await().atMost(WAIT).until(() -> this.sink.calls.size() == 1 && series().size() == 1);
 		this.clock.advance(Duration.ofMinutes(7));
+		await().atMost(WAIT).until(() -> series().entries().get(0).finishesAt().equals(T0.plus(Duration.ofMinutes(12))));
+		this.clock.advance(Duration.ofMinutes(6));
 		await().atMost(WAIT).until(() -> series().size() == 0);
 		assertThat(this.sink.calls).hasSize(1);
 	}
@@ -163,16 +174,16 @@ class EventsV1RecordingTests {
 		assertThat(this.sink.calls.get(2).event().getSeries().getLastObservedTime().toInstant())
 			.isEqualTo(Instant.parse("2026-11-30T12:00:00.123456Z"));
 		assertThat(this.sleeps).containsExactly(Duration.ofMillis(11_250));
-		assertThat(this.broadcasters.get(0).droppedByReason().values()).allMatch((n) -> n == 0);
+		assertThat(this.broadcasters.get(0).stats().dropped().values()).allMatch((n) -> n == 0);
 	}
 
 	@Test
 	void forbiddenIsOneAttemptAndCounted() {
 		this.sink.failAt.put(0, EventSinkException.status(403, "Forbidden", "events.events.k8s.io is forbidden"));
 		recorder().about(pod("rbac-0")).warning("Failed", "boom");
-		await().atMost(WAIT).until(() -> this.broadcasters.get(0).droppedCount(DropReason.REJECTED_BY_SERVER) == 1);
+		await().atMost(WAIT).until(() -> this.broadcasters.get(0).stats().dropped(DropReason.REJECTED_BY_SERVER.tag()) == 1);
 		assertThat(this.sink.calls).hasSize(1);
-		assertThat(this.broadcasters.get(0).lastRejection().error()).contains("events.events.k8s.io is forbidden");
+		assertThat(this.broadcasters.get(0).stats().lastRejection().error()).contains("events.events.k8s.io is forbidden");
 	}
 
 	@Test
@@ -181,7 +192,7 @@ class EventsV1RecordingTests {
 			this.sink.failAt.put(i, EventSinkException.of(EventSinkException.Kind.TRANSPORT, "refused", null));
 		}
 		recorder().about(pod("net-0")).warning("Failed", "boom");
-		await().atMost(WAIT).until(() -> this.broadcasters.get(0).droppedCount(DropReason.RETRIES_EXHAUSTED) == 1);
+		await().atMost(WAIT).until(() -> this.broadcasters.get(0).stats().dropped(DropReason.RETRIES_EXHAUSTED.tag()) == 1);
 		assertThat(this.sink.calls).hasSize(12);
 		assertThat(this.sleeps).hasSize(11).allMatch((d) -> d.equals(Duration.ofMillis(11_250)));
 	}
@@ -189,7 +200,8 @@ class EventsV1RecordingTests {
 	@Test
 	void seriesCacheStaysAtItsBoundAndWritesTheFinalCountOfAnEvictedSeries() {
 		EventRecorder recorder = recorder(EventBroadcaster.builder().seriesCacheSize(100).incomingQueueCapacity(200_000)
-			.subscriberOptions(new SubscriberOptions(200_000, FullQueuePolicy.WAIT)));
+			.subscriberOptions(new SubscriberOptions(200_000, SubscriberOptions.FullQueuePolicy.WAIT))
+			.writerQueueCapacity(200_000));
 		ObjectRecorder first = recorder.about(pod("first"));
 		first.warning("Repeated", "x");
 		first.warning("Repeated", "x");
@@ -215,11 +227,11 @@ class EventsV1RecordingTests {
 		valid.about(pod("b")).normal("Started", "\u00e9".repeat(1000));
 		valid.about(pod("c")).normal("R".repeat(129), "x");
 		await().atMost(WAIT).until(() -> this.sink.calls.size() == 1
-				&& broadcaster.droppedCount(DropReason.INVALID_INPUT) == 2);
+				&& broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag()) == 2);
 		String note = this.sink.calls.get(0).event().getNote();
 		assertThat(note).endsWith(EventsV1Events.TRUNCATION_MARKER);
-		assertThat(EventFactory.utf8Length(note)).isLessThanOrEqualTo(1024).isGreaterThan(1020);
-		assertThat(broadcaster.truncatedNotes()).isEqualTo(1);
+		assertThat(EventSpec.utf8Length(note)).isLessThanOrEqualTo(1024).isGreaterThan(1020);
+		assertThat(broadcaster.stats().truncatedNotes()).isEqualTo(1);
 	}
 
 	@Test
@@ -236,7 +248,7 @@ class EventsV1RecordingTests {
 		for (int i = 0; i < 40; i++) {
 			limited.warning("Reason" + i, "x");
 		}
-		await().atMost(WAIT).until(() -> this.broadcasters.get(1).droppedCount(DropReason.SPAM_FILTERED) == 15);
+		await().atMost(WAIT).until(() -> this.broadcasters.get(1).stats().dropped(DropReason.SPAM_FILTERED.tag()) == 15);
 		assertThat(this.sink.calls).hasSize(25);
 	}
 

@@ -31,14 +31,14 @@ class ObjectRecorderTests {
 	/** Keeps the specs; records nothing. */
 	static final class Capturing implements EventRecorder {
 
-		final List<EventSpec<?>> specs = new ArrayList<>();
+		final List<EventSpec> specs = new ArrayList<>();
 
 		@Override
-		public void record(EventSpec<?> spec) {
+		public void record(EventSpec spec) {
 			this.specs.add(spec);
 		}
 
-		EventSpec<?> single() {
+		EventSpec single() {
 			assertThat(this.specs).hasSize(1);
 			return this.specs.get(0);
 		}
@@ -46,11 +46,11 @@ class ObjectRecorderTests {
 	}
 
 	/** What a spec must hold; {@code args == null} means verbatim. */
-	private static void assertSpec(EventSpec<?> spec, Object regarding, InvolvedObjectAdapter<?> adapter,
+	private static void assertSpec(EventSpec spec, Object regarding, InvolvedObjectAdapter<?> adapter,
 			InvolvedObject related, Map<String, String> annotations, EventType type, String reason, String action,
 			String message, Object[] args) {
 		assertThat(spec.regarding()).isSameAs(regarding);
-		assertThat(spec.adapter()).isSameAs(adapter);
+		assertThat((Object) spec.adapter()).isSameAs(adapter);
 		assertThat(spec.related()).isEqualTo(related);
 		assertThat(spec.annotations()).isEqualTo(annotations);
 		assertThat(spec.type()).isEqualTo(type);
@@ -58,7 +58,7 @@ class ObjectRecorderTests {
 		assertThat(spec.action()).isEqualTo(action);
 		assertThat(spec.message()).isEqualTo(message);
 		if (args == null) {
-			assertThat(spec.args()).isNull();
+			assertThat(spec.args()).isNullOrEmpty();
 		}
 		else {
 			assertThat(spec.args()).containsExactly(args);
@@ -68,31 +68,33 @@ class ObjectRecorderTests {
 	@Test
 	void eventOfAnInvolvedObjectIsVerbatim() {
 		this.recorder.event(POD, EventType.NORMAL, "Started", "100% %s");
-		assertSpec(this.recorder.single(), POD, Adapters.IDENTITY, null, Map.of(), EventType.NORMAL, "Started", null,
+		assertSpec(this.recorder.single(), POD, null, null, Map.of(), EventType.NORMAL, "Started", null,
 				"100% %s", null);
 	}
 
 	@Test
 	void eventfOfAnInvolvedObjectCarriesItsArguments() {
 		this.recorder.eventf(POD, EventType.WARNING, "Failed", "Error: %s", "boom");
-		assertSpec(this.recorder.single(), POD, Adapters.IDENTITY, null, Map.of(), EventType.WARNING, "Failed", null,
+		assertSpec(this.recorder.single(), POD, null, null, Map.of(), EventType.WARNING, "Failed", null,
 				"Error: %s", new Object[] { "boom" });
 	}
 
 	@Test
-	void eventfWithoutArgumentsStillFormats() {
-		this.recorder.eventf(POD, EventType.WARNING, "Failed", "Error");
-		assertSpec(this.recorder.single(), POD, Adapters.IDENTITY, null, Map.of(), EventType.WARNING, "Failed", null,
-				"Error", new Object[0]);
-		this.recorder.specs.clear();
-		this.recorder.eventf(POD, EventType.WARNING, "Failed", "Error", (Object[]) null);
-		assertThat(this.recorder.single().args()).isEmpty();
+	void eventfWithoutArgumentsIsVerbatimOnEveryEntryPoint() {
+		FakeEventRecorder fake = new FakeEventRecorder();
+		fake.eventf(this.pod, EventType.WARNING, "Full", "Disk 100% full");
+		fake.eventf(POD, EventType.WARNING, "Full", "Disk 100% full", (Object[]) null);
+		fake.annotatedEventf(this.pod, null, EventType.WARNING, "Full", "Disk 100% full");
+		fake.event(this.pod, EventType.WARNING, "Full", "Disk 100% full");
+		fake.about(this.pod).warning("Full", "Disk 100% full");
+		assertThat(fake.events()).containsOnly("Warning Full Disk 100% full").hasSize(5);
+		assertThat(fake.invalidInputs()).isEmpty();
 	}
 
 	@Test
 	void annotatedEventfOfAnInvolvedObject() {
 		this.recorder.annotatedEventf(POD, Map.of("k", "v"), EventType.NORMAL, "Created", "%d", 1);
-		assertSpec(this.recorder.single(), POD, Adapters.IDENTITY, null, Map.of("k", "v"), EventType.NORMAL,
+		assertSpec(this.recorder.single(), POD, null, null, Map.of("k", "v"), EventType.NORMAL,
 				"Created", null, "%d", new Object[] { 1 });
 	}
 
@@ -103,34 +105,26 @@ class ObjectRecorderTests {
 	}
 
 	@Test
-	void eventsStyleEventfHasRelatedAndAction() {
-		this.recorder.eventf(POD, NODE, EventType.WARNING, "FailedScheduling", "Scheduling", "%s", "no room");
-		assertSpec(this.recorder.single(), POD, Adapters.IDENTITY, NODE, Map.of(), EventType.WARNING,
-				"FailedScheduling", "Scheduling", "%s", new Object[] { "no room" });
+	void eventsStyleFieldsGoThroughTheBoundRecorder() {
+		this.recorder.about(POD).related(NODE).action("Scheduling").warning("FailedScheduling", "%s", "no room");
+		assertSpec(this.recorder.single(), POD, null, NODE, Map.of(), EventType.WARNING, "FailedScheduling",
+				"Scheduling", "%s", new Object[] { "no room" });
 	}
 
 	@Test
-	void eventsStyleAnnotatedEventf() {
-		this.recorder.annotatedEventf(POD, NODE, Map.of("a", "b"), EventType.NORMAL, "Bound", "Binding", "to %s",
-				"node-1");
-		assertSpec(this.recorder.single(), POD, Adapters.IDENTITY, NODE, Map.of("a", "b"), EventType.NORMAL, "Bound",
-				"Binding", "to %s", new Object[] { "node-1" });
-	}
-
-	@Test
-	void kubernetesObjectOverloadsUseTheKubernetesObjectAdapter() {
+	void anyReferenceableObjectIsTakenAsItIsAndReferencedWhenRecorded() {
 		this.recorder.event(this.pod, EventType.NORMAL, "A", "verbatim %s");
 		this.recorder.eventf(this.pod, EventType.NORMAL, "B", "f %s", "x");
 		this.recorder.annotatedEventf(this.pod, Map.of("k", "v"), EventType.WARNING, "C", "a %s", "y");
 		assertThat(this.recorder.specs).hasSize(3);
-		assertSpec(this.recorder.specs.get(0), this.pod, Adapters.KUBERNETES_OBJECT, null, Map.of(), EventType.NORMAL,
-				"A", null, "verbatim %s", null);
-		assertSpec(this.recorder.specs.get(1), this.pod, Adapters.KUBERNETES_OBJECT, null, Map.of(), EventType.NORMAL,
-				"B", null, "f %s", new Object[] { "x" });
-		assertSpec(this.recorder.specs.get(2), this.pod, Adapters.KUBERNETES_OBJECT, null, Map.of("k", "v"),
-				EventType.WARNING, "C", null, "a %s", new Object[] { "y" });
-		assertThat(InvolvedObjectAdapter.kubernetesObject()).isSameAs(Adapters.KUBERNETES_OBJECT);
-		assertThat(InvolvedObjectAdapter.identity()).isSameAs(Adapters.IDENTITY);
+		assertSpec(this.recorder.specs.get(0), this.pod, null, null, Map.of(), EventType.NORMAL, "A", null,
+				"verbatim %s", null);
+		assertSpec(this.recorder.specs.get(1), this.pod, null, null, Map.of(), EventType.NORMAL, "B", null, "f %s",
+				new Object[] { "x" });
+		assertSpec(this.recorder.specs.get(2), this.pod, null, null, Map.of("k", "v"), EventType.WARNING, "C", null,
+				"a %s", new Object[] { "y" });
+		assertThat(this.recorder.specs.get(0).regardingReference())
+			.isEqualTo(InvolvedObject.of("Pod", "v1", "ns", "web-0"));
 	}
 
 	@Test
@@ -139,11 +133,11 @@ class ObjectRecorderTests {
 		events.warning("R", "100%");
 		events.normal("R", "%s %d");
 		events.event(EventType.WARNING, "R", "%d%%", 100);
-		assertSpec(this.recorder.specs.get(0), POD, Adapters.IDENTITY, null, Map.of(), EventType.WARNING, "R", null,
+		assertSpec(this.recorder.specs.get(0), POD, null, null, Map.of(), EventType.WARNING, "R", null,
 				"100%", null);
-		assertSpec(this.recorder.specs.get(1), POD, Adapters.IDENTITY, null, Map.of(), EventType.NORMAL, "R", null,
+		assertSpec(this.recorder.specs.get(1), POD, null, null, Map.of(), EventType.NORMAL, "R", null,
 				"%s %d", null);
-		assertSpec(this.recorder.specs.get(2), POD, Adapters.IDENTITY, null, Map.of(), EventType.WARNING, "R", null,
+		assertSpec(this.recorder.specs.get(2), POD, null, null, Map.of(), EventType.WARNING, "R", null,
 				"%d%%", new Object[] { 100 });
 	}
 
@@ -165,7 +159,7 @@ class ObjectRecorderTests {
 		this.recorder.about(this.pod).normal("A", "m");
 		InvolvedObjectAdapter<String> byName = (name) -> InvolvedObject.of("Widget", "example.com/v1", "ns", name);
 		this.recorder.about("widget-1", byName).normal("B", "m");
-		assertSpec(this.recorder.specs.get(0), this.pod, Adapters.KUBERNETES_OBJECT, null, Map.of(), EventType.NORMAL,
+		assertSpec(this.recorder.specs.get(0), this.pod, null, null, Map.of(), EventType.NORMAL,
 				"A", null, "m", null);
 		assertSpec(this.recorder.specs.get(1), "widget-1", byName, null, Map.of(), EventType.NORMAL, "B", null, "m",
 				null);
@@ -184,18 +178,18 @@ class ObjectRecorderTests {
 		withAction.normal("R", "m");
 		annotated.normal("R", "m");
 		overridden.normal("R", "m");
-		List<EventSpec<?>> specs = this.recorder.specs;
-		assertSpec(specs.get(0), POD, Adapters.IDENTITY, null, Map.of(), EventType.NORMAL, "R", null, "m", null);
-		assertSpec(specs.get(1), POD, Adapters.IDENTITY, NODE, Map.of(), EventType.NORMAL, "R", null, "m", null);
-		assertSpec(specs.get(2), POD, Adapters.IDENTITY, NODE, Map.of(), EventType.NORMAL, "R", "Scheduling", "m",
+		List<EventSpec> specs = this.recorder.specs;
+		assertSpec(specs.get(0), POD, null, null, Map.of(), EventType.NORMAL, "R", null, "m", null);
+		assertSpec(specs.get(1), POD, null, NODE, Map.of(), EventType.NORMAL, "R", null, "m", null);
+		assertSpec(specs.get(2), POD, null, NODE, Map.of(), EventType.NORMAL, "R", "Scheduling", "m",
 				null);
-		assertSpec(specs.get(3), POD, Adapters.IDENTITY, NODE, Map.of("a", "1", "b", "2"), EventType.NORMAL, "R",
+		assertSpec(specs.get(3), POD, null, NODE, Map.of("a", "1", "b", "2"), EventType.NORMAL, "R",
 				"Scheduling", "m", null);
-		assertSpec(specs.get(4), POD, Adapters.IDENTITY, NODE, Map.of("a", "3", "b", "2"), EventType.NORMAL, "R",
+		assertSpec(specs.get(4), POD, null, NODE, Map.of("a", "3", "b", "2"), EventType.NORMAL, "R",
 				"Scheduling", "m", null);
-		ObjectRecorder cleared = overridden.related((InvolvedObject) null).action(null);
+		ObjectRecorder cleared = overridden.related(null).action(null);
 		cleared.normal("R", "m");
-		assertSpec(specs.get(5), POD, Adapters.IDENTITY, null, Map.of("a", "3", "b", "2"), EventType.NORMAL, "R", null,
+		assertSpec(specs.get(5), POD, null, null, Map.of("a", "3", "b", "2"), EventType.NORMAL, "R", null,
 				"m", null);
 	}
 
@@ -216,15 +210,17 @@ class ObjectRecorderTests {
 			.isEqualTo(new InvolvedObject("Node", "v1", null, "node-1", "u", null, null));
 		KubernetesObject nameless = new V1Node().metadata(new V1ObjectMeta());
 		this.recorder.about(POD).related(nameless).normal("R", "m");
-		this.recorder.about(POD).related((KubernetesObject) null).normal("R", "m");
+		this.recorder.about(POD).related(null).normal("R", "m");
+		this.recorder.about(POD).related("not an object").normal("R", "m");
 		assertThat(this.recorder.specs.get(1).related()).isNull();
 		assertThat(this.recorder.specs.get(2).related()).isNull();
+		assertThat(this.recorder.specs.get(3).related()).isNull();
 	}
 
 	@Test
 	void nullBoundObjectIsAnInvalidInputWhenRecorded() {
 		FakeEventRecorder fake = new FakeEventRecorder();
-		fake.about((KubernetesObject) null).warning("R", "m");
+		fake.about((Object) null).warning("R", "m");
 		fake.about((InvolvedObject) null).warning("R", "m");
 		fake.about(POD).event(null, "R", "m");
 		fake.about(POD).normal(null, "m");

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.kubeevents.introspect.WriteBudgetSnapshot;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
@@ -23,28 +23,28 @@ class WriteBudgetTests {
 
 	@Test
 	void burstIsFreeThenEachRequestWaitsOneOverQps() {
-		WriteBudget budget = new WriteBudget(5, 10, this.clock);
+		TokenBucket budget = new TokenBucket(10, 5, this.clock.instant());
 		for (int i = 0; i < 10; i++) {
-			assertThat(budget.reserve()).isZero();
+			assertThat(budget.reserve(this.clock.instant())).isZero();
 		}
-		assertThat(budget.reserve()).isEqualTo(Duration.ofMillis(200));
-		assertThat(budget.reserve()).isEqualTo(Duration.ofMillis(400));
+		assertThat(budget.reserve(this.clock.instant())).isEqualTo(Duration.ofMillis(200));
+		assertThat(budget.reserve(this.clock.instant())).isEqualTo(Duration.ofMillis(400));
 		this.clock.advance(Duration.ofMillis(400));
 		// the two reservations are paid; the next waits one more interval
-		assertThat(budget.reserve()).isEqualTo(Duration.ofMillis(200));
+		assertThat(budget.reserve(this.clock.instant())).isEqualTo(Duration.ofMillis(200));
 		assertThat(budget.throttledCount()).isEqualTo(3);
 		assertThat(budget.totalWait()).isEqualTo(Duration.ofMillis(800));
 	}
 
 	@Test
 	void refillsUpToTheBurstOnly() {
-		WriteBudget budget = new WriteBudget(5, 2, this.clock);
-		budget.reserve();
-		budget.reserve();
+		TokenBucket budget = new TokenBucket(2, 5, this.clock.instant());
+		budget.reserve(this.clock.instant());
+		budget.reserve(this.clock.instant());
 		this.clock.advance(Duration.ofMinutes(10));
-		assertThat(budget.reserve()).isZero();
-		assertThat(budget.reserve()).isZero();
-		assertThat(budget.reserve()).isEqualTo(Duration.ofMillis(200));
+		assertThat(budget.reserve(this.clock.instant())).isZero();
+		assertThat(budget.reserve(this.clock.instant())).isZero();
+		assertThat(budget.reserve(this.clock.instant())).isEqualTo(Duration.ofMillis(200));
 	}
 
 	@Test
@@ -81,8 +81,8 @@ class WriteBudgetTests {
 		}
 		await().atMost(Duration.ofSeconds(10)).until(() -> written.size() == 6);
 		assertThat(sleeps).containsExactly(Duration.ofMillis(500), Duration.ofMillis(500), Duration.ofMillis(500));
-		WriteBudgetSnapshot snapshot = broadcaster.snapshot(0).writeBudget();
-		assertThat(snapshot).isEqualTo(new WriteBudgetSnapshot(2, 3, 3, Duration.ofMillis(1500)));
+		RecorderStats.WriteBudget snapshot = broadcaster.snapshot(0).writeBudget();
+		assertThat(snapshot).isEqualTo(new RecorderStats.WriteBudget(2, 3, 3, Duration.ofMillis(1500)));
 		broadcaster.shutdown(Duration.ofSeconds(5));
 	}
 

@@ -9,16 +9,14 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.EventBroadcasterBuilder;
+import io.github.kubeevents.EventKeys;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.FullQueuePolicy;
 import io.github.kubeevents.SubscriberOptions;
-import io.github.kubeevents.CorrelatorOptions;
-import io.github.kubeevents.EventKeys;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.test.cluster.LocalControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
@@ -110,8 +108,9 @@ public final class EndToEndWrite {
 		}).build();
 		// the correlator releases a producer's permit, but unlike client-go's the writes queue behind it: room for
 		// the whole burst, so no queue drops whatever the number of writers (the server sets the pace either way)
-		EventBroadcasterBuilder builder = EventBroadcaster.builder()
-			.subscriberOptions(new SubscriberOptions(events, FullQueuePolicy.DROP))
+		EventBroadcaster.Builder builder = EventBroadcaster.builder()
+			.subscriberOptions(new SubscriberOptions(events, SubscriberOptions.FullQueuePolicy.DROP))
+			.writerQueueCapacity(events)
 			.sinkWriters(writers)
 			.eventsApi(EventsApi.CORE_V1)
 			.correlatorOptions(correlator)
@@ -160,9 +159,9 @@ public final class EndToEndWrite {
 				"round=%d %s drain=%.0fms recorded=%.0fms writes=%d POST=%d PATCH=%d failed=%d per-write=%.2fms "
 						+ "spam_filtered=%d other_drops=%d drained=%s load=%s%n",
 				round, (round == 1) ? "cold" : "warm", drain, recorded, writes, posts.sum(), patches.sum(),
-				failures.sum(), drain / Math.max(1, writes), broadcaster.droppedCount(DropReason.SPAM_FILTERED),
-				broadcaster.droppedByReason().values().stream().mapToLong(Long::longValue).sum()
-						- broadcaster.droppedCount(DropReason.SPAM_FILTERED),
+				failures.sum(), drain / Math.max(1, writes), broadcaster.stats().dropped(DropReason.SPAM_FILTERED.tag()),
+				broadcaster.stats().dropped().values().stream().mapToLong(Long::longValue).sum()
+						- broadcaster.stats().dropped(DropReason.SPAM_FILTERED.tag()),
 				drained, HarnessOptions.load());
 	}
 

@@ -88,12 +88,12 @@ public final class OutageLoss {
 			}
 			long drainStart = System.nanoTime();
 			boolean drained = broadcaster.shutdown(Duration.ofSeconds(300));
-			long written = broadcaster.sinkStats().created() + broadcaster.sinkStats().patched();
+			long written = broadcaster.stats().writes().created() + broadcaster.stats().writes().patched();
 			System.out.printf(Locale.ROOT,
 					"fault=%s api=%s writers=%d rate=%d/s outage=%ds submitted=%d (during outage %d) written=%d "
 							+ "lost=%d dropped=%s drainedAfterRecovery=%s in %.1fs load=%s%n",
 					fault, api, writers, rate, outageSeconds, submitted, submittedInOutage, written, submitted - written,
-					nonZero(broadcaster.droppedByReason()), drained,
+					nonZero(broadcaster.stats().dropped()), drained,
 					(System.nanoTime() - drainStart) / 1e9, HarnessOptions.load());
 		}
 	}

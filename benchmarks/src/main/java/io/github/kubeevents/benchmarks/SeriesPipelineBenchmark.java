@@ -95,8 +95,8 @@ public class SeriesPipelineBenchmark {
 
 	/** CREATEs plus drops of any reason but the spam filter (off here). */
 	private long handled() {
-		return this.creates.get() + this.broadcaster.droppedCount(DropReason.QUEUE_FULL)
-				+ this.broadcaster.droppedCount(DropReason.INVALID_INPUT);
+		return this.creates.get() + this.broadcaster.stats().dropped(DropReason.QUEUE_FULL.tag())
+				+ this.broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag());
 	}
 
 	/** Answers at once and counts CREATEs. */

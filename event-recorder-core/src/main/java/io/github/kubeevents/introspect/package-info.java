@@ -1,5 +1,6 @@
 /**
- * Read-only snapshots of a broadcaster's queues, counters and caches, as plain records for JSON.
+ * Read-only views of a broadcaster, as plain records for JSON: its counters ({@link io.github.kubeevents.introspect.RecorderStats}) and its
+ * caches entry by entry ({@link io.github.kubeevents.introspect.RecorderSnapshot}).
  */
 @NullMarked
 package io.github.kubeevents.introspect;

@@ -9,11 +9,13 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
 
 /**
  * Where correlated core/v1 Events are written: client-go's {@code record.EventSink} without {@code Update},
- * which the recorder never calls. The sink must write into the namespace of the event. {@link CoreV1EventSink}
- * is the implementation over the official Java client; implement this to write through another client.
+ * which the recorder never calls. The sink must write into the namespace of the event. The recorder's own
+ * implementation writes through the official Java client ({@code EventBroadcaster.startRecordingTo(ApiClient)});
+ * implement this to write through another client ({@code EventBroadcaster.startRecordingToSink(EventSink)}).
  *
- * <p>Implementations must be thread-safe: {@link #cancel()} and {@link #abort()} come from the shutting-down
- * thread while a write may be in progress.
+ * <p>Implementations must be thread-safe: the recorder writes from several threads (different objects), and the
+ * lifecycle calls ({@link #cancel()}, {@link #abort()}, ...) come from the stopping thread while a write may be in
+ * progress.
  */
 public interface EventSink {
 
@@ -35,17 +37,31 @@ public interface EventSink {
 	CoreV1Event patch(CoreV1Event event, CountPatch patch) throws EventSinkException;
 
 	/**
-	 * Called once when the broadcaster shuts down: a sink that waits inside a call (e.g. for a server's
-	 * Retry-After) should stop waiting and fail that call at once. The default does nothing.
+	 * Called when the recorder stops or shuts down: a sink that waits inside a call should stop waiting and fail
+	 * that call at once. The default does nothing.
 	 */
 	default void cancel() {
 	}
 
 	/**
-	 * Called when the shutdown deadline has passed: cancel the requests in flight (so a thread blocked on a frozen
-	 * server returns) and fail later calls at once. The default does nothing.
+	 * Called when the stop or shutdown deadline has passed: cancel the requests in flight (so a thread blocked on
+	 * a frozen server returns) and fail later calls at once, until {@link #resume()}. The default does nothing.
 	 */
 	default void abort() {
+	}
+
+	/**
+	 * Called when the recorder starts again after a stop: calls may be made again. The default does nothing.
+	 */
+	default void resume() {
+	}
+
+	/**
+	 * Called when the recorder has stopped (its threads ended): release what is idle, e.g. pooled connections, so
+	 * nothing stays open while stopped (a checkpoint, a paused test context). A {@link #resume()} may follow. The
+	 * default does nothing.
+	 */
+	default void stopped() {
 	}
 
 	/**

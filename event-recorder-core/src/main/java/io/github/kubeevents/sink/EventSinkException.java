@@ -1,5 +1,9 @@
 package io.github.kubeevents.sink;
 
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
 /**
  * A failed sink call, classified the way client-go's recorder classifies errors, which decides between retry
  * and drop.
@@ -9,6 +13,9 @@ package io.github.kubeevents.sink;
 public final class EventSinkException extends Exception {
 
 	private static final long serialVersionUID = 1L;
+
+	/** client-go's {@code maxRetries} for answers with Retry-After. */
+	public static final int MAX_RETRY_AFTER_REPEATS = 10;
 
 	/** The error classes of client-go's {@code recordEvent}. */
 	public enum Kind {
@@ -26,7 +33,8 @@ public final class EventSinkException extends Exception {
 		TRANSPORT,
 
 		/**
-		 * The server answered 429 or 5xx with {@code Retry-After} and still did after the ten waits it asked for:
+		 * The server answered 429 or 5xx with {@code Retry-After} and still did after the ten waits it asked for
+		 * ({@value EventSinkException#MAX_RETRY_AFTER_REPEATS}):
 		 * retried on the retry policy, like a transport failure. Differs from client-go deliberately: there such
 		 * an answer is a {@code StatusError} and the event is dropped, so with several writers a busy server
 		 * would cost several events per ten seconds; here it costs what a refused connection costs.
@@ -43,6 +51,8 @@ public final class EventSinkException extends Exception {
 
 	private final boolean namespaceTerminating;
 
+	private final @Nullable Duration retryAfter;
+
 	/**
 	 * A classified failure.
 	 * @param kind the error class
@@ -53,12 +63,30 @@ public final class EventSinkException extends Exception {
 	 * @param cause the underlying exception, may be {@code null}
 	 */
 	public EventSinkException(Kind kind, int statusCode, String statusReason, boolean namespaceTerminating,
-			String message, Throwable cause) {
+			String message, @Nullable Throwable cause) {
+		this(kind, statusCode, statusReason, namespaceTerminating, null, message, cause);
+	}
+
+	/**
+	 * A classified failure that may carry the server's {@code Retry-After}.
+	 * @param kind the error class
+	 * @param statusCode the HTTP status for {@link Kind#HTTP_STATUS} and {@link Kind#UNAVAILABLE}, else 0
+	 * @param statusReason the Status reason (e.g. {@code AlreadyExists}), or {@code ""}
+	 * @param namespaceTerminating whether a Status cause says the namespace is terminating
+	 * @param retryAfter the wait a 429 or 5xx answer asked for with {@code Retry-After}, else {@code null}; the
+	 * recorder then holds back every writer of the sink for that long and repeats the request, up to
+	 * {@value #MAX_RETRY_AFTER_REPEATS} times (client-go's REST layer)
+	 * @param message the message
+	 * @param cause the underlying exception, may be {@code null}
+	 */
+	public EventSinkException(Kind kind, int statusCode, String statusReason, boolean namespaceTerminating,
+			@Nullable Duration retryAfter, String message, @Nullable Throwable cause) {
 		super(message, cause);
 		this.kind = kind;
 		this.statusCode = statusCode;
 		this.statusReason = (statusReason != null) ? statusReason : "";
 		this.namespaceTerminating = namespaceTerminating;
+		this.retryAfter = retryAfter;
 	}
 
 	/**
@@ -68,7 +96,7 @@ public final class EventSinkException extends Exception {
 	 * @param cause the cause, may be {@code null}
 	 * @return the exception
 	 */
-	public static EventSinkException of(Kind kind, String message, Throwable cause) {
+	public static EventSinkException of(Kind kind, String message, @Nullable Throwable cause) {
 		return new EventSinkException(kind, 0, "", false, message, cause);
 	}
 
@@ -121,6 +149,16 @@ public final class EventSinkException extends Exception {
 	/** @return whether this is HTTP 404 (the Event expired or was deleted) */
 	public boolean isNotFound() {
 		return this.kind == Kind.HTTP_STATUS && this.statusCode == 404;
+	}
+
+	/** @return the wait the server asked for with {@code Retry-After} (429 or 5xx), or {@code null} */
+	public @Nullable Duration retryAfter() {
+		return this.retryAfter;
+	}
+
+	/** @return whether this is HTTP 403 (e.g. RBAC refuses the verb) */
+	public boolean isForbidden() {
+		return this.kind == Kind.HTTP_STATUS && this.statusCode == 403;
 	}
 
 	/** @return whether this is HTTP 409 with reason AlreadyExists */

@@ -10,11 +10,12 @@ import io.kubernetes.client.openapi.models.EventsV1Event;
 
 /**
  * Where events.k8s.io/v1 Events are written: client-go's {@code events.EventSink} without {@code Update}, which
- * the recorder never calls. The sink must write into the namespace of the event. {@link EventsV1EventSink} is the
- * implementation over the official Java client.
+ * the recorder never calls. The sink must write into the namespace of the event. The recorder's own implementation
+ * writes through the official Java client ({@code EventBroadcaster.startRecordingTo(ApiClient)}); implement this to
+ * write through another client.
  *
- * <p>Implementations must be thread-safe: the recorder may write from several threads (different objects), and
- * {@link #cancel()} and {@link #abort()} come from the shutting-down thread.
+ * <p>Implementations must be thread-safe: the recorder writes from several threads (different objects), and the
+ * lifecycle calls ({@link #cancel()}, {@link #abort()}, ...) come from the stopping thread.
  */
 public interface EventsV1Sink {
 
@@ -36,12 +37,32 @@ public interface EventsV1Sink {
 	 */
 	EventsV1Event patch(EventsV1Event event, SeriesPatch patch) throws EventSinkException;
 
-	/** Called when the broadcaster shuts down: stop waiting inside calls. The default does nothing. */
+	/**
+	 * Called when the recorder stops or shuts down: a sink that waits inside a call should stop waiting and fail
+	 * that call at once. The default does nothing.
+	 */
 	default void cancel() {
 	}
 
-	/** Called when the shutdown deadline has passed: cancel requests in flight. The default does nothing. */
+	/**
+	 * Called when the stop or shutdown deadline has passed: cancel the requests in flight (so a thread blocked on
+	 * a frozen server returns) and fail later calls at once, until {@link #resume()}. The default does nothing.
+	 */
 	default void abort() {
+	}
+
+	/**
+	 * Called when the recorder starts again after a stop: calls may be made again. The default does nothing.
+	 */
+	default void resume() {
+	}
+
+	/**
+	 * Called when the recorder has stopped (its threads ended): release what is idle, e.g. pooled connections, so
+	 * nothing stays open while stopped (a checkpoint, a paused test context). A {@link #resume()} may follow. The
+	 * default does nothing.
+	 */
+	default void stopped() {
 	}
 
 	/**

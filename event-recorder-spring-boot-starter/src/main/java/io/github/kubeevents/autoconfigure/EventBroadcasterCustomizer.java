@@ -1,7 +1,6 @@
 package io.github.kubeevents.autoconfigure;
 
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.EventBroadcasterBuilder;
 
 /**
  * Callback to customize the auto-configured {@link EventBroadcaster} beyond what {@code kubeevents.*} covers
@@ -17,6 +16,6 @@ public interface EventBroadcasterCustomizer {
 	 * Customizes the builder.
 	 * @param builder the builder, already configured from the properties
 	 */
-	void customize(EventBroadcasterBuilder builder);
+	void customize(EventBroadcaster.Builder builder);
 
 }

@@ -21,7 +21,7 @@ public final class InvalidKubeEventsPropertyException extends IllegalArgumentExc
 
 	/**
 	 * An invalid value.
-	 * @param property the property's full name, e.g. {@code kubeevents.retry.max-attempts}
+	 * @param property the property's full name, e.g. {@code kubeevents.sink.retry.max-attempts}
 	 * @param value the value found, as text
 	 * @param requirement what a valid value is, e.g. {@code "must be at least 1"}
 	 */

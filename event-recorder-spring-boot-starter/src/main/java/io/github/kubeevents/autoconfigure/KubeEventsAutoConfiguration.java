@@ -1,18 +1,12 @@
 package io.github.kubeevents.autoconfigure;
 
+import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.EventBroadcasterBuilder;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
-import io.github.kubeevents.autoconfigure.cluster.ClientVersionCheck;
-import io.github.kubeevents.autoconfigure.cluster.ClusterResolver;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
-import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.spring.KubeEventsLifecycle;
-import io.github.kubeevents.spring.KubeEventsStatus;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
@@ -28,10 +22,16 @@ import org.springframework.core.env.Environment;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the Kubernetes
  * event recorder: an {@link EventBroadcaster} built from {@link KubeEventsProperties}, an {@link EventRecorder}
- * for the application's {@link EventSource}, the sink chosen by {@code kubeevents.sink.mode} (see
- * {@link ClusterResolver}) and the {@link KubeEventsLifecycle} that starts and stops them.
+ * for the application's {@link EventSource}, where events go ({@link KubeEventsStatus}, from
+ * {@code kubeevents.sink.mode}, the application's sink beans and the {@link KubeEventsConnectionDetails}) and the
+ * {@link KubeEventsLifecycle} that starts and stops them.
  *
- * <p>Switched off with {@code kubeevents.enabled=false}. Every bean backs off when the application defines one of
+ * <p>The cluster comes from the {@link KubeEventsConnectionDetails} bean, the one override point for it: when the
+ * application (or {@code @ServiceConnection}) declares none, the auto-configuration declares details built from what
+ * it finds (the application's {@link ApiClient} bean, the in-cluster service account, a kubeconfig when allowed).
+ *
+ * <p>A renamed or removed {@code kubeevents.*} property fails startup, naming its replacement
+ * ({@link RemovedKubeEventsProperties}). Switched off with {@code kubeevents.enabled=false}. Every bean backs off when the application defines one of
  * the same type; {@link EventBroadcasterCustomizer} and {@link CorrelatorOptionsCustomizer} beans adjust the
  * broadcaster beyond the properties.
  */
@@ -45,9 +45,14 @@ public final class KubeEventsAutoConfiguration {
 	public static final String DEFAULT_COMPONENT = "kube-events";
 
 	@Bean
+	static RemovedKubeEventsProperties kubeEventsRemovedPropertiesCheck() {
+		return new RemovedKubeEventsProperties();
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
-	KubernetesConfigDetector kubeEventsConfigDetector() {
-		return KubernetesConfigDetector.system();
+	KubernetesConfigDetector kubeEventsConfigDetector(Environment environment) {
+		return KubernetesConfigDetector.of(environment);
 	}
 
 	@Bean
@@ -66,18 +71,23 @@ public final class KubeEventsAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnMissingBean(KubeEventsConnectionDetails.class)
+	DetectedKubeEventsConnectionDetails kubeEventsConnectionDetails(KubeEventsProperties properties,
+			KubernetesConfigDetector detector, ObjectProvider<ApiClient> apiClient) {
+		boolean kubeconfigAllowed = properties.kubeconfig().enabled()
+				|| properties.sink().mode() == SinkMode.KUBERNETES;
+		return new DetectedKubeEventsConnectionDetails(apiClient::getIfAvailable, detector, kubeconfigAllowed);
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
-	KubeEventsStatus kubeEventsStatus(KubeEventsProperties properties, KubernetesConfigDetector detector,
-			ObjectProvider<EventSink> eventSink, ObjectProvider<EventsV1Sink> eventsV1Sink,
-			ObjectProvider<KubeEventsConnectionDetails> connectionDetails, ObjectProvider<ApiClient> apiClient) {
+	KubeEventsStatus kubeEventsStatus(KubeEventsProperties properties, KubeEventsConnectionDetails connectionDetails,
+			ObjectProvider<EventSink> eventSink, ObjectProvider<EventsV1Sink> eventsV1Sink) {
 		ClientVersionCheck.warnIfOlderThanBuiltWith();
-		SinkMode mode = properties.sink().mode();
-		boolean cluster = mode == SinkMode.AUTO || mode == SinkMode.KUBERNETES;
-		ClusterResolver.UserSinks userSinks = cluster ? new ClusterResolver.UserSinks(eventSink.getIfAvailable(),
-				eventsV1Sink.getIfAvailable(), properties.eventsApi()) : ClusterResolver.UserSinks.NONE;
-		return new ClusterResolver(detector).resolve(mode.tag(), properties.logEvents(),
-				properties.kubeconfig().enabled(), userSinks, cluster ? connectionDetails.getIfAvailable() : null,
-				cluster ? apiClient.getIfAvailable() : null);
+		return KubeEventsStatus.resolve(properties.sink().mode(), properties.logEvents(),
+				() -> SinkTarget.applicationSink(eventSink.getIfAvailable(), eventsV1Sink.getIfAvailable(),
+						properties.sink().eventsApi()),
+				connectionDetails);
 	}
 
 	@Bean
@@ -92,16 +102,17 @@ public final class KubeEventsAutoConfiguration {
 			customizer.customize(eventsV1);
 		});
 		KubeEventsProperties.Sink sink = properties.sink();
-		EventBroadcasterBuilder builder = EventBroadcaster.builder()
+		EventBroadcaster.Builder builder = EventBroadcaster.builder()
 			.incomingQueueCapacity(properties.queue().capacity())
 			.subscriberOptions(properties.queue().toSubscriberOptions())
-			.retryPolicy(properties.retry().toPolicy())
 			.maxMessageBytes(properties.maxMessageBytes())
 			.shutdownTimeout(properties.shutdownTimeout())
-			.eventsApi(properties.eventsApi())
+			.eventsApi(sink.eventsApi())
 			.requestTimeout(sink.requestTimeout())
 			.sinkWriters(sink.writers())
-			.seriesCacheSize(properties.series().cacheSize())
+			.writerQueueCapacity(sink.writerQueueCapacity())
+			.seriesCacheSize(sink.seriesCacheSize())
+			.retryPolicy(sink.retry().toPolicy())
 			.correlatorOptions(coreV1.build())
 			.eventsV1CorrelatorOptions(eventsV1.build());
 		if (sink.rateLimit().qps() != null) {

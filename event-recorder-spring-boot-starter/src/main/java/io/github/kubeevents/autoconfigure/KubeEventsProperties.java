@@ -3,9 +3,8 @@ package io.github.kubeevents.autoconfigure;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.github.kubeevents.FullQueuePolicy;
-import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.CorrelatorOptions;
+import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import org.jspecify.annotations.Nullable;
@@ -37,22 +36,17 @@ import static io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyExcept
  * spring.lifecycle.timeout-per-shutdown-phase.
  * @param maxMessageSize Maximum size of an event message in UTF-8 bytes; longer messages are dropped as invalid
  * input.
- * @param api Events API to write: "auto" asks the API server once at startup whether events.k8s.io/v1 is served
- * and falls back to core/v1, "events.k8s.io/v1" writes Events with EventSeries, "core/v1" writes Events with
- * count PATCHes.
  * @param kubeconfig Use of a developer kubeconfig.
- * @param sink Where events go and how they are written.
- * @param series EventSeries settings (events.k8s.io/v1).
+ * @param sink Where events go and how they are written: mode, events API, writers and their queues, retries,
+ * series cache, rate limit.
  * @param queue Queue settings.
- * @param retry Retry settings of API server writes.
  * @param correlator Correlator settings (aggregation and spam filter) of the API server sink.
  */
 @ConfigurationProperties(KubeEventsProperties.PREFIX)
 public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nullable String component,
 		@Nullable String host, @DefaultValue("true") boolean logEvents, @DefaultValue("10s") Duration shutdownTimeout,
-		@DefaultValue("1MB") DataSize maxMessageSize, @DefaultValue("auto") String api,
-		@DefaultValue Kubeconfig kubeconfig, @DefaultValue Sink sink, @DefaultValue Series series,
-		@DefaultValue Queue queue, @DefaultValue Retry retry, @DefaultValue Correlator correlator) {
+		@DefaultValue("1MB") DataSize maxMessageSize, @DefaultValue Kubeconfig kubeconfig, @DefaultValue Sink sink,
+		@DefaultValue Queue queue, @DefaultValue Correlator correlator) {
 
 	/** The prefix of every property. */
 	public static final String PREFIX = "kubeevents";
@@ -63,8 +57,6 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 */
 	public KubeEventsProperties {
 		require(component == null || !component.isBlank(), "kubeevents.component", component, "must not be blank");
-		require(EventsApi.fromValue(api) != null, "kubeevents.api", api,
-				"must be one of auto, events.k8s.io/v1, core/v1");
 		require(shutdownTimeout != null && isPositive(shutdownTimeout), "kubeevents.shutdown-timeout",
 				shutdownTimeout, "must be positive");
 		require(maxMessageSize != null && maxMessageSize.toBytes() >= 1
@@ -73,15 +65,7 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	}
 
 	/**
-	 * {@link #api()} as the core library's value.
-	 * @return the events API
-	 */
-	public EventsApi eventsApi() {
-		return Objects.requireNonNull(EventsApi.fromValue(this.api));
-	}
-
-	/**
-	 * {@link #maxMessageSize()} in bytes, for {@code EventBroadcasterBuilder#maxMessageBytes(int)}.
+	 * {@link #maxMessageSize()} in bytes, for {@code EventBroadcaster.Builder#maxMessageBytes(int)}.
 	 * @return the limit, between 1 and {@link Integer#MAX_VALUE}
 	 */
 	public int maxMessageBytes() {
@@ -109,13 +93,25 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * @param mode Where recorded events go: "auto" writes to the API server when running in Kubernetes (or when
 	 * the application provides a cluster connection) and otherwise only logs, "kubernetes" requires a cluster,
 	 * "log" only logs, "none" neither writes nor logs.
-	 * @param requestTimeout Time limit of one API server request (connect, TLS handshake, write and read).
+	 * @param api Events API to write: "auto" asks the API server once at startup whether events.k8s.io/v1 is served
+	 * and falls back to core/v1, "events.k8s.io/v1" writes Events with EventSeries, "core/v1" writes Events with
+	 * count PATCHes.
+	 * @param requestTimeout Time limit of one API server request (connect, TLS handshake, write and read); 0 for
+	 * none.
 	 * @param writers Number of threads writing to the API server; writes are sharded by object, so one object's
 	 * writes stay in order (1 writes every event in recording order, as client-go does).
+	 * @param writerQueueCapacity Maximum number of events waiting for each writer thread; when one is full, its
+	 * events are dropped (queue_full). The sink's capacity in the endpoint and the queue gauges is
+	 * queue.subscriber-capacity plus writers times this.
+	 * @param seriesCacheSize Maximum number of Events remembered for their series (events.k8s.io/v1); the least
+	 * recently seen one is forgotten, after its final count is written.
 	 * @param rateLimit Client-side limit on API server requests (off unless qps is set).
+	 * @param retry Retry settings of API server writes.
 	 */
-	public record Sink(@DefaultValue("auto") SinkMode mode, @DefaultValue("5s") Duration requestTimeout,
-			@DefaultValue("4") int writers, @DefaultValue RateLimit rateLimit) {
+	public record Sink(@DefaultValue("auto") SinkMode mode, @DefaultValue("auto") String api,
+			@DefaultValue("5s") Duration requestTimeout, @DefaultValue("4") int writers,
+			@DefaultValue("1000") int writerQueueCapacity, @DefaultValue("4096") int seriesCacheSize,
+			@DefaultValue RateLimit rateLimit, @DefaultValue Retry retry) {
 
 		/**
 		 * Validates the sink settings.
@@ -123,9 +119,22 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 		 */
 		public Sink {
 			require(mode != null, "kubeevents.sink.mode", mode, "must be one of auto, kubernetes, log, none");
+			require(api != null && EventsApi.fromValue(api) != null, "kubeevents.sink.api", api,
+					"must be one of auto, events.k8s.io/v1, core/v1");
 			require(requestTimeout != null && !requestTimeout.isNegative(), "kubeevents.sink.request-timeout",
 					requestTimeout, "must be zero (no limit) or positive");
 			require(writers >= 1 && writers <= 64, "kubeevents.sink.writers", writers, "must be between 1 and 64");
+			require(writerQueueCapacity >= 1, "kubeevents.sink.writer-queue-capacity", writerQueueCapacity,
+					"must be at least 1");
+			require(seriesCacheSize >= 1, "kubeevents.sink.series-cache-size", seriesCacheSize, "must be at least 1");
+		}
+
+		/**
+		 * {@link #api()} as the core library's value.
+		 * @return the events API
+		 */
+		public EventsApi eventsApi() {
+			return Objects.requireNonNull(EventsApi.fromValue(this.api));
 		}
 
 	}
@@ -152,35 +161,17 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	}
 
 	/**
-	 * EventSeries settings ({@code kubeevents.series.*}), for the events.k8s.io/v1 API.
-	 *
-	 * @param cacheSize Maximum number of Events remembered for their series; the least recently seen one is
-	 * forgotten, after its final count is written.
-	 */
-	public record Series(@DefaultValue("4096") int cacheSize) {
-
-		/**
-		 * Validates the series settings.
-		 * @throws InvalidKubeEventsPropertyException naming the property
-		 */
-		public Series {
-			require(cacheSize >= 1, "kubeevents.series.cache-size", cacheSize, "must be at least 1");
-		}
-
-	}
-
-	/**
 	 * Queue settings ({@code kubeevents.queue.*}).
 	 *
 	 * @param capacity Maximum number of events waiting to be distributed to the subscribers; when it is full, new
 	 * events are dropped (queue_full).
 	 * @param subscriberCapacity Maximum number of events waiting for each subscriber (the API server sink, the
-	 * logger).
+	 * logger); the sink's events then wait in its writer queues (sink.writer-queue-capacity).
 	 * @param fullPolicy What to do when a subscriber's queue is full: "drop" the event for that subscriber, or
 	 * "wait" for room (which delays every subscriber).
 	 */
 	public record Queue(@DefaultValue("1000") int capacity, @DefaultValue("1000") int subscriberCapacity,
-			@DefaultValue("drop") FullQueuePolicy fullPolicy) {
+			@DefaultValue("drop") SubscriberOptions.FullQueuePolicy fullPolicy) {
 
 		/**
 		 * Validates the queue settings.
@@ -197,14 +188,14 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 		 * The subscriber options these settings describe.
 		 * @return the options
 		 */
-		public SubscriberOptions toSubscriberOptions() {
+		SubscriberOptions toSubscriberOptions() {
 			return new SubscriberOptions(this.subscriberCapacity, this.fullPolicy);
 		}
 
 	}
 
 	/**
-	 * Retry settings of API server writes ({@code kubeevents.retry.*}). Transport failures, unreadable answers and
+	 * Retry settings of API server writes ({@code kubeevents.sink.retry.*}). Transport failures, unreadable answers and
 	 * 429/5xx answers still busy after their Retry-After waits are retried; any other HTTP error status drops the
 	 * event at once.
 	 *
@@ -219,8 +210,8 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
 		 */
 		public Retry {
-			require(maxAttempts >= 1, "kubeevents.retry.max-attempts", maxAttempts, "must be at least 1");
-			require(sleep != null && !sleep.isNegative(), "kubeevents.retry.sleep", sleep,
+			require(maxAttempts >= 1, "kubeevents.sink.retry.max-attempts", maxAttempts, "must be at least 1");
+			require(sleep != null && !sleep.isNegative(), "kubeevents.sink.retry.sleep", sleep,
 					"must be zero or positive");
 		}
 
@@ -228,7 +219,7 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 		 * The retry policy these settings describe.
 		 * @return the policy
 		 */
-		public RetryPolicy toPolicy() {
+		RetryPolicy toPolicy() {
 			return new RetryPolicy(this.maxAttempts, this.sleep);
 		}
 
@@ -258,7 +249,7 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 		 * core/v1 and off for events.k8s.io/v1, as in client-go
 		 * @return a new builder
 		 */
-		public CorrelatorOptions.Builder toOptionsBuilder(EventsApi api) {
+		CorrelatorOptions.Builder toOptionsBuilder(EventsApi api) {
 			boolean coreV1 = api == EventsApi.CORE_V1;
 			return CorrelatorOptions.builder()
 				.cacheSize(this.cacheSize)
@@ -305,7 +296,7 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 		 * every 299.9999927 s rather than 300 s; here it is exactly the configured interval.
 		 * @return {@code 1 / refillInterval} in seconds
 		 */
-		public double qps() {
+		double qps() {
 			return 1_000_000_000.0 / this.refillInterval.toNanos();
 		}
 

@@ -7,9 +7,9 @@ import java.util.Set;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
-import io.github.kubeevents.introspect.ObjectRef;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.spring.KubeEventsStatus;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
@@ -19,8 +19,8 @@ import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
-import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * The {@code kubeevents} Actuator endpoint. Read-only; it reads in-memory state only and never calls the API
@@ -149,7 +149,7 @@ public final class KubeEventsEndpoint {
 			boolean logEvents) {
 
 		static SinkDescriptor of(KubeEventsStatus status) {
-			return new SinkDescriptor(status.configured(), status.sink().value(), status.reason(), status.apiServer(),
+			return new SinkDescriptor(status.configured().tag(), status.sink().value(), status.reason(), status.apiServer(),
 					status.logEvents());
 		}
 

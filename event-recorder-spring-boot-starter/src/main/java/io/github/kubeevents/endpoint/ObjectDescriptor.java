@@ -3,10 +3,10 @@ package io.github.kubeevents.endpoint;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.kubeevents.introspect.CorrelatorSnapshot;
-import io.github.kubeevents.introspect.ObjectRef;
+import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
+import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
+import io.github.kubeevents.introspect.RecorderSnapshot.SeriesSnapshot;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.introspect.SeriesSnapshot;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 

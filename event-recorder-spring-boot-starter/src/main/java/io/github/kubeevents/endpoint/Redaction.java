@@ -2,9 +2,9 @@ package io.github.kubeevents.endpoint;
 
 import java.util.List;
 
-import io.github.kubeevents.introspect.CorrelatorSnapshot;
+import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
+import io.github.kubeevents.introspect.RecorderSnapshot.SeriesSnapshot;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.introspect.SeriesSnapshot;
 import org.jspecify.annotations.Nullable;
 
 /** Hides messages and notes in a snapshot unless they may be shown. Stateless. */

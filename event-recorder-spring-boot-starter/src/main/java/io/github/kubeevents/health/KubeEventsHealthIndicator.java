@@ -3,26 +3,48 @@ package io.github.kubeevents.health;
 import java.util.Objects;
 
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.introspect.LastRejection;
-import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.RecorderStats;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 
 /**
- * Health of the Kubernetes event recorder, from in-memory state only (it never calls the API server): UP while
- * the broadcaster runs, UNKNOWN before it starts (so it does not drag the aggregate down during startup), DOWN
- * after it has shut down. Dropped events do not make it DOWN (a restart would not bring them back); they are
- * reported in the details, with the last rejection by the API server, the most common answer to "why are there no
- * events?" (a missing RBAC verb gives {@code HTTP 403 Forbidden: events is forbidden: ...}).
+ * Health of the Kubernetes event recorder, from in-memory state only (it never calls the API server):
+ * <ul>
+ * <li><b>UP</b> while the recorder runs and its writes succeed;</li>
+ * <li><b>{@value #DEGRADED_CODE}</b> while it runs but the API server refuses its writes: none written yet and
+ * refusals, or {@value #REJECTIONS_IN_A_ROW} refusals in a row (expected refusals such as 409 AlreadyExists not
+ * counted), e.g. RBAC without the verbs. The status is not in Spring Boot's default status order, so it shows here
+ * without changing the aggregate status or readiness; to let it count, add it to the order, e.g.
+ * {@code management.endpoint.health.status.order=down,out-of-service,degraded,up,unknown}, and map it with
+ * {@code management.endpoint.health.status.http-mapping.degraded=503};</li>
+ * <li><b>UNKNOWN</b> before it starts and while it is stopped (a paused test context, a checkpoint), so it does
+ * not drag the aggregate down;</li>
+ * <li><b>DOWN</b> once it has shut down.</li>
+ * </ul>
+ * Dropped events do not make it DOWN (a restart would not bring them back); they are reported in the details.
  *
- * <p>Details: {@code sink} (kubernetes, log or none), {@code queueDepth}, {@code queueCapacity},
- * {@code accepted}, {@code dropped} (total over every reason) and, once the server refused an event,
- * {@code lastRejection} with {@code at}, {@code event} and {@code error}.
+ * <p>Details: {@code sink} (kubernetes, log or none), {@code api} and {@code apiReason} of the first sink (how
+ * {@code auto} chose, and why it switched to core/v1 when RBAC refuses events.k8s.io/v1), {@code queueDepth},
+ * {@code queueCapacity}, {@code accepted}, {@code dropped} (total over every reason), {@code rejectedInARow} and,
+ * once the server refused an event, {@code lastRejection} with {@code at}, {@code event} and {@code error}.
  *
  * <p>Thread-safe.
  */
 public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
+
+	/** The code of the status of a recorder whose writes the API server refuses. */
+	public static final String DEGRADED_CODE = "DEGRADED";
+
+	/** Refusals in a row, after a written event, that make the status {@value #DEGRADED_CODE}. */
+	public static final int REJECTIONS_IN_A_ROW = 3;
+
+	/** The status of a recorder that runs while the API server refuses its writes. */
+	public static final Status DEGRADED = new Status(DEGRADED_CODE,
+			"the API server refuses the recorder's writes; see lastRejection");
 
 	private final EventBroadcaster broadcaster;
 
@@ -41,25 +63,34 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		if (this.broadcaster.isRunning()) {
-			builder.up();
+		RecorderStats stats = this.broadcaster.stats();
+		switch (stats.state()) {
+			case "running" -> builder.status(refused(stats) ? DEGRADED : Status.UP);
+			case "draining", "terminated" -> builder.down().withDetail("state", "shut down");
+			case "stopping", "stopped" -> builder.unknown().withDetail("state", "stopped");
+			default -> builder.unknown().withDetail("state", "not started");
 		}
-		else if (this.broadcaster.isShutdown()) {
-			builder.down().withDetail("state", "shut down");
+		builder.withDetail("sink", this.status.sink().value());
+		RecorderSnapshot snapshot = this.broadcaster.snapshot(0);
+		if (!snapshot.sinks().isEmpty()) {
+			RecorderSnapshot.SinkSnapshot sink = snapshot.sinks().get(0);
+			builder.withDetail("api", sink.api()).withDetail("apiReason", sink.apiReason());
 		}
-		else {
-			builder.unknown().withDetail("state", "not started");
-		}
-		long dropped = this.broadcaster.droppedByReason().values().stream().mapToLong(Long::longValue).sum();
-		builder.withDetail("sink", this.status.sink().value())
-			.withDetail("queueDepth", this.broadcaster.queueDepth())
-			.withDetail("queueCapacity", this.broadcaster.queueCapacity())
-			.withDetail("accepted", this.broadcaster.acceptedCount())
-			.withDetail("dropped", dropped);
-		LastRejection rejection = this.broadcaster.lastRejection();
+		builder.withDetail("queueDepth", stats.queue().depth())
+			.withDetail("queueCapacity", stats.queue().capacity())
+			.withDetail("accepted", stats.accepted())
+			.withDetail("dropped", stats.totalDropped())
+			.withDetail("rejectedInARow", stats.rejectedInARow());
+		RecorderStats.Rejection rejection = stats.lastRejection();
 		if (rejection != null) {
 			builder.withDetail("lastRejection", rejection);
 		}
+	}
+
+	/** Whether the API server refuses the writes: none written and refusals, or several refusals in a row. */
+	private static boolean refused(RecorderStats stats) {
+		long written = stats.writes().created() + stats.writes().patched();
+		return stats.rejectedInARow() > 0 && (written == 0 || stats.rejectedInARow() >= REJECTIONS_IN_A_ROW);
 	}
 
 }

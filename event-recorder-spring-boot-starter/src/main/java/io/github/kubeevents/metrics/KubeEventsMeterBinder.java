@@ -1,5 +1,6 @@
 package io.github.kubeevents.metrics;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
@@ -7,8 +8,7 @@ import java.util.function.ToLongFunction;
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.introspect.SinkStats;
-import io.github.kubeevents.introspect.WriteBudgetSnapshot;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -30,6 +30,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code kubeevents_sink_retries_total};</li>
  * <li>{@code kubeevents.truncated} (counter, events): events.k8s.io/v1 notes cut to the server's 1024 bytes →
  * {@code kubeevents_truncated_events_total};</li>
+ * <li>{@code kubeevents.unformatted} (counter, events): events whose message pattern failed to format with its
+ * arguments, written with the pattern, a mark and the arguments → {@code kubeevents_unformatted_events_total};</li>
  * <li>{@code kubeevents.sink.throttled} (counter) and {@code kubeevents.sink.throttled.wait} (counter, seconds):
  * requests that waited for the write budget, and how long in all, when one is set →
  * {@code kubeevents_sink_throttled_total}, {@code kubeevents_sink_throttled_wait_seconds_total};</li>
@@ -64,27 +66,32 @@ public final class KubeEventsMeterBinder implements MeterBinder {
 	 */
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		FunctionCounter.builder("kubeevents.accepted", this.broadcaster, EventBroadcaster::acceptedCount)
+		FunctionCounter.builder("kubeevents.accepted", this.broadcaster, (b) -> b.stats().accepted())
 			.description("Recorded events accepted into the incoming queue")
 			.baseUnit("events")
 			.register(registry);
 		for (DropReason reason : DropReason.values()) {
-			FunctionCounter.builder("kubeevents.dropped", this.broadcaster, (b) -> b.droppedCount(reason))
+			FunctionCounter.builder("kubeevents.dropped", this.broadcaster, (b) -> b.stats().dropped(reason.tag()))
 				.tag("reason", reason.tag())
 				.description("Events not written, by reason")
 				.baseUnit("events")
 				.register(registry);
 		}
-		written(registry, "created", SinkStats::created);
-		written(registry, "patched", SinkStats::patched);
-		FunctionCounter.builder("kubeevents.sink.retries", this.broadcaster, (b) -> b.sinkStats().retried())
+		written(registry, "created", RecorderStats.Writes::created);
+		written(registry, "patched", RecorderStats.Writes::patched);
+		FunctionCounter.builder("kubeevents.sink.retries", this.broadcaster, (b) -> b.stats().writes().retried())
 			.description("API server write attempts that followed a failed attempt")
 			.register(registry);
-		FunctionCounter.builder("kubeevents.truncated", this.broadcaster, EventBroadcaster::truncatedNotes)
+		FunctionCounter.builder("kubeevents.truncated", this.broadcaster, (b) -> b.stats().truncatedNotes())
 			.description("events.k8s.io/v1 notes cut to the API server's limit of 1024 bytes")
 			.baseUnit("events")
 			.register(registry);
-		if (this.broadcaster.writeBudget() != null) {
+		FunctionCounter.builder("kubeevents.unformatted", this.broadcaster, (b) -> b.stats().formatFailures())
+			.description("Events whose message pattern failed to format with its arguments (written with the pattern,"
+					+ " a mark and the arguments)")
+			.baseUnit("events")
+			.register(registry);
+		if (this.broadcaster.stats().writeBudget() != null) {
 			FunctionCounter.builder("kubeevents.sink.throttled", this.broadcaster, (b) -> budget(b).throttledRequests())
 				.description("API server requests that waited for the write budget")
 				.register(registry);
@@ -95,15 +102,15 @@ public final class KubeEventsMeterBinder implements MeterBinder {
 				.baseUnit("seconds")
 				.register(registry);
 		}
-		queue(registry, "incoming", (b) -> b.queueDepth(), (b) -> b.queueCapacity());
+		queue(registry, "incoming", (b) -> b.stats().queue().depth(), (b) -> b.stats().queue().capacity());
 		for (String name : this.subscriberNames) {
 			queue(registry, name, (b) -> subscriber(b, name).depth(), (b) -> subscriber(b, name).capacity());
 		}
 	}
 
-	private void written(MeterRegistry registry, String result, ToLongFunction<SinkStats> counter) {
+	private void written(MeterRegistry registry, String result, ToLongFunction<RecorderStats.Writes> counter) {
 		FunctionCounter.builder("kubeevents.written", this.broadcaster,
-				(b) -> counter.applyAsLong(b.sinkStats()))
+				(b) -> counter.applyAsLong(b.stats().writes()))
 			.tag("result", result)
 			.description("Events written to the API server, by result")
 			.baseUnit("events")
@@ -124,18 +131,18 @@ public final class KubeEventsMeterBinder implements MeterBinder {
 			.register(registry);
 	}
 
-	private static WriteBudgetSnapshot budget(EventBroadcaster broadcaster) {
-		WriteBudgetSnapshot budget = broadcaster.writeBudget();
-		return (budget != null) ? budget : new WriteBudgetSnapshot(0, 0, 0, java.time.Duration.ZERO);
+	private static RecorderStats.WriteBudget budget(EventBroadcaster broadcaster) {
+		RecorderStats.WriteBudget budget = broadcaster.stats().writeBudget();
+		return (budget != null) ? budget : new RecorderStats.WriteBudget(0, 0, 0, Duration.ZERO);
 	}
 
-	private static RecorderSnapshot.SubscriberSnapshot subscriber(EventBroadcaster broadcaster, String name) {
-		for (RecorderSnapshot.SubscriberSnapshot subscriber : broadcaster.subscriberSnapshots()) {
+	private static RecorderStats.Subscriber subscriber(EventBroadcaster broadcaster, String name) {
+		for (RecorderStats.Subscriber subscriber : broadcaster.stats().subscribers()) {
 			if (subscriber.name().equals(name)) {
 				return subscriber;
 			}
 		}
-		return new RecorderSnapshot.SubscriberSnapshot(name, 0, 0, "drop", 0);
+		return new RecorderStats.Subscriber(name, 0, 0, "drop", 0);
 	}
 
 }

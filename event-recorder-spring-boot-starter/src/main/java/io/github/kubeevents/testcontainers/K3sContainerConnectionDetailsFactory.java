@@ -5,7 +5,6 @@ import java.io.StringReader;
 import java.io.UncheckedIOException;
 
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.autoconfigure.cluster.ClusterConfig;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
@@ -43,7 +42,7 @@ class K3sContainerConnectionDetailsFactory
 	/**
 	 * {@link KubeEventsConnectionDetails} backed by a {@link ContainerConnectionSource}. The client is built once,
 	 * on the first call of {@link #apiClient()} (which starts the container if needed), with the read timeout of
-	 * every client the starter builds ({@link ClusterConfig#READ_TIMEOUT}).
+	 * every client the starter builds ({@link KubeEventsConnectionDetails#CLIENT_READ_TIMEOUT}).
 	 *
 	 * <p>Thread-safe.
 	 */
@@ -89,7 +88,9 @@ class K3sContainerConnectionDetailsFactory
 			}
 			try {
 				KubeConfig kubeConfig = KubeConfig.loadKubeConfig(new StringReader(kubeconfigYaml));
-				return ClientBuilder.kubeconfig(kubeConfig).setReadTimeout(ClusterConfig.READ_TIMEOUT).build();
+				return ClientBuilder.kubeconfig(kubeConfig)
+					.setReadTimeout(KubeEventsConnectionDetails.CLIENT_READ_TIMEOUT)
+					.build();
 			}
 			catch (IOException ex) {
 				throw new IllegalStateException("K3sContainer's kubeconfig could not be loaded: " + ex.getMessage(),

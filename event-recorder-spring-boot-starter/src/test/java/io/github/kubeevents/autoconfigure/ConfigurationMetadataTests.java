@@ -6,6 +6,8 @@ import java.net.URL;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -51,6 +53,9 @@ class ConfigurationMetadataTests {
 	void everyPropertyHasADescriptionFollowingBootsRules() throws IOException {
 		Map<String, JsonNode> properties = properties("kubeevents.");
 		properties.putAll(properties("management.endpoint.kubeevents."));
+		properties.putAll(properties("management.health.kubeevents."));
+		assertThat(properties).containsKeys("management.endpoint.kubeevents.cache.time-to-live",
+				"management.health.kubeevents.enabled");
 		properties.forEach((name, property) -> {
 			if (property.has("deprecation")) {
 				return;
@@ -77,13 +82,13 @@ class ConfigurationMetadataTests {
 		assertThat(defaults).containsOnly(entry("kubeevents.enabled", "true"), entry("kubeevents.component", null),
 				entry("kubeevents.host", null), entry("kubeevents.log-events", "true"),
 				entry("kubeevents.shutdown-timeout", "10s"), entry("kubeevents.max-message-size", "1MB"),
-				entry("kubeevents.api", "auto"), entry("kubeevents.sink.mode", "auto"),
-				entry("kubeevents.sink.request-timeout", "5s"), entry("kubeevents.sink.writers", "4"),
-				entry("kubeevents.sink.rate-limit.qps", null), entry("kubeevents.sink.rate-limit.burst", "10"),
-				entry("kubeevents.series.cache-size", "4096"),
-				entry("kubeevents.kubeconfig.enabled", "false"), entry("kubeevents.queue.capacity", "1000"),
+				entry("kubeevents.kubeconfig.enabled", "false"), entry("kubeevents.sink.mode", "auto"),
+				entry("kubeevents.sink.api", "auto"), entry("kubeevents.sink.request-timeout", "5s"),
+				entry("kubeevents.sink.writers", "4"), entry("kubeevents.sink.writer-queue-capacity", "1000"),
+				entry("kubeevents.sink.series-cache-size", "4096"), entry("kubeevents.sink.rate-limit.qps", null),
+				entry("kubeevents.sink.rate-limit.burst", "10"), entry("kubeevents.sink.retry.max-attempts", "12"),
+				entry("kubeevents.sink.retry.sleep", "10s"), entry("kubeevents.queue.capacity", "1000"),
 				entry("kubeevents.queue.subscriber-capacity", "1000"), entry("kubeevents.queue.full-policy", "drop"),
-				entry("kubeevents.retry.max-attempts", "12"), entry("kubeevents.retry.sleep", "10s"),
 				entry("kubeevents.correlator.cache-size", "4096"),
 				entry("kubeevents.correlator.spam-filter.enabled", null),
 				entry("kubeevents.correlator.spam-filter.burst", "25"),
@@ -106,13 +111,68 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
-	void removedPropertiesNameTheirReplacement() throws IOException {
+	void renamedPropertiesAreErrorsNamingTheirReplacement() throws IOException {
 		Map<String, JsonNode> properties = properties("kubeevents.");
-		assertRemoved(properties.get("kubeevents.correlator.spam-filter.qps"),
-				"kubeevents.correlator.spam-filter.refill-interval");
-		assertRemoved(properties.get("kubeevents.endpoint.default-limit"),
-				"management.endpoint.kubeevents.default-limit");
-		assertRemoved(properties.get("kubeevents.sink"), "kubeevents.sink.mode");
+		assertRemoved(properties.get("kubeevents.api"), "kubeevents.sink.api");
+		assertRemoved(properties.get("kubeevents.retry.max-attempts"), "kubeevents.sink.retry.max-attempts");
+		assertRemoved(properties.get("kubeevents.retry.sleep"), "kubeevents.sink.retry.sleep");
+		assertRemoved(properties.get("kubeevents.series.cache-size"), "kubeevents.sink.series-cache-size");
+	}
+
+	@Test
+	void namesThatWereNeverReleasedHaveNoDeprecationEntry() throws IOException {
+		assertThat(properties("kubeevents.")).doesNotContainKeys("kubeevents.sink", "kubeevents.endpoint.default-limit",
+				"kubeevents.correlator.spam-filter.qps");
+	}
+
+	/**
+	 * The names of the (not deprecated) properties.
+	 * @param prefix the prefix of the names
+	 * @return the names
+	 * @throws IOException when the metadata cannot be read
+	 */
+	static Set<String> propertyNames(String prefix) throws IOException {
+		Set<String> names = new TreeSet<>();
+		properties(prefix).forEach((name, property) -> {
+			if (!property.has("deprecation")) {
+				names.add(name);
+			}
+		});
+		return names;
+	}
+
+	/**
+	 * The names of the (not deprecated) properties of the given types.
+	 * @param prefix the prefix of the names
+	 * @param types the metadata types, e.g. {@code java.time.Duration}
+	 * @return the names
+	 * @throws IOException when the metadata cannot be read
+	 */
+	static Set<String> propertyNamesOfTypes(String prefix, String... types) throws IOException {
+		Set<String> wanted = Set.of(types);
+		Set<String> names = new TreeSet<>();
+		properties(prefix).forEach((name, property) -> {
+			if (!property.has("deprecation") && wanted.contains(property.path("type").asString())) {
+				names.add(name);
+			}
+		});
+		return names;
+	}
+
+	/**
+	 * The error-level deprecations of the metadata.
+	 * @return replacement by removed name
+	 * @throws IOException when the metadata cannot be read
+	 */
+	static Map<String, String> errorLevelDeprecations() throws IOException {
+		Map<String, String> deprecated = new LinkedHashMap<>();
+		for (JsonNode property : metadata().get("properties")) {
+			JsonNode deprecation = property.get("deprecation");
+			if (deprecation != null && deprecation.path("level").asString().equals("error")) {
+				deprecated.put(property.get("name").asString(), deprecation.get("replacement").asString());
+			}
+		}
+		return deprecated;
 	}
 
 	private static void assertRemoved(JsonNode property, String replacement) {
@@ -131,7 +191,15 @@ class ConfigurationMetadataTests {
 		assertThat(defaults).containsEntry("management.endpoint.kubeevents.show-values", "never")
 			.containsEntry("management.endpoint.kubeevents.roles", null)
 			.containsEntry("management.endpoint.kubeevents.default-limit", "100")
+			.containsEntry("management.endpoint.kubeevents.cache.time-to-live", "0ms")
 			.containsKey("management.endpoint.kubeevents.access");
+	}
+
+	@Test
+	void healthIndicatorCanBeSwitchedOff() throws IOException {
+		JsonNode enabled = properties("management.health.kubeevents.").get("management.health.kubeevents.enabled");
+		assertThat(enabled.get("type").asString()).isEqualTo("java.lang.Boolean");
+		assertThat(enabled.get("defaultValue").asBoolean()).isTrue();
 	}
 
 	@Test
@@ -145,7 +213,7 @@ class ConfigurationMetadataTests {
 			hints.put(hint.get("name").asString(), values.toString());
 		}
 		assertThat(hints).containsOnly(entry("kubeevents.sink.mode", "auto,kubernetes,log,none"),
-				entry("kubeevents.api", "auto,events.k8s.io/v1,core/v1"),
+				entry("kubeevents.sink.api", "auto,events.k8s.io/v1,core/v1"),
 				entry("kubeevents.queue.full-policy", "drop,wait"),
 				entry("kubeevents.correlator.spam-filter.key", "object,object-and-reason"));
 	}

@@ -3,7 +3,6 @@ package io.github.kubeevents.autoconfigure;
 import java.nio.file.Path;
 import java.util.List;
 
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -43,7 +42,7 @@ class InvalidKubeEventsPropertyFailureAnalyzerTests {
 	private Throwable startupFailure(String property) {
 		Throwable[] failure = new Throwable[1];
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp))
+			.withBean(KubernetesConfigDetector.class, () -> Machines.noCluster(this.tmp))
 			.withPropertyValues(property)
 			.run((context) -> {
 				assertThat(context).hasFailed();
@@ -54,7 +53,7 @@ class InvalidKubeEventsPropertyFailureAnalyzerTests {
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
-			kubeevents.retry.max-attempts=0                         | kubeevents.retry.max-attempts                      | '0' (must be at least 1)
+			kubeevents.sink.retry.max-attempts=0                         | kubeevents.sink.retry.max-attempts                      | '0' (must be at least 1)
 			kubeevents.correlator.spam-filter.refill-interval=0s    | kubeevents.correlator.spam-filter.refill-interval  | 'PT0S' (must be positive)
 			kubeevents.queue.capacity=-5                            | kubeevents.queue.capacity                          | '-5' (must be at least 1)
 			""")
@@ -79,7 +78,7 @@ class InvalidKubeEventsPropertyFailureAnalyzerTests {
 
 	@Test
 	void winsOverSpringBootsBindFailureAnalyzer() {
-		Throwable failure = startupFailure("kubeevents.retry.max-attempts=0");
+		Throwable failure = startupFailure("kubeevents.sink.retry.max-attempts=0");
 		assertThat(TestClusters.cause(failure, BindException.class)).isNotNull();
 		List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation()
 			.load(FailureAnalyzer.class, SpringFactoriesLoader.FailureHandler.handleMessage((message, ex) -> {
@@ -98,7 +97,7 @@ class InvalidKubeEventsPropertyFailureAnalyzerTests {
 			.findFirst()
 			.orElseThrow();
 		assertThat(first.getDescription())
-			.startsWith("Invalid value for the Kubernetes event recorder's property 'kubeevents.retry.max-attempts'");
+			.startsWith("Invalid value for the Kubernetes event recorder's property 'kubeevents.sink.retry.max-attempts'");
 	}
 
 	@Test
@@ -123,7 +122,7 @@ class InvalidKubeEventsPropertyFailureAnalyzerTests {
 
 		@Bean
 		KubernetesConfigDetector noClusterDetector() {
-			return TestClusters.noCluster(dir);
+			return Machines.noCluster(dir);
 		}
 
 	}

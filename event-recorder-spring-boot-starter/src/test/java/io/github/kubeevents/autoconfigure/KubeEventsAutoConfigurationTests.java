@@ -11,18 +11,12 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.FakeEventRecorder;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
-import io.github.kubeevents.autoconfigure.cluster.NoKubernetesClusterException;
 import io.github.kubeevents.autoconfigure.endpoint.KubeEventsEndpointAutoConfiguration;
 import io.github.kubeevents.autoconfigure.health.KubeEventsHealthContributorAutoConfiguration;
 import io.github.kubeevents.autoconfigure.metrics.KubeEventsMetricsAutoConfiguration;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.CoreV1EventSink;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsLifecycle;
-import io.github.kubeevents.spring.KubeEventsStatus;
-import io.github.kubeevents.spring.SinkTarget;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import io.kubernetes.client.openapi.ApiClient;
@@ -58,7 +52,7 @@ class KubeEventsAutoConfigurationTests {
 	Path tmp;
 
 	private ApplicationContextRunner runner() {
-		return runner(TestClusters.noCluster(this.tmp));
+		return runner(Machines.noCluster(this.tmp));
 	}
 
 	private ApplicationContextRunner runner(KubernetesConfigDetector detector) {
@@ -72,9 +66,9 @@ class KubeEventsAutoConfigurationTests {
 
 	private static List<String> subscriberNames(AssertableApplicationContext context) {
 		return context.getBean(EventBroadcaster.class)
-			.subscriberSnapshots()
+			.stats().subscribers()
 			.stream()
-			.map(RecorderSnapshot.SubscriberSnapshot::name)
+			.map(RecorderStats.Subscriber::name)
 			.toList();
 	}
 
@@ -119,7 +113,7 @@ class KubeEventsAutoConfigurationTests {
 		EventBroadcaster[] broadcaster = new EventBroadcaster[1];
 		runner().run((context) -> broadcaster[0] = context.getBean(EventBroadcaster.class));
 		assertThat(broadcaster[0].isRunning()).isFalse();
-		assertThat(broadcaster[0].isShutdown()).isTrue();
+		assertThat(broadcaster[0].stats().state()).isEqualTo("terminated");
 	}
 
 	@Test
@@ -154,9 +148,9 @@ class KubeEventsAutoConfigurationTests {
 		runner().withBean("myBroadcaster", EventBroadcaster.class, () -> mine).run((context) -> {
 			assertThat(context).hasSingleBean(EventBroadcaster.class).getBean(EventBroadcaster.class).isSameAs(mine);
 			assertThat(mine.isRunning()).isTrue();
-			assertThat(mine.queueCapacity()).isEqualTo(3);
+			assertThat(mine.stats().queue().capacity()).isEqualTo(3);
 			context.getBean(EventRecorder.class).event(TestClusters.pod("web-1"), EventType.NORMAL, "", "no reason");
-			assertThat(mine.droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);
+			assertThat(mine.stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(1);
 		});
 		assertThat(mine.isRunning()).isFalse();
 	}
@@ -190,7 +184,7 @@ class KubeEventsAutoConfigurationTests {
 	@Test
 	void userStatusReplacesTheResolution() {
 		InMemoryEventSink sink = new InMemoryEventSink();
-		KubeEventsStatus mine = new KubeEventsStatus("kubernetes", EffectiveSink.KUBERNETES, "mine", null, false, new SinkTarget.CoreV1(sink));
+		KubeEventsStatus mine = new KubeEventsStatus(SinkMode.KUBERNETES, EffectiveSink.KUBERNETES, "mine", null, false, new SinkTarget.CoreV1(sink));
 		runner().withBean(KubeEventsStatus.class, () -> mine).run((context) -> {
 			assertThat(context).getBean(KubeEventsStatus.class).isSameAs(mine);
 			assertThat(subscriberNames(context)).containsExactly("sink");
@@ -201,7 +195,7 @@ class KubeEventsAutoConfigurationTests {
 	void userLifecycleReplacesOurs() {
 		runner().withBean("myLifecycle", KubeEventsLifecycle.class,
 				() -> new KubeEventsLifecycle(EventBroadcaster.builder().build(),
-						new KubeEventsStatus("none", EffectiveSink.NONE, "mine", null, false, null), EventSource.of("mine"),
+						new KubeEventsStatus(SinkMode.NONE, EffectiveSink.NONE, "mine", null, false, null), EventSource.of("mine"),
 						Duration.ofSeconds(1)))
 			.run((context) -> {
 				assertThat(context).hasSingleBean(KubeEventsLifecycle.class).hasBean("myLifecycle");
@@ -211,7 +205,7 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void userDetectorReplacesOurs() throws IOException {
-		KubernetesConfigDetector mine = TestClusters.inPod(this.tmp, false);
+		KubernetesConfigDetector mine = Machines.inPod(this.tmp, false);
 		runner(mine).run((context) -> {
 			assertThat(context).hasSingleBean(KubernetesConfigDetector.class)
 				.doesNotHaveBean("kubeEventsConfigDetector")
@@ -225,10 +219,10 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void autoOnADeveloperMachineDoesNotWriteToItsKubeconfigsCluster(CapturedOutput output) throws IOException {
-		runner(TestClusters.developerMachine(this.tmp)).withPropertyValues("kubeevents.log-events=false")
+		runner(Machines.developerMachine(this.tmp)).withPropertyValues("kubeevents.log-events=false")
 			.run((context) -> {
 				assertThat(status(context))
-					.isEqualTo(new KubeEventsStatus("auto", EffectiveSink.LOG, NOT_IN_KUBERNETES, null, true, null));
+					.isEqualTo(new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.LOG, NOT_IN_KUBERNETES, null, true, null));
 				assertThat(subscriberNames(context)).containsExactly("logging");
 				assertThat(sinkNames(context)).isEmpty();
 			});
@@ -238,10 +232,10 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void autoOnADeveloperMachineWritesToTheKubeconfigsClusterWhenEnabled(CapturedOutput output) throws IOException {
-		runner(TestClusters.developerMachine(this.tmp)).withPropertyValues("kubeevents.kubeconfig.enabled=true")
+		runner(Machines.developerMachine(this.tmp)).withPropertyValues("kubeevents.kubeconfig.enabled=true")
 			.run((context) -> {
 				KubeEventsStatus status = status(context);
-				assertThat(status.configured()).isEqualTo("auto");
+				assertThat(status.configured()).isEqualTo(SinkMode.AUTO);
 				assertThat(status.sink()).isEqualTo(EffectiveSink.KUBERNETES);
 				assertThat(status.reason())
 					.isEqualTo("kubeconfig " + this.tmp.resolve("env/kubeconfig") + " (from $KUBECONFIG)");
@@ -256,7 +250,7 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void autoInAPodWritesWithTheServiceAccount() throws IOException {
-		runner(TestClusters.inPod(this.tmp, true)).run((context) -> {
+		runner(Machines.inPod(this.tmp, true)).run((context) -> {
 			assertThat(status(context).sink()).isEqualTo(EffectiveSink.KUBERNETES);
 			assertThat(status(context).reason()).isEqualTo("in-cluster service account " + this.tmp.resolve("sa"));
 			assertThat(status(context).apiServer()).isEqualTo("https://10.0.0.1:443");
@@ -266,10 +260,10 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void kubernetesUsesADevelopersKubeconfig() throws IOException {
-		runner(TestClusters.developerMachine(this.tmp))
+		runner(Machines.developerMachine(this.tmp))
 			.withPropertyValues("kubeevents.sink.mode=kubernetes", "kubeevents.log-events=false")
 			.run((context) -> {
-				assertThat(status(context).configured()).isEqualTo("kubernetes");
+				assertThat(status(context).configured()).isEqualTo(SinkMode.KUBERNETES);
 				assertThat(status(context).sink()).isEqualTo(EffectiveSink.KUBERNETES);
 				assertThat(status(context).apiServer()).isEqualTo("http://env.example:6443");
 				assertThat(status(context).logEvents()).isFalse();
@@ -290,12 +284,12 @@ class KubeEventsAutoConfigurationTests {
 	@Test
 	void eventSinkBeanWinsOverConnectionDetailsApiClientAndDetection() throws IOException {
 		InMemoryEventSink sink = new InMemoryEventSink();
-		runner(TestClusters.inPod(this.tmp, true)).withBean(EventSink.class, () -> sink)
+		runner(Machines.inPod(this.tmp, true)).withBean(EventSink.class, () -> sink)
 			.withBean(KubeEventsConnectionDetails.class, () -> () -> client("http://details:1"))
 			.withBean(ApiClient.class, () -> client("http://client:1"))
 			.run((context) -> {
 				assertThat(status(context)).isEqualTo(
-						new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean", null, true, new SinkTarget.CoreV1(sink)));
+						new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.KUBERNETES, "EventSink bean", null, true, new SinkTarget.CoreV1(sink)));
 				context.getBean(EventRecorder.class)
 					.event(TestClusters.pod("web-1"), EventType.WARNING, "BackOff", "Back-off restarting");
 				await().until(() -> sink.created().size() == 1);
@@ -306,7 +300,7 @@ class KubeEventsAutoConfigurationTests {
 
 	@Test
 	void connectionDetailsBeanWinsOverApiClientAndDetection() throws IOException {
-		runner(TestClusters.inPod(this.tmp, true))
+		runner(Machines.inPod(this.tmp, true))
 			.withBean(KubeEventsConnectionDetails.class, () -> () -> client("http://details:1"))
 			.withBean(ApiClient.class, () -> client("http://client:1"))
 			.run((context) -> {
@@ -317,8 +311,47 @@ class KubeEventsAutoConfigurationTests {
 	}
 
 	@Test
+	void detectedConnectionDetailsAreTheOverridePointWhenTheApplicationDeclaresNone() {
+		runner().run((context) -> assertThat(context).hasSingleBean(KubeEventsConnectionDetails.class)
+			.hasBean("kubeEventsConnectionDetails")
+			.getBean(KubeEventsConnectionDetails.class)
+			.isInstanceOf(DetectedKubeEventsConnectionDetails.class));
+	}
+
+	@Test
+	void applicationConnectionDetailsReplaceTheDetectedOnes() throws IOException {
+		KubeEventsConnectionDetails mine = () -> client("http://details:1");
+		runner(Machines.inPod(this.tmp, true)).withBean("myDetails", KubeEventsConnectionDetails.class, () -> mine)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(KubeEventsConnectionDetails.class)
+					.doesNotHaveBean("kubeEventsConnectionDetails")
+					.doesNotHaveBean(DetectedKubeEventsConnectionDetails.class);
+				assertThat(status(context).apiServer()).isEqualTo("http://details:1");
+			});
+	}
+
+	@Test
+	void logAndNoneModesNeverAskTheConnectionDetailsForAClient() {
+		KubeEventsConnectionDetails failing = () -> {
+			throw new IllegalStateException("must not be asked");
+		};
+		for (String mode : List.of("log", "none")) {
+			runner().withPropertyValues("kubeevents.sink.mode=" + mode)
+				.withBean(KubeEventsConnectionDetails.class, () -> failing)
+				.run((context) -> assertThat(context).hasNotFailed());
+		}
+	}
+
+	@Test
+	void kubernetesModeLetsTheDetectedDetailsUseAKubeconfigWithoutKubeconfigEnabled() throws IOException {
+		runner(Machines.developerMachine(this.tmp)).withPropertyValues("kubeevents.sink.mode=kubernetes")
+			.run((context) -> assertThat(context.getBean(KubeEventsConnectionDetails.class).apiClient().getBasePath())
+				.isEqualTo("http://env.example:6443"));
+	}
+
+	@Test
 	void apiClientBeanWinsOverDetection() throws IOException {
-		runner(TestClusters.inPod(this.tmp, true)).withBean(ApiClient.class, () -> client("http://client:1"))
+		runner(Machines.inPod(this.tmp, true)).withBean(ApiClient.class, () -> client("http://client:1"))
 			.run((context) -> {
 				assertThat(status(context).reason()).isEqualTo("ApiClient bean");
 				assertThat(status(context).apiServer()).isEqualTo("http://client:1");
@@ -328,13 +361,13 @@ class KubeEventsAutoConfigurationTests {
 	@Test
 	void logModeNeverWritesAndAlwaysLogs(CapturedOutput output) throws IOException {
 		InMemoryEventSink sink = new InMemoryEventSink();
-		runner(TestClusters.inPod(this.tmp, true))
+		runner(Machines.inPod(this.tmp, true))
 			.withPropertyValues("kubeevents.sink.mode=log", "kubeevents.log-events=false")
 			.withBean(ApiClient.class, () -> client("http://127.0.0.1:1"))
 			.withBean(EventSink.class, () -> sink)
 			.run((context) -> {
 				assertThat(status(context)).isEqualTo(
-						new KubeEventsStatus("log", EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null));
+						new KubeEventsStatus(SinkMode.LOG, EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null));
 				assertThat(subscriberNames(context)).containsExactly("logging");
 				assertThat(sinkNames(context)).isEmpty();
 				context.getBean(EventRecorder.class)
@@ -352,10 +385,10 @@ class KubeEventsAutoConfigurationTests {
 			.withBean(EventSink.class, InMemoryEventSink::new)
 			.run((context) -> {
 				assertThat(status(context)).isEqualTo(
-						new KubeEventsStatus("none", EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
+						new KubeEventsStatus(SinkMode.NONE, EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
 				assertThat(subscriberNames(context)).isEmpty();
 				context.getBean(EventRecorder.class).event(TestClusters.pod("web-1"), EventType.NORMAL, "", "no reason");
-				assertThat(context.getBean(EventBroadcaster.class).droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);
+				assertThat(context.getBean(EventBroadcaster.class).stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(1);
 			});
 	}
 

@@ -1,5 +1,6 @@
 package io.github.kubeevents.autoconfigure;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -7,29 +8,32 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
+import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.EventKeys;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.FullQueuePolicy;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
-import io.github.kubeevents.CorrelatorOptions;
-import io.github.kubeevents.EventKeys;
-import io.github.kubeevents.introspect.CorrelatorSnapshot;
+import io.github.kubeevents.SubscriberOptions;
+import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
-import io.github.kubeevents.spring.KubeEventsLifecycle;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.bind.BindException;
@@ -54,7 +58,7 @@ class KubeEventsPropertiesTests {
 
 	private ApplicationContextRunner runner() {
 		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp))
+			.withBean(KubernetesConfigDetector.class, () -> Machines.noCluster(this.tmp))
 			.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(Clock.fixed(NOW, ZoneOffset.UTC)));
 	}
 
@@ -89,7 +93,7 @@ class KubeEventsPropertiesTests {
 			KubeEventsProperties properties = properties(context);
 			assertThat(properties).isEqualTo(defaults());
 			assertThat(properties.maxMessageBytes()).isEqualTo(1048576);
-			assertThat(properties.retry().toPolicy()).isEqualTo(RetryPolicy.defaults());
+			assertThat(properties.sink().retry().toPolicy()).isEqualTo(RetryPolicy.defaults());
 			assertThat(properties.correlator().spamFilter().qps()).isEqualTo(1.0 / 300);
 
 			CorrelatorOptions options = properties.correlator().toOptionsBuilder(EventsApi.CORE_V1).build();
@@ -104,9 +108,9 @@ class KubeEventsPropertiesTests {
 			assertThat(options.messagePrefix()).isEqualTo(CorrelatorOptions.DEFAULT_MESSAGE_PREFIX);
 
 			RecorderSnapshot snapshot = snapshot(context);
-			assertThat(snapshot.queue()).isEqualTo(new RecorderSnapshot.QueueSnapshot(0, 1000));
+			assertThat(snapshot.queue()).isEqualTo(new RecorderStats.Queue(0, 1000));
 			assertThat(snapshot.subscribers())
-				.containsExactly(new RecorderSnapshot.SubscriberSnapshot("logging", 0, 1000, "drop", 0));
+				.containsExactly(new RecorderStats.Subscriber("logging", 0, 1000, "drop", 0));
 			assertThat(ReflectionTestUtils.getField(context.getBean(KubeEventsLifecycle.class), "shutdownTimeout"))
 				.isEqualTo(Duration.ofSeconds(10));
 		});
@@ -118,12 +122,12 @@ class KubeEventsPropertiesTests {
 	 * @return the defaults
 	 */
 	static KubeEventsProperties defaults() {
-		return new KubeEventsProperties(true, null, null, true, Duration.ofSeconds(10), DataSize.ofMegabytes(1), "auto",
+		return new KubeEventsProperties(true, null, null, true, Duration.ofSeconds(10), DataSize.ofMegabytes(1),
 				new KubeEventsProperties.Kubeconfig(false),
-				new KubeEventsProperties.Sink(SinkMode.AUTO, Duration.ofSeconds(5), 4,
-						new KubeEventsProperties.RateLimit(null, 10)),
-				new KubeEventsProperties.Series(4096), new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
-				new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)),
+				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
+						new KubeEventsProperties.RateLimit(null, 10),
+						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10))),
+				new KubeEventsProperties.Queue(1000, 1000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
 						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),
@@ -151,18 +155,20 @@ class KubeEventsPropertiesTests {
 	}
 
 	@Test
-	void sinkSeriesAndApiPropertiesBind() {
-		runner().withPropertyValues("kubeevents.api=events.k8s.io/v1", "kubeevents.sink.mode=log",
-				"kubeevents.sink.request-timeout=2s", "kubeevents.sink.writers=2", "kubeevents.sink.rate-limit.qps=5",
-				"kubeevents.sink.rate-limit.burst=7", "kubeevents.series.cache-size=99")
+	void everySinkPropertyBindsUnderKubeeventsSink() {
+		runner().withPropertyValues("kubeevents.sink.api=events.k8s.io/v1", "kubeevents.sink.mode=log",
+				"kubeevents.sink.request-timeout=2s", "kubeevents.sink.writers=2",
+				"kubeevents.sink.writer-queue-capacity=30", "kubeevents.sink.rate-limit.qps=5",
+				"kubeevents.sink.rate-limit.burst=7", "kubeevents.sink.series-cache-size=99",
+				"kubeevents.sink.retry.max-attempts=3", "kubeevents.sink.retry.sleep=1s")
 			.run((context) -> {
 				KubeEventsProperties properties = properties(context);
-				assertThat(properties.eventsApi()).isEqualTo(EventsApi.EVENTS_V1);
-				assertThat(properties.sink()).isEqualTo(new KubeEventsProperties.Sink(SinkMode.LOG, Duration.ofSeconds(2),
-						2, new KubeEventsProperties.RateLimit(5.0, 7)));
-				assertThat(properties.series().cacheSize()).isEqualTo(99);
-				assertThat(context.getBean(io.github.kubeevents.EventBroadcaster.class).writeBudget())
-					.isEqualTo(new io.github.kubeevents.introspect.WriteBudgetSnapshot(5.0, 7, 0, Duration.ZERO));
+				assertThat(properties.sink().eventsApi()).isEqualTo(EventsApi.EVENTS_V1);
+				assertThat(properties.sink()).isEqualTo(new KubeEventsProperties.Sink(SinkMode.LOG, "events.k8s.io/v1",
+						Duration.ofSeconds(2), 2, 30, 99, new KubeEventsProperties.RateLimit(5.0, 7),
+						new KubeEventsProperties.Retry(3, Duration.ofSeconds(1))));
+				assertThat(context.getBean(io.github.kubeevents.EventBroadcaster.class).stats().writeBudget())
+					.isEqualTo(new io.github.kubeevents.introspect.RecorderStats.WriteBudget(5.0, 7, 0, Duration.ZERO));
 			});
 	}
 
@@ -178,23 +184,41 @@ class KubeEventsPropertiesTests {
 				"kubeevents.queue.full-policy=wait")
 			.run((context) -> {
 				assertThat(properties(context).queue())
-					.isEqualTo(new KubeEventsProperties.Queue(5, 7, FullQueuePolicy.WAIT));
+					.isEqualTo(new KubeEventsProperties.Queue(5, 7, SubscriberOptions.FullQueuePolicy.WAIT));
 				RecorderSnapshot snapshot = snapshot(context);
-				assertThat(snapshot.queue()).isEqualTo(new RecorderSnapshot.QueueSnapshot(0, 5));
+				assertThat(snapshot.queue()).isEqualTo(new RecorderStats.Queue(0, 5));
 				assertThat(snapshot.subscribers())
-					.containsExactly(new RecorderSnapshot.SubscriberSnapshot("logging", 0, 7, "wait", 0));
+					.containsExactly(new RecorderStats.Subscriber("logging", 0, 7, "wait", 0));
 			});
+	}
+
+	@Test
+	void sinkCapacityIsTheSubscriberQueuePlusEveryWriterQueue() {
+		runnerWithSink(new InMemoryEventSink())
+			.withPropertyValues("kubeevents.queue.subscriber-capacity=7", "kubeevents.sink.writers=3",
+					"kubeevents.sink.writer-queue-capacity=5", "kubeevents.log-events=true")
+			.run((context) -> assertThat(snapshot(context).subscribers()).containsExactly(
+					new RecorderStats.Subscriber("sink", 0, 7 + 3 * 5, "drop", 0),
+					new RecorderStats.Subscriber("logging", 0, 7, "drop", 0)));
+	}
+
+	@Test
+	void writerQueueCapacityDefaultsToClientGosQueueSizeWhateverTheSubscriberCapacity() {
+		runnerWithSink(new InMemoryEventSink()).withPropertyValues("kubeevents.queue.subscriber-capacity=10")
+			.run((context) -> assertThat(snapshot(context).subscribers()).extracting(
+					RecorderStats.Subscriber::capacity)
+				.containsExactly(10 + 4 * 1000));
 	}
 
 	@Test
 	void retryPropertiesBoundTheAttempts() {
 		InMemoryEventSink sink = new InMemoryEventSink(5);
-		runnerWithSink(sink).withPropertyValues("kubeevents.retry.max-attempts=2", "kubeevents.retry.sleep=0s")
+		runnerWithSink(sink).withPropertyValues("kubeevents.sink.retry.max-attempts=2", "kubeevents.sink.retry.sleep=0s")
 			.run((context) -> {
-				assertThat(properties(context).retry()).isEqualTo(new KubeEventsProperties.Retry(2, Duration.ZERO));
+				assertThat(properties(context).sink().retry()).isEqualTo(new KubeEventsProperties.Retry(2, Duration.ZERO));
 				recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "started");
-				await().until(() -> broadcaster(context).droppedCount(DropReason.RETRIES_EXHAUSTED) == 1);
-				assertThat(snapshot(context).sinks().get(0).stats()).isEqualTo(new SinkStats(0, 0, 1, 1));
+				await().until(() -> broadcaster(context).stats().dropped(DropReason.RETRIES_EXHAUSTED.tag()) == 1);
+				assertThat(snapshot(context).sinks().get(0).stats()).isEqualTo(new RecorderStats.Writes(0, 0, 1, 1));
 				assertThat(sink.created()).isEmpty();
 			});
 	}
@@ -208,7 +232,7 @@ class KubeEventsPropertiesTests {
 			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Short", "1234567890");
 			await().until(() -> sink.created().size() == 1);
 			assertThat(sink.created().get(0).getReason()).isEqualTo("Short");
-			assertThat(broadcaster(context).droppedCount(DropReason.INVALID_INPUT)).isEqualTo(1);
+			assertThat(broadcaster(context).stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(1);
 		});
 	}
 
@@ -281,7 +305,7 @@ class KubeEventsPropertiesTests {
 		runnerWithSink(sink).withPropertyValues("kubeevents.correlator.spam-filter.burst=1").run((context) -> {
 			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "one");
 			recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "two");
-			await().until(() -> broadcaster(context).droppedCount(DropReason.SPAM_FILTERED) == 1);
+			await().until(() -> broadcaster(context).stats().dropped(DropReason.SPAM_FILTERED.tag()) == 1);
 			assertThat(sink.created()).extracting(CoreV1Event::getMessage).containsExactly("one");
 		});
 	}
@@ -297,7 +321,7 @@ class KubeEventsPropertiesTests {
 				recorder(context).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "two");
 				await().until(() -> sink.created().size() == 2);
 				assertThat(correlator(context).spamBucketsSize()).isZero();
-				assertThat(broadcaster(context).droppedCount(DropReason.SPAM_FILTERED)).isZero();
+				assertThat(broadcaster(context).stats().dropped(DropReason.SPAM_FILTERED.tag())).isZero();
 			});
 	}
 
@@ -400,29 +424,54 @@ class KubeEventsPropertiesTests {
 			});
 	}
 
+	/**
+	 * An invalid value of every numeric, duration and data size property (zero, negative, out of range), with the
+	 * message naming the property; {@link #everyNumericPropertyHasAnInvalidValueCase()} keeps it complete.
+	 * @return assignment and message
+	 */
+	static Stream<Arguments> invalidValues() {
+		return Stream.of(
+		Arguments.of("kubeevents.shutdown-timeout=0s", "kubeevents.shutdown-timeout must be positive, was 'PT0S'"),
+		Arguments.of("kubeevents.shutdown-timeout=-1s", "kubeevents.shutdown-timeout must be positive, was 'PT-1S'"),
+		Arguments.of("kubeevents.max-message-size=0B", "kubeevents.max-message-size must be between 1B and 2147483647B, was '0B'"),
+		Arguments.of("kubeevents.max-message-size=-1B", "kubeevents.max-message-size must be between 1B and 2147483647B, was '-1B'"),
+		Arguments.of("kubeevents.max-message-size=2GB", "kubeevents.max-message-size must be between 1B and 2147483647B, was '2147483648B'"),
+		Arguments.of("kubeevents.sink.api=events/v2", "kubeevents.sink.api must be one of auto, events.k8s.io/v1, core/v1, was 'events/v2'"),
+		Arguments.of("kubeevents.sink.request-timeout=-1s", "kubeevents.sink.request-timeout must be zero (no limit) or positive, was 'PT-1S'"),
+		Arguments.of("kubeevents.sink.writers=0", "kubeevents.sink.writers must be between 1 and 64, was '0'"),
+		Arguments.of("kubeevents.sink.writers=-1", "kubeevents.sink.writers must be between 1 and 64, was '-1'"),
+		Arguments.of("kubeevents.sink.writers=65", "kubeevents.sink.writers must be between 1 and 64, was '65'"),
+		Arguments.of("kubeevents.sink.writer-queue-capacity=0", "kubeevents.sink.writer-queue-capacity must be at least 1, was '0'"),
+		Arguments.of("kubeevents.sink.writer-queue-capacity=-1", "kubeevents.sink.writer-queue-capacity must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.sink.series-cache-size=0", "kubeevents.sink.series-cache-size must be at least 1, was '0'"),
+		Arguments.of("kubeevents.sink.series-cache-size=-1", "kubeevents.sink.series-cache-size must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.sink.rate-limit.qps=0", "kubeevents.sink.rate-limit.qps must be positive, was '0.0'"),
+		Arguments.of("kubeevents.sink.rate-limit.qps=-1", "kubeevents.sink.rate-limit.qps must be positive, was '-1.0'"),
+		Arguments.of("kubeevents.sink.rate-limit.qps=NaN", "kubeevents.sink.rate-limit.qps must be positive, was 'NaN'"),
+		Arguments.of("kubeevents.sink.rate-limit.qps=Infinity", "kubeevents.sink.rate-limit.qps must be positive, was 'Infinity'"),
+		Arguments.of("kubeevents.sink.rate-limit.burst=0", "kubeevents.sink.rate-limit.burst must be at least 1, was '0'"),
+		Arguments.of("kubeevents.sink.rate-limit.burst=-1", "kubeevents.sink.rate-limit.burst must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.sink.retry.max-attempts=0", "kubeevents.sink.retry.max-attempts must be at least 1, was '0'"),
+		Arguments.of("kubeevents.sink.retry.max-attempts=-1", "kubeevents.sink.retry.max-attempts must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.sink.retry.sleep=-1s", "kubeevents.sink.retry.sleep must be zero or positive, was 'PT-1S'"),
+		Arguments.of("kubeevents.queue.capacity=0", "kubeevents.queue.capacity must be at least 1, was '0'"),
+		Arguments.of("kubeevents.queue.capacity=-5", "kubeevents.queue.capacity must be at least 1, was '-5'"),
+		Arguments.of("kubeevents.queue.subscriber-capacity=0", "kubeevents.queue.subscriber-capacity must be at least 1, was '0'"),
+		Arguments.of("kubeevents.queue.subscriber-capacity=-1", "kubeevents.queue.subscriber-capacity must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.correlator.cache-size=0", "kubeevents.correlator.cache-size must be at least 1, was '0'"),
+		Arguments.of("kubeevents.correlator.cache-size=-1", "kubeevents.correlator.cache-size must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.correlator.spam-filter.burst=0", "kubeevents.correlator.spam-filter.burst must be at least 1, was '0'"),
+		Arguments.of("kubeevents.correlator.spam-filter.burst=-1", "kubeevents.correlator.spam-filter.burst must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.correlator.spam-filter.refill-interval=0s", "kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT0S'"),
+		Arguments.of("kubeevents.correlator.spam-filter.refill-interval=-5s", "kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT-5S'"),
+		Arguments.of("kubeevents.correlator.aggregation.max-events=1", "kubeevents.correlator.aggregation.max-events must be at least 2, was '1'"),
+		Arguments.of("kubeevents.correlator.aggregation.max-events=-1", "kubeevents.correlator.aggregation.max-events must be at least 2, was '-1'"),
+		Arguments.of("kubeevents.correlator.aggregation.interval=0s", "kubeevents.correlator.aggregation.interval must be positive, was 'PT0S'"),
+		Arguments.of("kubeevents.correlator.aggregation.interval=-1s", "kubeevents.correlator.aggregation.interval must be positive, was 'PT-1S'"));
+	}
+
 	@ParameterizedTest
-	@CsvSource(delimiter = '|', textBlock = """
-			kubeevents.shutdown-timeout=0s                          | kubeevents.shutdown-timeout must be positive, was 'PT0S'
-			kubeevents.shutdown-timeout=-1s                         | kubeevents.shutdown-timeout must be positive, was 'PT-1S'
-			kubeevents.max-message-size=0B                          | kubeevents.max-message-size must be between 1B and 2147483647B, was '0B'
-			kubeevents.max-message-size=2GB                         | kubeevents.max-message-size must be between 1B and 2147483647B, was '2147483648B'
-			kubeevents.queue.capacity=0                             | kubeevents.queue.capacity must be at least 1, was '0'
-			kubeevents.queue.subscriber-capacity=0                  | kubeevents.queue.subscriber-capacity must be at least 1, was '0'
-			kubeevents.retry.max-attempts=0                         | kubeevents.retry.max-attempts must be at least 1, was '0'
-			kubeevents.retry.sleep=-1s                              | kubeevents.retry.sleep must be zero or positive, was 'PT-1S'
-			kubeevents.correlator.cache-size=0                      | kubeevents.correlator.cache-size must be at least 1, was '0'
-			kubeevents.correlator.spam-filter.burst=0               | kubeevents.correlator.spam-filter.burst must be at least 1, was '0'
-			kubeevents.correlator.spam-filter.refill-interval=0s    | kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT0S'
-			kubeevents.correlator.spam-filter.refill-interval=-5s   | kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT-5S'
-			kubeevents.correlator.aggregation.max-events=1          | kubeevents.correlator.aggregation.max-events must be at least 2, was '1'
-			kubeevents.correlator.aggregation.interval=0s           | kubeevents.correlator.aggregation.interval must be positive, was 'PT0S'
-			kubeevents.api=events/v2                                | kubeevents.api must be one of auto, events.k8s.io/v1, core/v1, was 'events/v2'
-			kubeevents.sink.writers=0                               | kubeevents.sink.writers must be between 1 and 64, was '0'
-			kubeevents.sink.request-timeout=-1s                     | kubeevents.sink.request-timeout must be zero (no limit) or positive, was 'PT-1S'
-			kubeevents.sink.rate-limit.qps=0                        | kubeevents.sink.rate-limit.qps must be positive, was '0.0'
-			kubeevents.sink.rate-limit.burst=0                      | kubeevents.sink.rate-limit.burst must be at least 1, was '0'
-			kubeevents.series.cache-size=0                          | kubeevents.series.cache-size must be at least 1, was '0'
-			""")
+	@MethodSource("invalidValues")
 	void invalidValueFailsStartupNamingThePropertyAndTheValue(String property, String message) {
 		runner().withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
@@ -430,6 +479,16 @@ class KubeEventsPropertiesTests {
 				.isInstanceOf(InvalidKubeEventsPropertyException.class)
 				.hasMessage(message);
 		});
+	}
+
+	@Test
+	void everyNumericPropertyHasAnInvalidValueCase() throws IOException {
+		Set<String> covered = invalidValues().map((arguments) -> ((String) arguments.get()[0]).split("=")[0])
+			.collect(Collectors.toSet());
+		assertThat(ConfigurationMetadataTests.propertyNamesOfTypes("kubeevents.", "java.lang.Integer",
+				"java.lang.Double", "java.time.Duration", "org.springframework.util.unit.DataSize"))
+			.isNotEmpty()
+			.allSatisfy((name) -> assertThat(covered).as("invalid value cases").contains(name));
 	}
 
 	@Test
@@ -445,11 +504,11 @@ class KubeEventsPropertiesTests {
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
 			kubeevents.sink.mode=cluster                            | kubeevents.sink.mode' to io.github.kubeevents.autoconfigure.SinkMode
-			kubeevents.queue.full-policy=block                      | kubeevents.queue.full-policy' to io.github.kubeevents.FullQueuePolicy
+			kubeevents.queue.full-policy=block                      | kubeevents.queue.full-policy' to io.github.kubeevents.SubscriberOptions$FullQueuePolicy
 			kubeevents.correlator.spam-filter.key=reason            | kubeevents.correlator.spam-filter.key' to io.github.kubeevents.autoconfigure.SpamKey
 			kubeevents.correlator.spam-filter.refill-interval=often | kubeevents.correlator.spam-filter.refill-interval' to java.time.Duration
-			kubeevents.retry.max-attempts=many                      | kubeevents.retry.max-attempts' to int
-			kubeevents.retry.sleep=soon                             | kubeevents.retry.sleep' to java.time.Duration
+			kubeevents.sink.retry.max-attempts=many                      | kubeevents.sink.retry.max-attempts' to int
+			kubeevents.sink.retry.sleep=soon                             | kubeevents.sink.retry.sleep' to java.time.Duration
 			kubeevents.max-message-size=large                       | kubeevents.max-message-size' to org.springframework.util.unit.DataSize
 			""")
 	void unconvertibleValueFailsStartupNamingTheProperty(String property, String target) {

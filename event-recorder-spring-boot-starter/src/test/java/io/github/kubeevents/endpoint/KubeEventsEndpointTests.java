@@ -12,11 +12,11 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.introspect.CorrelatorSnapshot;
-import io.github.kubeevents.introspect.ObjectRef;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
-import io.github.kubeevents.spring.SinkTarget;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.SinkMode;
+import io.github.kubeevents.autoconfigure.TestStatuses;
+import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
+import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.AfterEach;
@@ -46,8 +46,8 @@ class KubeEventsEndpointTests {
 		.clock(Clock.fixed(NOW, ZoneOffset.UTC))
 		.build();
 
-	private final KubeEventsStatus status = new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean",
-			null, false, new SinkTarget.CoreV1(this.sink));
+	private final KubeEventsStatus status = TestStatuses.writing(SinkMode.AUTO, this.sink, "EventSink bean", null,
+			false);
 
 	@BeforeEach
 	void recordThreeEvents() {

@@ -28,8 +28,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ClassPathResource;
@@ -223,8 +223,9 @@ class KubeEventsEndpointWebIntegrationTests {
 			.isOk()
 			.expectBody()
 			.jsonPath("$.components.kubeevents")
-			.isEqualTo(java.util.Map.of("status", "UP", "details", java.util.Map.of("sink", "kubernetes", "queueDepth",
-					0, "queueCapacity", 1000, "accepted", 3, "dropped", 0)));
+			.isEqualTo(java.util.Map.of("status", "UP", "details", java.util.Map.of("sink", "kubernetes", "api", "core/v1",
+					"apiReason", "configured", "queueDepth", 0, "queueCapacity", 1000, "accepted", 3, "dropped", 0,
+					"rejectedInARow", 0)));
 	}
 
 	@Nested

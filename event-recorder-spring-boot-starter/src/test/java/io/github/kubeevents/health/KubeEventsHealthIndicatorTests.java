@@ -9,11 +9,10 @@ import java.util.Map;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.introspect.LastRejection;
+import io.github.kubeevents.autoconfigure.SinkMode;
+import io.github.kubeevents.autoconfigure.TestStatuses;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
-import io.github.kubeevents.spring.SinkTarget;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.AfterEach;
@@ -39,7 +38,7 @@ class KubeEventsHealthIndicatorTests {
 		.build();
 
 	private final KubeEventsHealthIndicator indicator = new KubeEventsHealthIndicator(this.broadcaster,
-			new KubeEventsStatus("auto", EffectiveSink.KUBERNETES, "EventSink bean", null, false, new SinkTarget.CoreV1(this.sink)));
+			TestStatuses.writing(SinkMode.AUTO, this.sink, "EventSink bean", null, false));
 
 	@AfterEach
 	void shutdown() {
@@ -61,7 +60,7 @@ class KubeEventsHealthIndicatorTests {
 		Health health = this.indicator.health();
 		assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
 		assertThat(health.getDetails()).isEqualTo(Map.of("state", "not started", "sink", "kubernetes", "queueDepth", 0,
-				"queueCapacity", 1000, "accepted", 0L, "dropped", 0L));
+				"queueCapacity", 1000, "accepted", 0L, "dropped", 0L, "rejectedInARow", 0L));
 	}
 
 	@Test
@@ -71,8 +70,20 @@ class KubeEventsHealthIndicatorTests {
 		await().until(() -> this.sink.created().size() == 1);
 		Health health = this.indicator.health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
-		assertThat(health.getDetails()).isEqualTo(Map.of("sink", "kubernetes", "queueDepth", 0, "queueCapacity", 1000,
-				"accepted", 1L, "dropped", 0L));
+		assertThat(health.getDetails()).isEqualTo(Map.of("sink", "kubernetes", "api", "core/v1", "apiReason",
+				"configured", "queueDepth", 0, "queueCapacity", 1000, "accepted", 1L, "dropped", 0L, "rejectedInARow",
+				0L));
+	}
+
+	@Test
+	void unknownWhileStoppedAndUpAgainAfterARestart() {
+		start();
+		this.broadcaster.stop(Duration.ofSeconds(5));
+		Health stopped = this.indicator.health();
+		assertThat(stopped.getStatus()).isEqualTo(Status.UNKNOWN);
+		assertThat(stopped.getDetails()).containsEntry("state", "stopped");
+		this.broadcaster.start();
+		assertThat(this.indicator.health().getStatus()).isEqualTo(Status.UP);
 	}
 
 	@Test
@@ -94,19 +105,43 @@ class KubeEventsHealthIndicatorTests {
 	}
 
 	@Test
-	void showsTheLastRejectionAfterAForbidden() {
+	void degradedWhenEveryWriteIsRefusedWithTheRejectionInTheDetails() {
 		this.sink.failNext(EventSinkException.status(403, "Forbidden", "events is forbidden: User \"system:serviceaccount:"
 				+ "shop:web\" cannot create resource \"events\" in API group \"\" in the namespace \"default\""));
 		start();
 		recordBackOff();
 		await().until(() -> this.indicator.health().getDetails().containsKey("lastRejection"));
 		Health health = this.indicator.health();
-		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getStatus()).isEqualTo(KubeEventsHealthIndicator.DEGRADED);
+		assertThat(health.getStatus().getCode()).isEqualTo("DEGRADED");
 		assertThat(health.getDetails()).containsEntry("dropped", 1L)
-			.containsEntry("lastRejection", new LastRejection(NOW,
+			.containsEntry("rejectedInARow", 1L)
+			.containsEntry("lastRejection", new RecorderStats.Rejection(NOW,
 					"object=\"default/web-1\" kind=\"Pod\" type=\"Warning\" reason=\"BackOff\"",
 					"Server rejected event (will not retry!): events is forbidden: User \"system:serviceaccount:shop:web\""
 							+ " cannot create resource \"events\" in API group \"\" in the namespace \"default\""));
+		// the next written event makes it UP again; the last rejection stays visible
+		this.broadcaster.newRecorder(EventSource.of("test"))
+			.event(TestClusters.pod("web-2"), EventType.WARNING, "BackOff", "Back-off restarting failed container");
+		await().until(() -> this.sink.created().size() == 1);
+		assertThat(this.indicator.health().getStatus()).isEqualTo(Status.UP);
+	}
+
+	@Test
+	void oneRefusalAmongWrittenEventsIsUpThreeInARowAreDegraded() {
+		start();
+		recordBackOff();
+		await().until(() -> this.sink.created().size() == 1);
+		EventSinkException invalid = EventSinkException.status(422, "Invalid", "bad");
+		for (int i = 1; i <= 3; i++) {
+			this.sink.failNext(invalid);
+			this.broadcaster.newRecorder(EventSource.of("test"))
+				.event(TestClusters.pod("web-" + (i + 1)), EventType.WARNING, "BackOff", "m");
+			long refused = i;
+			await().until(() -> this.broadcaster.stats().rejectedInARow() == refused);
+			assertThat(this.indicator.health().getStatus()).as("after %d refusals", i)
+				.isEqualTo((i < 3) ? Status.UP : KubeEventsHealthIndicator.DEGRADED);
+		}
 	}
 
 	@Test
@@ -114,10 +149,12 @@ class KubeEventsHealthIndicatorTests {
 		this.sink.failNext(EventSinkException.status(409, "AlreadyExists", "events \"web-1.1886caf21c963200\" already exists"));
 		start();
 		recordBackOff();
-		await().until(() -> this.broadcaster.droppedByReason().get("rejected_by_server") == 1L);
+		await().until(() -> this.broadcaster.stats().dropped().get("rejected_by_server") == 1L);
 		Health health = this.indicator.health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
-		assertThat(health.getDetails()).containsEntry("dropped", 1L).doesNotContainKey("lastRejection");
+		assertThat(health.getDetails()).containsEntry("dropped", 1L)
+			.containsEntry("rejectedInARow", 0L)
+			.doesNotContainKey("lastRejection");
 	}
 
 }

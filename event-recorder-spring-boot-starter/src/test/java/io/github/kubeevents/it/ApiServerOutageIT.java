@@ -9,8 +9,8 @@ import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.InvolvedObject;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.it.HttpExchangeLog.Exchange;
-import io.github.kubeevents.introspect.SinkStats;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Capability;
 import io.github.kubeevents.test.cluster.LocalControlPlane;
 import io.github.kubeevents.test.cluster.RequiresCapability;
@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 import static io.github.kubeevents.it.HttpExchangeLog.TRANSPORT_FAILURE;
 import static io.github.kubeevents.it.ItSupport.awaiting;
 import static io.github.kubeevents.it.ItSupport.createNamespace;
-import static io.github.kubeevents.it.ItSupport.drops;
 import static io.github.kubeevents.it.ItSupport.dropped;
+import static io.github.kubeevents.it.ItSupport.drops;
 import static io.github.kubeevents.it.ItSupport.events;
 import static io.github.kubeevents.it.ItSupport.sinkStats;
 import static io.github.kubeevents.it.ItSupport.snapshot;
@@ -82,7 +82,7 @@ class ApiServerOutageIT {
 		ApiClient client = cp.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 
-		starter(client, "kubeevents.retry.max-attempts=60", "kubeevents.retry.sleep=500ms").run((context) -> {
+		starter(client, "kubeevents.sink.retry.max-attempts=60", "kubeevents.sink.retry.sleep=500ms").run((context) -> {
 			assertThat(context).hasNotFailed();
 			EventRecorder recorder = context.getBean(EventRecorder.class);
 			recorder.event(InvolvedObject.of(pod(ns, "before-outage")), EventType.NORMAL, "Started", "Started before the outage");
@@ -120,7 +120,7 @@ class ApiServerOutageIT {
 				.allSatisfy((e) -> assertThat(e.getMessage())
 					.isEqualTo("Recorded during the outage #" + e.getInvolvedObject().getName().substring(6)));
 
-			SinkStats stats = sinkStats(context);
+			RecorderStats.Writes stats = sinkStats(context);
 			List<Exchange> exchanges = http.exchanges();
 			long transportFailures = exchanges.stream().filter((e) -> e.code() == TRANSPORT_FAILURE).count();
 			Exchange firstAfterOutage = exchanges.stream()
@@ -133,7 +133,7 @@ class ApiServerOutageIT {
 					+ " after the outage took " + firstAfterOutage.elapsed().toMillis() + " ms");
 			assertThat(transportFailures).isGreaterThanOrEqualTo(3);
 			// every attempt that failed was followed by exactly one retry, and none was given up
-			assertThat(stats).isEqualTo(new SinkStats(1 + DURING_OUTAGE, 0, transportFailures, 0));
+			assertThat(stats).isEqualTo(new RecorderStats.Writes(1 + DURING_OUTAGE, 0, transportFailures, 0));
 			assertThat(exchanges).filteredOn((e) -> e.code() != TRANSPORT_FAILURE)
 				.extracting(Exchange::summary)
 				.containsOnly("POST 201")
@@ -154,7 +154,7 @@ class ApiServerOutageIT {
 		ApiClient client = cp.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 
-		starter(client, "kubeevents.retry.max-attempts=3", "kubeevents.retry.sleep=200ms").run((context) -> {
+		starter(client, "kubeevents.sink.retry.max-attempts=3", "kubeevents.sink.retry.sleep=200ms").run((context) -> {
 			assertThat(context).hasNotFailed();
 			EventRecorder recorder = context.getBean(EventRecorder.class);
 			recorder.event(InvolvedObject.of(pod(ns, "before-outage")), EventType.NORMAL, "Started", "Started before the outage");
@@ -166,7 +166,7 @@ class ApiServerOutageIT {
 			}
 			awaiting().until(() -> dropped(context, DropReason.RETRIES_EXHAUSTED) == recordedDuringOutage);
 
-			assertThat(sinkStats(context)).isEqualTo(new SinkStats(1, 0, 2L * recordedDuringOutage, recordedDuringOutage));
+			assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(1, 0, 2L * recordedDuringOutage, recordedDuringOutage));
 			assertThat(snapshot(context).dropped()).isEqualTo(drops("retries_exhausted", recordedDuringOutage));
 			List<Exchange> exchanges = http.exchanges();
 			assertThat(exchanges).hasSize(1 + 3 * recordedDuringOutage);

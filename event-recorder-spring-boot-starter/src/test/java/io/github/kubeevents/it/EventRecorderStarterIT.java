@@ -20,16 +20,14 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.InvolvedObject;
-import io.github.kubeevents.EventNames;
+import io.github.kubeevents.TickingClock;
 import io.github.kubeevents.autoconfigure.CorrelatorOptionsCustomizer;
 import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
-import io.github.kubeevents.spring.KubeEventsLifecycle;
 import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.it.HttpExchangeLog.Exchange;
-import io.github.kubeevents.TickingClock;
-import io.github.kubeevents.introspect.SinkStats;
-import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Capability;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.RequiresCapability;
 import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.ApiClient;
@@ -49,13 +47,15 @@ import io.kubernetes.client.openapi.models.V1Role;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.context.SmartLifecycle;
+
 import static io.github.kubeevents.it.ItSupport.COMPONENT;
 import static io.github.kubeevents.it.ItSupport.HOST;
 import static io.github.kubeevents.it.ItSupport.UUID_REGEX;
 import static io.github.kubeevents.it.ItSupport.awaiting;
 import static io.github.kubeevents.it.ItSupport.createNamespace;
-import static io.github.kubeevents.it.ItSupport.drops;
 import static io.github.kubeevents.it.ItSupport.dropped;
+import static io.github.kubeevents.it.ItSupport.drops;
 import static io.github.kubeevents.it.ItSupport.events;
 import static io.github.kubeevents.it.ItSupport.sinkStats;
 import static io.github.kubeevents.it.ItSupport.snapshot;
@@ -109,7 +109,7 @@ class EventRecorderStarterIT {
 		starter(client).run((context) -> {
 			assertThat(context).hasNotFailed();
 			// ApplicationContextRunner refreshes the context, so the SmartLifecycle has subscribed and started
-			assertThat(context.getBean(KubeEventsLifecycle.class).isRunning()).isTrue();
+			assertThat(context.getBean("kubeEventsLifecycle", SmartLifecycle.class).isRunning()).isTrue();
 			broadcaster.set(context.getBean(EventBroadcaster.class));
 			assertThat(broadcaster.get().isRunning()).isTrue();
 			Instant before = Instant.now();
@@ -123,7 +123,7 @@ class EventRecorderStarterIT {
 			Matcher name = Pattern.compile("web-config\\.([0-9a-f]+)").matcher(event.getMetadata().getName());
 			assertThat(name.matches()).as("name %s", event.getMetadata().getName()).isTrue();
 			long nanos = Long.parseUnsignedLong(name.group(1), 16);
-			assertThat(nanos).isBetween(EventNames.unixNanos(before), EventNames.unixNanos(after));
+			assertThat(nanos).isBetween(unixNanos(before), unixNanos(after));
 			OffsetDateTime recordedAt = OffsetDateTime.ofInstant(Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L)),
 					ZoneOffset.UTC);
 			assertThat(event.getMetadata().getNamespace()).isEqualTo(this.ns);
@@ -155,7 +155,7 @@ class EventRecorderStarterIT {
 				assertThat(exchange.code()).isEqualTo(201);
 			});
 			RecorderSnapshot snapshot = snapshot(context);
-			assertThat(snapshot.sinks().get(0).stats()).isEqualTo(new SinkStats(1, 0, 0, 0));
+			assertThat(snapshot.sinks().get(0).stats()).isEqualTo(new RecorderStats.Writes(1, 0, 0, 0));
 			assertThat(snapshot.dropped()).isEqualTo(drops());
 		});
 		// closing the context stopped the lifecycle, which shut the broadcaster down
@@ -188,7 +188,7 @@ class EventRecorderStarterIT {
 				List<CoreV1Event> stored = events(this.admin, this.ns);
 				assertThat(stored).hasSize(1);
 				CoreV1Event event = stored.get(0);
-				String expectedName = "api-7d9f." + Long.toHexString(EventNames.unixNanos(t0));
+				String expectedName = "api-7d9f." + Long.toHexString(unixNanos(t0));
 				assertThat(event.getMetadata().getName()).isEqualTo(expectedName);
 				assertThat(event.getCount()).isEqualTo(3);
 				assertThat(event.getFirstTimestamp()).isEqualTo(utcSeconds(t0));
@@ -210,7 +210,7 @@ class EventRecorderStarterIT {
 							"{\"count\":" + (i + 1) + ",\"lastTimestamp\":\"" + utcSeconds(t0.plusSeconds(i)).toInstant()
 									+ "\",\"message\":\"Successfully pulled image \\\"nginx:1.27\\\"\"}"));
 				}
-				assertThat(sinkStats(context)).isEqualTo(new SinkStats(1, 2, 0, 0));
+				assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(1, 2, 0, 0));
 				assertThat(snapshot(context).dropped()).isEqualTo(drops());
 			});
 	}
@@ -266,7 +266,7 @@ class EventRecorderStarterIT {
 			assertThat(http.summary()).containsExactlyElementsOf(concat(List.of("POST 201"), 10, List.of("PATCH 200")));
 			assertThat(http.exchanges().get(10).path())
 				.isEqualTo("/api/v1/namespaces/" + this.ns + "/events/" + aggregate.getMetadata().getName());
-			assertThat(sinkStats(context)).isEqualTo(new SinkStats(10, 1, 0, 0));
+			assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(10, 1, 0, 0));
 			assertThat(snapshot(context).dropped()).isEqualTo(drops());
 		});
 	}
@@ -302,7 +302,7 @@ class EventRecorderStarterIT {
 						"PATCH 200");
 				CoreV1Event event = single(events(this.admin, this.ns), (e) -> true);
 				assertThat(event.getCount()).isEqualTo(5);
-				assertThat(sinkStats(context)).isEqualTo(new SinkStats(1, 4, 0, 0));
+				assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(1, 4, 0, 0));
 				assertThat(snapshot(context).dropped()).isEqualTo(drops("spam_filtered", 7));
 
 				clock.advance(Duration.ofSeconds(301));
@@ -361,7 +361,7 @@ class EventRecorderStarterIT {
 			assertThat(body.getAsJsonObject("metadata").get("name").getAsString()).isEqualTo(name);
 			assertThat(body.getAsJsonObject("metadata").has("resourceVersion")).isFalse();
 			assertThat(body.get("count").getAsInt()).isEqualTo(2);
-			assertThat(sinkStats(context)).isEqualTo(new SinkStats(2, 0, 0, 0));
+			assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(2, 0, 0, 0));
 			assertThat(snapshot(context).dropped()).isEqualTo(drops());
 		});
 	}
@@ -385,7 +385,7 @@ class EventRecorderStarterIT {
 			assertThat(status(restrictedHttp.exchanges().get(0))).isEqualTo(Map.of("reason", "Forbidden", "message",
 					"events is forbidden: User \"" + this.cp.restrictedUserName() + "\" cannot create resource"
 							+ " \"events\" in API group \"\" in the namespace \"" + this.ns + "\""));
-			assertThat(sinkStats(context)).isEqualTo(new SinkStats(0, 0, 0, 1));
+			assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(0, 0, 0, 1));
 			assertThat(snapshot(context).dropped()).isEqualTo(drops("rejected_by_server", 1));
 		});
 		assertThat(events(this.admin, this.ns)).isEmpty();
@@ -433,7 +433,7 @@ class EventRecorderStarterIT {
 			assertThat(http.exchanges().get(0).path()).isEqualTo("/api/v1/namespaces/" + missing + "/events");
 			assertThat(status(http.exchanges().get(0)))
 				.isEqualTo(Map.of("reason", "NotFound", "message", "namespaces \"" + missing + "\" not found"));
-			assertThat(sinkStats(context)).isEqualTo(new SinkStats(0, 0, 0, 1));
+			assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(0, 0, 0, 1));
 
 			recorder.event(InvolvedObject.of(node), EventType.NORMAL, "NodeReady", "Node node-a status is now: NodeReady");
 			awaiting().until(() -> sinkStats(context).created() == 1);
@@ -454,7 +454,7 @@ class EventRecorderStarterIT {
 			assertThat(event.getMessage()).isEqualTo("Node node-a status is now: NodeReady");
 			assertThat(http.summary()).containsExactly("POST 404", "POST 201");
 			assertThat(http.exchanges().get(1).path()).isEqualTo("/api/v1/namespaces/default/events");
-			assertThat(sinkStats(context)).isEqualTo(new SinkStats(1, 0, 0, 1));
+			assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(1, 0, 0, 1));
 			assertThat(snapshot(context).dropped()).isEqualTo(drops("rejected_by_server", 1));
 		});
 	}
@@ -502,7 +502,7 @@ class EventRecorderStarterIT {
 			JsonObject cause = JsonParser.parseString(exchange.errorBody()).getAsJsonObject()
 				.getAsJsonObject("details").getAsJsonArray("causes").get(0).getAsJsonObject();
 			assertThat(cause.get("reason").getAsString()).isEqualTo("NamespaceTerminating");
-			assertThat(sinkStats(context)).isEqualTo(new SinkStats(0, 0, 0, 1));
+			assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(0, 0, 0, 1));
 			assertThat(snapshot(context).dropped()).isEqualTo(drops("rejected_by_server", 1));
 		});
 	}
@@ -647,6 +647,10 @@ class EventRecorderStarterIT {
 		}
 		result.addAll(tail);
 		return result;
+	}
+
+	private static long unixNanos(Instant time) {
+		return time.getEpochSecond() * 1_000_000_000L + time.getNano();
 	}
 
 }

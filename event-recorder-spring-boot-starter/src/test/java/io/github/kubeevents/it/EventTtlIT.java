@@ -5,7 +5,7 @@ import java.time.Duration;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.InvolvedObject;
-import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.ApiClient;
@@ -69,7 +69,7 @@ class EventTtlIT {
 				assertThat(event.getReason()).isEqualTo("Completed");
 				assertThat(event.getMessage()).isEqualTo("Job completed");
 			});
-			assertThat(sinkStats(context)).isEqualTo(new SinkStats(2, 0, 0, 0));
+			assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(2, 0, 0, 0));
 			assertThat(snapshot(context).dropped()).isEqualTo(drops());
 		});
 	}

@@ -18,7 +18,7 @@ import static io.github.kubeevents.it.ItSupport.starter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code kubeevents.api=auto} on an API server that does not serve events.k8s.io/v1
+ * {@code kubeevents.sink.api=auto} on an API server that does not serve events.k8s.io/v1
  * ({@code --runtime-config=events.k8s.io/v1=false}): discovery gets 404 and the recorder writes core/v1 Events,
  * saying why. Needs a second, differently configured local control plane, so it runs on the local backend only.
  */
@@ -34,7 +34,7 @@ class EventsApiSelectionIT {
 			CoreV1Api admin = new CoreV1Api(cp.adminClient());
 			String ns = createNamespace(admin);
 			HttpExchangeLog http = HttpExchangeLog.attachTo(client);
-			starter(client, "kubeevents.api=auto").run((context) -> {
+			starter(client, "kubeevents.sink.api=auto").run((context) -> {
 				assertThat(snapshot(context).sinks()).singleElement().satisfies((sink) -> {
 					assertThat(sink.api()).isEqualTo("core/v1");
 					assertThat(sink.apiReason()).isEqualTo("auto: the API server does not serve events.k8s.io/v1");

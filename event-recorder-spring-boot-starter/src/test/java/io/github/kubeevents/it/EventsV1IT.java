@@ -83,7 +83,7 @@ class EventsV1IT {
 		ApiClient client = this.cluster.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 		TickingClock clock = TickingClock.fixed(T0);
-		starter(client, "kubeevents.api=events.k8s.io/v1")
+		starter(client, "kubeevents.sink.api=events.k8s.io/v1")
 			.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(clock))
 			.run((context) -> {
 				assertThat(sinks(context)).singleElement()
@@ -159,7 +159,7 @@ class EventsV1IT {
 		ApiClient client = this.cluster.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 		TickingClock clock = TickingClock.fixed(T0);
-		starter(client, "kubeevents.api=events.k8s.io/v1")
+		starter(client, "kubeevents.sink.api=events.k8s.io/v1")
 			.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(clock))
 			.run((context) -> {
 				ObjectRecorder db = context.getBean(EventRecorder.class).about(pod("db-0"));
@@ -186,7 +186,7 @@ class EventsV1IT {
 		ApiClient client = this.cluster.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 		TickingClock clock = TickingClock.fixed(T0);
-		starter(client, "kubeevents.api=events.k8s.io/v1")
+		starter(client, "kubeevents.sink.api=events.k8s.io/v1")
 			.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(clock))
 			.run((context) -> {
 				context.getBean(EventRecorder.class).about(pod("job-0")).normal("Completed", "Job completed");
@@ -203,7 +203,7 @@ class EventsV1IT {
 		ApiClient client = this.cluster.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 		TickingClock clock = TickingClock.fixed(T0);
-		starter(client, "kubeevents.api=events.k8s.io/v1")
+		starter(client, "kubeevents.sink.api=events.k8s.io/v1")
 			.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(clock))
 			.run((context) -> {
 				ObjectRecorder api = context.getBean(EventRecorder.class).about(pod("api-0"));
@@ -241,28 +241,28 @@ class EventsV1IT {
 				.name(this.cluster.restrictedUserName())))).execute();
 		ApiClient client = this.cluster.restrictedClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
-		starter(client, "kubeevents.api=events.k8s.io/v1").run((context) -> {
+		starter(client, "kubeevents.sink.api=events.k8s.io/v1").run((context) -> {
 			context.getBean(EventRecorder.class).about(pod("rbac-0")).warning("Failed", "boom");
 			awaiting().until(() -> snapshot(context).dropped().get("rejected_by_server") == 1);
 			assertThat(http.summary()).containsExactly("POST 403");
 			assertThat(snapshot(context).dropped()).isEqualTo(drops("rejected_by_server", 1L));
-			assertThat(context.getBean(io.github.kubeevents.EventBroadcaster.class).lastRejection().error())
+			assertThat(context.getBean(io.github.kubeevents.EventBroadcaster.class).stats().lastRejection().error())
 				.contains("403").contains("events.events.k8s.io is forbidden");
 		});
 		HttpExchangeLog coreHttp = HttpExchangeLog.attachTo(client);
-		starter(client, "kubeevents.api=core/v1").run((context) -> {
+		starter(client, "kubeevents.sink.api=core/v1").run((context) -> {
 			context.getBean(EventRecorder.class).about(pod("rbac-0")).warning("Failed", "boom");
 			awaiting().until(() -> coreHttp.size() == 1);
 			assertThat(coreHttp.summary()).containsExactly("POST 201");
 		});
 	}
 
-	/** With {@code kubeevents.api=auto} the starter asks discovery once and picks events.k8s.io/v1. */
+	/** With {@code kubeevents.sink.api=auto} the starter asks discovery once and picks events.k8s.io/v1. */
 	@Test
 	void autoPicksEventsV1WhenServed() {
 		ApiClient client = this.cluster.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
-		starter(client, "kubeevents.api=auto").run((context) -> {
+		starter(client, "kubeevents.sink.api=auto").run((context) -> {
 			assertThat(sinks(context)).singleElement().satisfies((sink) -> {
 				assertThat(sink.api()).isEqualTo("events.k8s.io/v1");
 				assertThat(sink.apiReason()).isEqualTo("auto: the API server serves events.k8s.io/v1");

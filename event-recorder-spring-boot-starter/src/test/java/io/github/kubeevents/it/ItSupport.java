@@ -11,7 +11,7 @@ import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.introspect.SinkStats;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -48,7 +48,7 @@ final class ItSupport {
 	/**
 	 * The starter's auto-configuration with {@code client} as the application's {@link ApiClient} bean, a fixed
 	 * component and host, the core/v1 API (these scenarios are client-go's {@code tools/record}; override with
-	 * {@code kubeevents.api=...}), and the structured event log switched off (it is not under test here).
+	 * {@code kubeevents.sink.api=...}), and the structured event log switched off (it is not under test here).
 	 * @param client the user client bean
 	 * @param properties extra {@code kubeevents.*} properties
 	 * @return the runner
@@ -57,7 +57,7 @@ final class ItSupport {
 		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
 			.withBean(ApiClient.class, () -> client)
 			.withPropertyValues("kubeevents.component=" + COMPONENT, "kubeevents.host=" + HOST,
-					"kubeevents.log-events=false", "kubeevents.api=core/v1")
+					"kubeevents.log-events=false", "kubeevents.sink.api=core/v1")
 			.withPropertyValues(properties);
 	}
 
@@ -84,7 +84,7 @@ final class ItSupport {
 		return context.getBean(EventBroadcaster.class).snapshot(100);
 	}
 
-	static SinkStats sinkStats(ApplicationContext context) {
+	static RecorderStats.Writes sinkStats(ApplicationContext context) {
 		List<RecorderSnapshot.SinkSnapshot> sinks = snapshot(context).sinks();
 		if (sinks.size() != 1) {
 			throw new AssertionError("expected exactly one sink, got " + sinks);

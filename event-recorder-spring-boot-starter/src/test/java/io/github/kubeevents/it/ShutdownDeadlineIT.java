@@ -11,9 +11,9 @@ import ch.qos.logback.core.read.ListAppender;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.InvolvedObject;
-import io.github.kubeevents.introspect.SinkStats;
-import io.github.kubeevents.test.cluster.KubernetesTestCluster;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Capability;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.RequiresCapability;
 import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.ApiClient;
@@ -75,7 +75,7 @@ class ShutdownDeadlineIT {
 	@Test
 	void deadlineHoldsWhenTheServerFreezesAfterTheHandshake() throws Exception {
 		ApiClient client = this.cluster.adminClient();
-		starter(client, "kubeevents.api=core/v1", "kubeevents.shutdown-timeout=" + TIMEOUT.toSeconds() + "s")
+		starter(client, "kubeevents.sink.api=core/v1", "kubeevents.shutdown-timeout=" + TIMEOUT.toSeconds() + "s")
 			.run((context) -> {
 				EventRecorder recorder = context.getBean(EventRecorder.class);
 				recorder.about(pod("warm-up")).normal("Started", "before the freeze");
@@ -84,7 +84,7 @@ class ShutdownDeadlineIT {
 				for (int i = 0; i < 20; i++) {
 					recorder.about(pod("frozen-" + i)).warning("Failed", "during the freeze #%d", i);
 				}
-				awaiting().until(() -> context.getBean(EventBroadcaster.class).acceptedCount() == 21);
+				awaiting().until(() -> context.getBean(EventBroadcaster.class).stats().accepted() == 21);
 				Duration took = close(context);
 				assertThat(took).isLessThan(BOUND);
 			});
@@ -95,13 +95,13 @@ class ShutdownDeadlineIT {
 	void deadlineHoldsWhenTheServerFreezesBeforeTheHandshake() throws Exception {
 		ApiClient client = this.cluster.adminClient();
 		this.cluster.freezeApiServer();
-		starter(client, "kubeevents.api=core/v1", "kubeevents.shutdown-timeout=" + TIMEOUT.toSeconds() + "s")
+		starter(client, "kubeevents.sink.api=core/v1", "kubeevents.shutdown-timeout=" + TIMEOUT.toSeconds() + "s")
 			.run((context) -> {
 				EventRecorder recorder = context.getBean(EventRecorder.class);
 				for (int i = 0; i < 20; i++) {
 					recorder.about(pod("frozen-" + i)).warning("Failed", "during the freeze #%d", i);
 				}
-				awaiting().until(() -> context.getBean(EventBroadcaster.class).acceptedCount() == 20);
+				awaiting().until(() -> context.getBean(EventBroadcaster.class).stats().accepted() == 20);
 				Duration took = close(context);
 				assertThat(took).isLessThan(BOUND);
 			});
@@ -112,8 +112,8 @@ class ShutdownDeadlineIT {
 		return InvolvedObject.of("Pod", "v1", this.ns, name);
 	}
 
-	private static SinkStats stats(org.springframework.context.ApplicationContext context) {
-		return context.getBean(EventBroadcaster.class).sinkStats();
+	private static RecorderStats.Writes stats(org.springframework.context.ApplicationContext context) {
+		return context.getBean(EventBroadcaster.class).stats().writes();
 	}
 
 	private static Duration close(ConfigurableApplicationContext context) {

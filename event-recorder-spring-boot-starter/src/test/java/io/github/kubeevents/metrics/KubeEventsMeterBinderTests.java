@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
+import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
@@ -62,7 +62,8 @@ class KubeEventsMeterBinderTests {
 		bindAndStart();
 		assertThat(this.registry.getMeters()).extracting((meter) -> meter.getId().getName())
 			.containsOnly("kubeevents.accepted", "kubeevents.dropped", "kubeevents.written", "kubeevents.sink.retries",
-					"kubeevents.truncated", "kubeevents.queue.depth", "kubeevents.queue.capacity");
+					"kubeevents.truncated", "kubeevents.unformatted", "kubeevents.queue.depth",
+					"kubeevents.queue.capacity");
 		assertThat(this.registry.find("kubeevents.dropped").functionCounters())
 			.extracting((counter) -> counter.getId().getTag("reason"))
 			.containsExactlyInAnyOrder(Arrays.stream(DropReason.values()).map(DropReason::tag).toArray(String[]::new));
@@ -88,6 +89,7 @@ class KubeEventsMeterBinderTests {
 		}
 		assertThat(counter("kubeevents.written", "result", "created")).isZero();
 		assertThat(counter("kubeevents.written", "result", "patched")).isZero();
+		assertThat(counter("kubeevents.unformatted")).isZero();
 		assertThat(counter("kubeevents.sink.retries")).isZero();
 		assertThat(gauge("kubeevents.queue.depth", "queue", "incoming")).isZero();
 		assertThat(gauge("kubeevents.queue.capacity", "queue", "incoming")).isEqualTo(5.0);

@@ -5,12 +5,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
@@ -58,10 +58,10 @@ class KubeEventsPrometheusNamesTests {
 		// another object: 403
 		this.sink.failNext(EventSinkException.status(403, "Forbidden", "events is forbidden"));
 		recorder.event(TestClusters.pod("web-2"), EventType.WARNING, "BackOff", "Back-off");
-		await().until(() -> this.broadcaster.droppedCount(DropReason.REJECTED_BY_SERVER) == 1);
+		await().until(() -> this.broadcaster.stats().dropped(DropReason.REJECTED_BY_SERVER.tag()) == 1);
 		// web-1's bucket (burst 2) is empty: spam-filtered
 		recorder.event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "started");
-		await().until(() -> this.broadcaster.droppedCount(DropReason.SPAM_FILTERED) == 1);
+		await().until(() -> this.broadcaster.stats().dropped(DropReason.SPAM_FILTERED.tag()) == 1);
 		this.scrape = this.registry.scrape();
 	}
 
@@ -76,7 +76,7 @@ class KubeEventsPrometheusNamesTests {
 				"kubeevents_dropped_events_total", "kubeevents_queue_capacity_events", "kubeevents_queue_depth_events",
 				"kubeevents_sink_requests_seconds_count", "kubeevents_sink_requests_seconds_max",
 				"kubeevents_sink_requests_seconds_sum", "kubeevents_sink_retries_total",
-				"kubeevents_truncated_events_total", "kubeevents_written_events_total");
+				"kubeevents_truncated_events_total", "kubeevents_unformatted_events_total", "kubeevents_written_events_total");
 	}
 
 	@Test

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -35,11 +35,11 @@ public final class IsolatedScenarios {
 		ClassLoader loader = IsolatedScenarios.class.getClassLoader();
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
 			.web(WebApplicationType.NONE)
-			.properties("kubeevents.api=core/v1", "spring.main.banner-mode=off")
+			.properties("kubeevents.sink.api=core/v1", "spring.main.banner-mode=off")
 			.run()) {
 			facts.add("started");
 			facts.add("connection details beans: "
-					+ context.getBeanNamesForType(KubeEventsConnectionDetails.class).length);
+					+ String.join(",", context.getBeanNamesForType(KubeEventsConnectionDetails.class)));
 			facts.add("sink: " + context.getBean(KubeEventsStatus.class).sink().value());
 		}
 		new ConnectionDetailsFactories(loader);

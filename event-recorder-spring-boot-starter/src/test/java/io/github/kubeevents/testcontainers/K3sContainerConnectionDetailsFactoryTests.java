@@ -3,17 +3,14 @@ package io.github.kubeevents.testcontainers;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.Arrays;
-import java.util.Map;
-
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.X509KeyManager;
 
+import io.github.kubeevents.autoconfigure.EffectiveSink;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.autoconfigure.cluster.ClusterConfig;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.testsupport.TestClusters;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.auth.ApiKeyAuth;
 import io.kubernetes.client.util.ClientBuilder;
@@ -41,9 +38,8 @@ class K3sContainerConnectionDetailsFactoryTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(
 				AutoConfigurations.of(ServiceConnectionAutoConfiguration.class, KubeEventsAutoConfiguration.class))
-		.withBean(KubernetesConfigDetector.class,
-				() -> new KubernetesConfigDetector(Map.of(), Path.of("target/no-home"), Path.of("target/no-sa")))
-		.withPropertyValues("kubeevents.api=core/v1", "kubeevents.log-events=false");
+		.withPropertyValues(TestClusters.noClusterProperties(Path.of("target/k3s-factory-tests")))
+		.withPropertyValues("kubeevents.sink.api=core/v1", "kubeevents.log-events=false");
 
 	@Test
 	void serviceConnectionK3sContainerIsWhereTheRecorderWrites() {
@@ -64,7 +60,7 @@ class K3sContainerConnectionDetailsFactoryTests {
 			ApiClient client = context.getBean(KubeEventsConnectionDetails.class).apiClient();
 			assertThat(client.getBasePath()).isEqualTo(K3S_SERVER);
 			assertThat(client.isVerifyingSsl()).isTrue();
-			assertThat(client.getReadTimeout()).isEqualTo(ClusterConfig.READ_TIMEOUT.toMillis());
+			assertThat(client.getReadTimeout()).isEqualTo(KubeEventsConnectionDetails.CLIENT_READ_TIMEOUT.toMillis());
 			assertThat(clientCertificate(client).getSubjectX500Principal().getName())
 				.isEqualTo("CN=system:admin,O=system:masters");
 			assertThat(((ApiKeyAuth) client.getAuthentication("BearerToken")).getApiKey()).as("bearer token").isNull();
@@ -93,7 +89,7 @@ class K3sContainerConnectionDetailsFactoryTests {
 	@Test
 	void withoutAServiceConnectionTheStarterDetectsAsUsual() {
 		this.runner.run((context) -> {
-			assertThat(context).doesNotHaveBean(KubeEventsConnectionDetails.class);
+			assertThat(context).hasSingleBean(KubeEventsConnectionDetails.class).hasBean("kubeEventsConnectionDetails");
 			assertThat(context.getBean(KubeEventsStatus.class).sink()).isEqualTo(EffectiveSink.LOG);
 		});
 	}

@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 
 import io.github.kubeevents.InvolvedObject;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -28,12 +26,14 @@ public final class TestClusters {
 	}
 
 	/**
-	 * A detector that finds nothing, whatever the machine has.
+	 * Properties that hide the machine's cluster configuration from the starter's detection (which reads these
+	 * environment variables from Spring's {@code Environment}): no {@code $KUBECONFIG}, not in a pod, an empty home.
 	 * @param dir a temporary directory
-	 * @return the detector
+	 * @return the properties, as {@code name=value}
 	 */
-	public static KubernetesConfigDetector noCluster(Path dir) {
-		return new KubernetesConfigDetector(Map.of(), dir.resolve("empty-home"), dir.resolve("no-service-account"));
+	public static String[] noClusterProperties(Path dir) {
+		return new String[] { "KUBECONFIG=", "KUBERNETES_SERVICE_HOST=", "KUBERNETES_SERVICE_PORT=",
+				"HOME=" + dir.resolve("empty-home") };
 	}
 
 	/**
@@ -79,41 +79,6 @@ public final class TestClusters {
 			Files.write(dir.resolve("ca.crt"), ca.readAllBytes());
 		}
 		return dir;
-	}
-
-	/**
-	 * A developer's machine: a home with {@code ~/.kube/config} pointing at {@code http://home.example:6443}, and
-	 * {@code $KUBECONFIG} listing a second kubeconfig pointing at {@code http://env.example:6443}; a service
-	 * account directory with credentials, but not running in Kubernetes.
-	 * @param dir a temporary directory
-	 * @return the detector
-	 * @throws IOException when the files cannot be written
-	 */
-	public static KubernetesConfigDetector developerMachine(Path dir) throws IOException {
-		Path home = dir.resolve("home");
-		writeKubeconfig(home.resolve(".kube/config"), "http://home.example:6443");
-		Path env = writeKubeconfig(dir.resolve("env/kubeconfig"), "http://env.example:6443");
-		Path serviceAccount = writeServiceAccount(dir.resolve("sa"));
-		return new KubernetesConfigDetector(Map.of("KUBECONFIG", env.toString()), home, serviceAccount);
-	}
-
-	/**
-	 * A pod: {@code $KUBERNETES_SERVICE_HOST}/{@code PORT} set and the service account's token and CA present,
-	 * and also a kubeconfig in the home directory and {@code $KUBECONFIG} (which a pod normally has not).
-	 * @param dir a temporary directory
-	 * @param withKubeconfigs whether to add the kubeconfigs
-	 * @return the detector
-	 * @throws IOException when the files cannot be written
-	 */
-	public static KubernetesConfigDetector inPod(Path dir, boolean withKubeconfigs) throws IOException {
-		Path serviceAccount = writeServiceAccount(dir.resolve("sa"));
-		Map<String, String> env = new HashMap<>(IN_CLUSTER_ENV);
-		Path home = dir.resolve("home");
-		if (withKubeconfigs) {
-			writeKubeconfig(home.resolve(".kube/config"), "http://home.example:6443");
-			env.put("KUBECONFIG", writeKubeconfig(dir.resolve("env/kubeconfig"), "http://env.example:6443").toString());
-		}
-		return new KubernetesConfigDetector(env, home, serviceAccount);
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package io.github.kubeevents.sample;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -8,11 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.kubeevents.FullQueuePolicy;
+import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.autoconfigure.KubeEventsProperties;
 import io.github.kubeevents.autoconfigure.SinkMode;
 import io.github.kubeevents.autoconfigure.SpamKey;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Nested;
@@ -21,8 +21,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -30,6 +30,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.json.JsonCompareMode;
 import org.springframework.test.web.servlet.client.RestTestClient;
 import org.springframework.util.unit.DataSize;
@@ -57,18 +59,22 @@ class SampleApplicationTests {
 	@Autowired
 	KubeEventsProperties properties;
 
-	@TestConfiguration(proxyBeanMethods = false)
-	static class DeveloperMachine {
+	/**
+	 * A developer's machine: kubeconfigs in {@code ~/.kube/config} and {@code $KUBECONFIG}, not in a pod. The
+	 * starter's detection reads these variables from the Environment, so they are set as properties here.
+	 * @param registry the test's properties
+	 */
+	@DynamicPropertySource
+	static void developerMachine(DynamicPropertyRegistry registry) {
+		writeKubeconfig(DEVELOPER_HOME.resolve(".kube/config"));
+		writeKubeconfig(KUBECONFIG);
+		registry.add("HOME", DEVELOPER_HOME::toString);
+		registry.add("KUBECONFIG", KUBECONFIG::toString);
+		registry.add("KUBERNETES_SERVICE_HOST", () -> "");
+	}
 
-		@Bean
-		KubernetesConfigDetector developerMachineDetector() throws IOException {
-			writeKubeconfig(DEVELOPER_HOME.resolve(".kube/config"));
-			writeKubeconfig(KUBECONFIG);
-			return new KubernetesConfigDetector(Map.of("KUBECONFIG", KUBECONFIG.toString()), DEVELOPER_HOME,
-					Path.of("target/no-service-account"));
-		}
-
-		private static void writeKubeconfig(Path file) throws IOException {
+	private static void writeKubeconfig(Path file) {
+		try {
 			Files.createDirectories(file.toAbsolutePath().getParent());
 			Files.writeString(file, """
 					apiVersion: v1
@@ -89,17 +95,19 @@ class SampleApplicationTests {
 					    token: dev-token
 					""");
 		}
-
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	@Test
 	void runsWithTheLibrarysDefaults() {
 		assertThat(this.properties).isEqualTo(new KubeEventsProperties(true, null, null, true, Duration.ofSeconds(10),
-				DataSize.ofMegabytes(1), "auto", new KubeEventsProperties.Kubeconfig(false),
-				new KubeEventsProperties.Sink(SinkMode.AUTO, Duration.ofSeconds(5), 4,
-						new KubeEventsProperties.RateLimit(null, 10)),
-				new KubeEventsProperties.Series(4096), new KubeEventsProperties.Queue(1000, 1000, FullQueuePolicy.DROP),
-				new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)),
+				DataSize.ofMegabytes(1), new KubeEventsProperties.Kubeconfig(false),
+				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
+						new KubeEventsProperties.RateLimit(null, 10),
+						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10))),
+				new KubeEventsProperties.Queue(1000, 1000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
 						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),

@@ -13,6 +13,7 @@ import io.github.kubeevents.EventType;
 import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.RecordedEvent;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.EventsV1Api;
@@ -28,10 +29,15 @@ import org.jspecify.annotations.Nullable;
  * related, type, reason, action, note as the message, annotations, reporting controller and instance as the
  * source) with its count: {@code series.count}, else the core/v1 {@code count}, else 1.
  *
+ * <p>Test classes that share a cluster (and so a namespace) see each other's Events: narrow the snapshot to the
+ * object the test is about with {@link #about(String, String, String)} (or its {@link InvolvedObject} and
+ * client-java object overloads), so that assertions count only that object's Events:
  * <pre>{@code
- * await().untilAsserted(() -> assertThat(ClusterEvents.read(cluster, "default"))
- *     .hasWarning("FailedCreate").eventWithReason("FailedCreate").isAbout("Widget", "default", "w-1"));
+ * await().untilAsserted(() -> assertThat(ClusterEvents.read(cluster, "default").about("Widget", "default", "w-1"))
+ *     .hasWarning("FailedCreate").eventWithReason("FailedCreate").hasMessage("Error creating widget w-1: quota exceeded"));
  * }</pre>
+ * A failure message of a narrowed snapshot names the object and the other objects the namespace holds Events about,
+ * so that a typo in a name shows at once.
  *
  * <p>Immutable and thread-safe.
  */
@@ -46,13 +52,24 @@ public final class ClusterEvents {
 	public record Entry(String name, RecordedEvent event, int count) {
 	}
 
+	/** How many of the other objects a failure message of a narrowed snapshot names. */
+	private static final int OTHER_OBJECTS_SHOWN = 10;
+
 	private final String namespace;
 
 	private final List<Entry> entries;
 
-	private ClusterEvents(String namespace, List<Entry> entries) {
+	/** The object the snapshot is narrowed to, as {@link Descriptions#object} renders it; {@code null}: all. */
+	private final @Nullable String about;
+
+	/** The namespace's Events that {@link #about} left out. */
+	private final List<Entry> others;
+
+	private ClusterEvents(String namespace, List<Entry> entries, @Nullable String about, List<Entry> others) {
 		this.namespace = namespace;
 		this.entries = List.copyOf(entries);
+		this.about = about;
+		this.others = List.copyOf(others);
 	}
 
 	/**
@@ -88,12 +105,66 @@ public final class ClusterEvents {
 			entries.add(entry(item));
 		}
 		entries.sort(Comparator.comparing((Entry e) -> e.event().timestamp()).thenComparing(Entry::name));
-		return new ClusterEvents(namespace, entries);
+		return new ClusterEvents(namespace, entries, null, List.of());
 	}
 
 	/** For tests: Events that were not read from a cluster. */
 	static ClusterEvents of(String namespace, List<Entry> entries) {
-		return new ClusterEvents(namespace, entries);
+		return new ClusterEvents(namespace, entries, null, List.of());
+	}
+
+	/**
+	 * The Events about one object: those whose {@code regarding} (core/v1 {@code involvedObject}) has this kind,
+	 * namespace and name. Its apiVersion, uid and fieldPath are not compared. Narrowing a narrowed snapshot keeps
+	 * what both filters match.
+	 * @param kind the object's kind, e.g. {@code Pod}
+	 * @param namespace the object's namespace; {@code null} for a cluster-scoped object (a Node, a Namespace), whose
+	 * Events the recorder writes to namespace {@code default}
+	 * @param name the object's name
+	 * @return a new snapshot with only that object's Events, oldest first
+	 */
+	public ClusterEvents about(String kind, @Nullable String namespace, String name) {
+		Objects.requireNonNull(kind, "kind");
+		Objects.requireNonNull(name, "name");
+		String objectNamespace = (namespace == null || namespace.isEmpty()) ? null : namespace;
+		List<Entry> matching = new ArrayList<>();
+		List<Entry> left = new ArrayList<>(this.others);
+		for (Entry entry : this.entries) {
+			InvolvedObject regarding = entry.event().regarding();
+			boolean same = kind.equals(regarding.kind()) && Objects.equals(objectNamespace, regarding.namespace())
+					&& name.equals(regarding.name());
+			(same ? matching : left).add(entry);
+		}
+		String object = Descriptions.object(kind, objectNamespace, name);
+		return new ClusterEvents(this.namespace, matching, (this.about != null) ? this.about + " and " + object : object,
+				left);
+	}
+
+	/**
+	 * The Events about one object, by the kind, namespace and name of {@code object} (see
+	 * {@link #about(String, String, String)}).
+	 * @param object the object, e.g. the reference the code under test recorded with
+	 * @return a new snapshot with only that object's Events
+	 * @throws IllegalArgumentException when the reference has no kind
+	 */
+	public ClusterEvents about(InvolvedObject object) {
+		Objects.requireNonNull(object, "object");
+		if (object.kind() == null) {
+			throw new IllegalArgumentException("the object has no kind: " + object);
+		}
+		return about(object.kind(), object.namespace(), object.name());
+	}
+
+	/**
+	 * The Events about one object of the official Java client, by its kind, namespace and name (see
+	 * {@link #about(String, String, String)}); a model object without kind, as a list call returns it, gets it from
+	 * its class as {@link InvolvedObject#of(KubernetesObject)} does.
+	 * @param object the object, e.g. the {@code V1Pod} the test created
+	 * @return a new snapshot with only that object's Events
+	 * @throws IllegalArgumentException when the object has no name, or no kind and its class maps to none
+	 */
+	public ClusterEvents about(KubernetesObject object) {
+		return about(InvolvedObject.of(object));
 	}
 
 	/**
@@ -102,6 +173,34 @@ public final class ClusterEvents {
 	 */
 	public String namespace() {
 		return this.namespace;
+	}
+
+	/**
+	 * What the snapshot holds, for failure messages.
+	 * @return {@code namespace <ns>}, then {@code about <Kind ns/name>} when narrowed
+	 */
+	String scope() {
+		return "namespace " + this.namespace + ((this.about != null) ? " about " + this.about : "");
+	}
+
+	/**
+	 * For a narrowed snapshot's failure message: the other objects the namespace holds Events about.
+	 * @return e.g. {@code "2 other Events in namespace shop are about: Pod shop/web-1, Widget shop/w-2"}, or
+	 * {@code null} when not narrowed or there are none
+	 */
+	@Nullable String othersNote() {
+		if (this.about == null || this.others.isEmpty()) {
+			return null;
+		}
+		List<String> objects = this.others.stream()
+			.map((e) -> Descriptions.object(e.event().regarding()))
+			.distinct()
+			.sorted()
+			.toList();
+		String shown = String.join(", ", objects.subList(0, Math.min(objects.size(), OTHER_OBJECTS_SHOWN)))
+				+ ((objects.size() > OTHER_OBJECTS_SHOWN) ? ", ..." : "");
+		return this.others.size() + " other Event" + ((this.others.size() == 1) ? " in namespace " + this.namespace
+				+ " is" : "s in namespace " + this.namespace + " are") + " about: " + shown;
 	}
 
 	/**

@@ -57,8 +57,8 @@ public class ClusterEventsAssert extends AbstractAssert<ClusterEventsAssert, Clu
 	public ClusterEventsAssert hasEvent(EventType type, String reason) {
 		Objects.requireNonNull(reason, "reason");
 		if (this.actual.events().stream().noneMatch((e) -> e.type() == type && e.reason().equals(reason))) {
-			failWithMessage("%nExpected a %s Event with reason \"%s\" in namespace %s but it holds:%n%s", type.value(),
-					reason, this.actual.namespace(), list());
+			failWithMessage("%nExpected a %s Event with reason \"%s\" in %s but it holds:%n%s", type.value(),
+					reason, this.actual.scope(), list());
 		}
 		return this;
 	}
@@ -71,8 +71,8 @@ public class ClusterEventsAssert extends AbstractAssert<ClusterEventsAssert, Clu
 	public ClusterEventsAssert doesNotHaveReason(String reason) {
 		Objects.requireNonNull(reason, "reason");
 		if (this.actual.events().stream().anyMatch((e) -> e.reason().equals(reason))) {
-			failWithMessage("%nExpected no Event with reason \"%s\" in namespace %s but it holds:%n%s", reason,
-					this.actual.namespace(), list());
+			failWithMessage("%nExpected no Event with reason \"%s\" in %s but it holds:%n%s", reason,
+					this.actual.scope(), list());
 		}
 		return this;
 	}
@@ -91,8 +91,8 @@ public class ClusterEventsAssert extends AbstractAssert<ClusterEventsAssert, Clu
 			.mapToInt(ClusterEvents.Entry::count)
 			.sum();
 		if (found != occurrences) {
-			failWithMessage("%nExpected %s occurrences of reason \"%s\" in namespace %s but counted %s in:%n%s",
-					occurrences, reason, this.actual.namespace(), found, list());
+			failWithMessage("%nExpected %s occurrences of reason \"%s\" in %s but counted %s in:%n%s",
+					occurrences, reason, this.actual.scope(), found, list());
 		}
 		return this;
 	}
@@ -106,8 +106,8 @@ public class ClusterEventsAssert extends AbstractAssert<ClusterEventsAssert, Clu
 		Objects.requireNonNull(reason, "reason");
 		List<RecordedEvent> matching = this.actual.events().stream().filter((e) -> e.reason().equals(reason)).toList();
 		if (matching.size() != 1) {
-			failWithMessage("%nExpected exactly one Event with reason \"%s\" in namespace %s but found %s in:%n%s",
-					reason, this.actual.namespace(), matching.size(), list());
+			failWithMessage("%nExpected exactly one Event with reason \"%s\" in %s but found %s in:%n%s",
+					reason, this.actual.scope(), matching.size(), list());
 		}
 		return new RecordedEventAssert(matching.get(0));
 	}
@@ -121,13 +121,12 @@ public class ClusterEventsAssert extends AbstractAssert<ClusterEventsAssert, Clu
 	}
 
 	private String list() {
-		if (this.actual.entries().isEmpty()) {
-			return "  (none)";
-		}
-		return this.actual.entries()
+		String listing = this.actual.entries().isEmpty() ? "  (none)" : this.actual.entries()
 			.stream()
 			.map((e) -> "  " + e.name() + " (count " + e.count() + ") " + Descriptions.describe(e.event()))
 			.collect(Collectors.joining(System.lineSeparator()));
+		String others = this.actual.othersNote();
+		return (others != null) ? listing + System.lineSeparator() + "(" + others + ")" : listing;
 	}
 
 }

@@ -6,10 +6,13 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
@@ -28,8 +31,12 @@ import org.springframework.context.annotation.Primary;
  * {@code none}.
  *
  * <p>The fake is {@link Primary}, so it is injected where an {@link EventRecorder} is wanted even if the
- * application declares a recorder bean of its own. It captures with the application's {@link EventSource} (the
- * component and host the real recorder would write) and the system clock.
+ * application declares a recorder bean of its own; an application recorder that is {@code @Primary} itself (a
+ * decorator, a recorder writing elsewhere) is made non-primary, so that the choice stays deterministic instead of
+ * failing with "more than one 'primary' bean found". Such beans stay in the context and can be injected by name or
+ * qualifier; a decorator that takes an {@link EventRecorder} gets the fake as its delegate. An INFO line names each
+ * bean that lost {@code @Primary}. The fake captures with the application's {@link EventSource} (the component and
+ * host the real recorder would write) and the system clock.
  */
 @AutoConfiguration(before = KubeEventsAutoConfiguration.class)
 public final class FakeEventRecorderAutoConfiguration {
@@ -43,10 +50,36 @@ public final class FakeEventRecorderAutoConfiguration {
 	/** Why the pipeline discards events, shown in the startup line, the endpoint and health. */
 	public static final String REASON = "@AutoConfigureFakeEventRecorder: events are captured by the FakeEventRecorder bean";
 
+	/** The name of the fake's bean. */
+	static final String BEAN_NAME = "fakeEventRecorder";
+
+	private static final Logger logger = LoggerFactory.getLogger(FakeEventRecorderAutoConfiguration.class);
+
 	FakeEventRecorderAutoConfiguration() {
 	}
 
+	/**
+	 * Takes {@code @Primary} from the application's own {@link EventRecorder} bean definitions, so that the fake is
+	 * the one primary recorder. Static: a post-processor must not need its configuration class instantiated.
+	 */
 	@Bean
+	static BeanFactoryPostProcessor fakeEventRecorderIsThePrimaryRecorder() {
+		return (beanFactory) -> {
+			for (String name : beanFactory.getBeanNamesForType(EventRecorder.class, true, false)) {
+				if (!BEAN_NAME.equals(name) && beanFactory.containsBeanDefinition(name)) {
+					BeanDefinition definition = beanFactory.getBeanDefinition(name);
+					if (definition.isPrimary()) {
+						definition.setPrimary(false);
+						logger.info("@AutoConfigureFakeEventRecorder: the FakeEventRecorder is injected where an"
+								+ " EventRecorder is wanted; bean '{}' is no longer @Primary (inject it by name or"
+								+ " qualifier)", name);
+					}
+				}
+			}
+		};
+	}
+
+	@Bean(BEAN_NAME)
 	@Primary
 	FakeEventRecorder fakeEventRecorder(ObjectProvider<EventSource> source) {
 		return new FakeEventRecorder(source.getIfAvailable(() -> FakeEventRecorder.DEFAULT_SOURCE), Clock.systemUTC());
@@ -54,7 +87,7 @@ public final class FakeEventRecorderAutoConfiguration {
 
 	@Bean
 	KubeEventsStatus fakeEventRecorderKubeEventsStatus() {
-		return new KubeEventsStatus(EffectiveSink.NONE.value(), EffectiveSink.NONE, REASON, null, false, null);
+		return KubeEventsStatus.discarding(REASON);
 	}
 
 }

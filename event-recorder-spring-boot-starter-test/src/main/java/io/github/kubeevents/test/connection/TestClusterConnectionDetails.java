@@ -4,9 +4,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.autoconfigure.cluster.ClusterConfig;
-import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
@@ -49,8 +48,8 @@ public final class TestClusterConnectionDetails implements KubeEventsConnectionD
 
 	/**
 	 * A client for the cluster's URL, trusting its CA and sending the identity's bearer token, with the read
-	 * timeout of the clients the starter builds ({@link ClusterConfig#READ_TIMEOUT}). The same instance on every
-	 * call.
+	 * timeout of the clients the starter builds ({@link KubeEventsConnectionDetails#CLIENT_READ_TIMEOUT}). The same
+	 * instance on every call.
 	 * @return the client
 	 */
 	@Override
@@ -58,7 +57,7 @@ public final class TestClusterConnectionDetails implements KubeEventsConnectionD
 		synchronized (this.monitor) {
 			if (this.client == null) {
 				ApiClient created = this.cluster.client(this.cluster.token(this.identity));
-				created.setReadTimeout(Math.toIntExact(ClusterConfig.READ_TIMEOUT.toMillis()));
+				created.setReadTimeout(Math.toIntExact(KubeEventsConnectionDetails.CLIENT_READ_TIMEOUT.toMillis()));
 				this.client = created;
 			}
 			return this.client;

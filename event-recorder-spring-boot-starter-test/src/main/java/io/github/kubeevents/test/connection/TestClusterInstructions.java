@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.stream.Stream;
 
-import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

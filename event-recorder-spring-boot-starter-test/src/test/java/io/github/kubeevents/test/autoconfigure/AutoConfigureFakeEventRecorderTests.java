@@ -3,15 +3,13 @@ package io.github.kubeevents.test.autoconfigure;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.InvolvedObject;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
+import io.github.kubeevents.autoconfigure.EffectiveSink;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -22,8 +20,6 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
 
 import static io.github.kubeevents.test.assertj.KubeEventsAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,12 +27,14 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * {@link AutoConfigureFakeEventRecorder} in a {@code @SpringBootTest} whose configuration asks for a real cluster
- * ({@code kubeevents.sink.mode=kubernetes}, a kubeconfig found by the detector): nothing contacts the "cluster", a
- * port that counts connections. The control case starts the same application without the annotation, against a
- * second such port, and sees the recorder connect.
+ * ({@code kubeevents.sink.mode=kubernetes}, a kubeconfig in {@code $KUBECONFIG}, set as a property, which the
+ * starter's detection reads from the Environment): nothing contacts the "cluster", a port that counts connections.
+ * The control case starts the same application without the annotation, against a second such port, and sees the
+ * recorder connect.
  */
 @SpringBootTest(classes = AutoConfigureFakeEventRecorderTests.Application.class,
-		properties = { "kubeevents.sink.mode=kubernetes", "kubeevents.api=auto" })
+		properties = { "kubeevents.sink.mode=kubernetes", "kubeevents.sink.api=auto", "KUBERNETES_SERVICE_HOST=",
+				"HOME=target/no-home", "KUBECONFIG=target/fake-recorder-tests/kubeconfig" })
 @AutoConfigureFakeEventRecorder
 class AutoConfigureFakeEventRecorderTests {
 
@@ -78,8 +76,9 @@ class AutoConfigureFakeEventRecorderTests {
 		try (CountingServer otherCluster = CountingServer.start();
 				ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
 					.web(WebApplicationType.NONE)
-					.properties("kubeevents.sink.mode=kubernetes", "kubeevents.api=auto", "kubeevents.shutdown-timeout=1s",
-							"test.kubeconfig=" + otherCluster.writeKubeconfig(Path.of("target/fake-recorder-tests/other"))
+					.properties("kubeevents.sink.mode=kubernetes", "kubeevents.sink.api=auto", "kubeevents.shutdown-timeout=1s",
+							"KUBERNETES_SERVICE_HOST=", "HOME=target/no-home",
+							"KUBECONFIG=" + otherCluster.writeKubeconfig(Path.of("target/fake-recorder-tests/other"))
 								.toAbsolutePath())
 					.run()) {
 			context.getBean(EventRecorder.class).about(POD).warning("BackOff", "Back-off restarting failed container");
@@ -91,13 +90,6 @@ class AutoConfigureFakeEventRecorderTests {
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
 	static class Application {
-
-		@Bean
-		KubernetesConfigDetector developerMachine(Environment environment) {
-			String kubeconfig = environment.getProperty("test.kubeconfig", KUBECONFIG.toAbsolutePath().toString());
-			return new KubernetesConfigDetector(Map.of("KUBECONFIG", kubeconfig), Path.of("target/no-home"),
-					Path.of("target/no-sa"));
-		}
 
 	}
 

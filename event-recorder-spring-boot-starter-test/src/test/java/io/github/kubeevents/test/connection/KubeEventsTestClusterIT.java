@@ -6,12 +6,12 @@ import java.util.UUID;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.InvolvedObject;
+import io.github.kubeevents.autoconfigure.EffectiveSink;
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
-import io.github.kubeevents.test.cluster.KubernetesTestCluster;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.test.assertj.ClusterEvents;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.TestClusterExtension;
 import io.github.kubeevents.test.example.WidgetApplication;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -65,11 +65,18 @@ class KubeEventsTestClusterIT {
 		new CoreV1Api(cluster.adminClient())
 			.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace)))
 			.execute();
+		// another object's Event in the same namespace, which the narrowed assertions must not count
+		this.recorder.about(InvolvedObject.of("Widget", "example.com/v1", namespace, "w-2"))
+			.action("Create")
+			.warning("FailedCreate", "Error creating widget w-2: quota exceeded");
 		this.recorder.about(InvolvedObject.of("Widget", "example.com/v1", namespace, "w-1"))
 			.action("Create")
 			.warning("FailedCreate", "Error creating widget w-1: quota exceeded");
 		await().atMost(AWAIT)
-			.untilAsserted(() -> assertThat(ClusterEvents.read(cluster, namespace)).hasWarning("FailedCreate")
+			.untilAsserted(() -> assertThat(ClusterEvents.read(cluster, namespace)).hasOccurrences("FailedCreate", 2));
+		await().atMost(AWAIT)
+			.untilAsserted(() -> assertThat(ClusterEvents.read(cluster, namespace).about("Widget", namespace, "w-1"))
+				.hasWarning("FailedCreate")
 				.doesNotHaveReason("Created")
 				.hasOccurrences("FailedCreate", 1)
 				.eventWithReason("FailedCreate")

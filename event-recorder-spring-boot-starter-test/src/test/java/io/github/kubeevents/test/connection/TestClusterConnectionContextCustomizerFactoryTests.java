@@ -51,6 +51,32 @@ class TestClusterConnectionContextCustomizerFactoryTests {
 			.withMessageContaining("eventTtl = \"5s\"");
 	}
 
+	@Test
+	void aClassWithANamespaceOfItsOwnHasAContextOfItsOwn() {
+		ContextCustomizer own = customizer(OwnNamespace.class);
+		assertThat(own).isEqualTo(customizer(OwnNamespace.class))
+			.hasSameHashCodeAs(customizer(OwnNamespace.class))
+			.isNotEqualTo(customizer(AnotherOwnNamespace.class))
+			.isNotEqualTo(customizer(Admin.class));
+		assertThat(own).hasToString("KubeEventsTestCluster(backend=auto, identity=ADMIN, namespace of "
+				+ OwnNamespace.class.getName() + ")");
+	}
+
+	@Test
+	void aNamespaceForTheTestOnlyKeepsTheContextShared() {
+		assertThat(customizer(TestOnlyNamespace.class)).isEqualTo(customizer(Admin.class));
+	}
+
+	@Test
+	void aNamespaceAskedForTwiceIsRefusedWithTheDifference() {
+		assertThatIllegalStateException().isThrownBy(() -> customizer(TwoNamespaces.class))
+			.withMessage(TwoNamespaces.class.getName() + " asks for a namespace of its own twice:"
+					+ " @KubeEventsTestCluster(namespacePerClass = true) gives the application one (property"
+					+ " kubeevents.test.namespace, a TestNamespace bean, a context of the class's own),"
+					+ " @WithTestCluster(namespacePerClass = true) gives the test one as a parameter (the context stays"
+					+ " shared). Keep one of them");
+	}
+
 	private ContextCustomizer customizer(Class<?> testClass) {
 		return this.factory.createContextCustomizer(testClass, List.of());
 	}
@@ -86,6 +112,28 @@ class TestClusterConnectionContextCustomizerFactoryTests {
 	@KubeEventsTestCluster
 	@WithTestCluster(backend = TestClusterBackend.LOCAL)
 	static class Local {
+
+	}
+
+	@KubeEventsTestCluster(namespacePerClass = true)
+	static class OwnNamespace {
+
+	}
+
+	@KubeEventsTestCluster(namespacePerClass = true)
+	static class AnotherOwnNamespace {
+
+	}
+
+	@KubeEventsTestCluster
+	@WithTestCluster(namespacePerClass = true)
+	static class TestOnlyNamespace {
+
+	}
+
+	@KubeEventsTestCluster(namespacePerClass = true)
+	@WithTestCluster(namespacePerClass = true)
+	static class TwoNamespaces {
 
 	}
 

@@ -1,24 +1,63 @@
 package io.github.kubeevents.test.connection;
 
-import io.github.kubeevents.test.cluster.TestClusterBackend;
+import io.github.kubeevents.test.cluster.TestClusterUnavailableException;
+import io.github.kubeevents.test.example.WidgetApplication;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.testcontainers.DockerClientFactory;
 
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
- * Tests for {@link TestClusterDevConfiguration}'s choice of backend when the wanted one is missing (the IT of the
- * sample's {@code TestSampleApplication} covers a successful start).
+ * Tests for {@link TestClusterDevConfiguration} when the wanted backend is missing: the application does not start,
+ * and Spring Boot reports what is missing and what to do ({@link TestClusterUnavailableFailureAnalyzer}) instead of a
+ * stack trace. (The IT of the sample's {@code TestSampleApplication} covers a successful start; the sample's
+ * {@code TestSampleApplicationWithoutClusterTests} the whole report on a machine with nothing.)
  */
+@ExtendWith(OutputCaptureExtension.class)
 class TestClusterDevConfigurationTests {
 
+	private static final String NL = System.lineSeparator();
+
 	@Test
-	void k3sWithoutDockerFailsWithWhatToInstall() {
+	void theAnalyzerReportsTheExceptionsDescriptionAndAction() {
+		TestClusterUnavailableException missing = new TestClusterUnavailableException("No K3s cluster: no Docker.",
+				"Start Docker.");
+
+		FailureAnalysis analysis = new TestClusterUnavailableFailureAnalyzer()
+			.analyze(new BeanCreationException("kubeEventsDevCluster", "Failed to instantiate", missing));
+
+		assertThat(analysis.getDescription()).isEqualTo("No K3s cluster: no Docker.");
+		assertThat(analysis.getAction()).isEqualTo("Start Docker.");
+		assertThat(analysis.getCause()).isSameAs(missing);
+	}
+
+	@Test
+	void withoutTheBackendTheApplicationFailsWithAShortReport(CapturedOutput output) {
 		assumeFalse(DockerClientFactory.instance().isDockerAvailable(), "a Docker engine answers here");
-		assertThatIllegalStateException().isThrownBy(() -> TestClusterDevConfiguration.start(TestClusterBackend.K3S))
-			.withMessage("No K3s test cluster: no Docker engine answers. Add org.testcontainers:testcontainers-k3s to"
-					+ " the test classpath and run a Docker engine that can start privileged containers.");
+
+		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(WidgetApplication.class)
+			.sources(TestClusterDevConfiguration.class)
+			.web(WebApplicationType.NONE)
+			.properties("kubeevents.test.cluster=k3s")
+			.run());
+
+		assertThat(output.getOut()).contains(String.join(NL, "***************************",
+				"APPLICATION FAILED TO START", "***************************", "", "Description:", "",
+				"No K3s cluster: no Docker engine is reachable (Testcontainers found none).", "", "Action:", "",
+				"Put org.testcontainers:testcontainers-k3s on the classpath and start a Docker engine that can run"
+						+ " privileged containers.",
+				""));
+		assertThat(output.getAll()).as("no stack trace").doesNotContain("\tat ");
 	}
 
 }

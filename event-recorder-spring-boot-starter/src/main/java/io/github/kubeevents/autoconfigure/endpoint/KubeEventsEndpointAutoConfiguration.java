@@ -1,10 +1,13 @@
 package io.github.kubeevents.autoconfigure.endpoint;
 
+import java.time.Duration;
+
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
+import io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyException;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.endpoint.KubeEventsEndpoint;
-import io.github.kubeevents.spring.KubeEventsStatus;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -13,7 +16,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the
@@ -27,13 +32,28 @@ import org.springframework.context.annotation.Bean;
 @EnableConfigurationProperties(KubeEventsEndpointProperties.class)
 public final class KubeEventsEndpointAutoConfiguration {
 
+	private static final String TIME_TO_LIVE = "management.endpoint.kubeevents.cache.time-to-live";
+
 	@Bean
 	@ConditionalOnBean({ EventBroadcaster.class, KubeEventsStatus.class, EventSource.class })
 	@ConditionalOnMissingBean
 	KubeEventsEndpoint kubeEventsEndpoint(EventBroadcaster broadcaster, KubeEventsStatus status, EventSource source,
-			KubeEventsEndpointProperties properties) {
+			KubeEventsEndpointProperties properties, Environment environment) {
+		requireValidTimeToLive(environment);
 		return new KubeEventsEndpoint(broadcaster, status, source, properties.getDefaultLimit(),
 				properties.getShowValues(), properties.getRoles());
+	}
+
+	/**
+	 * Fails on a negative {@code management.endpoint.kubeevents.cache.time-to-live}, which Spring Boot binds for
+	 * every endpoint and silently treats as "no caching".
+	 */
+	private static void requireValidTimeToLive(Environment environment) {
+		Binder.get(environment).bind(TIME_TO_LIVE, Duration.class).ifBound((timeToLive) -> {
+			if (timeToLive.isNegative()) {
+				throw new InvalidKubeEventsPropertyException(TIME_TO_LIVE, timeToLive, "must be zero or positive");
+			}
+		});
 	}
 
 }

@@ -2,8 +2,8 @@ package io.github.kubeevents.autoconfigure.health;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.health.KubeEventsHealthIndicator;
-import io.github.kubeevents.spring.KubeEventsStatus;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -5,11 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.autoconfigure.EffectiveSink;
 import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.metrics.KubeEventsMeterBinder;
 import io.github.kubeevents.metrics.KubeEventsRequestTimer;
-import io.github.kubeevents.spring.KubeEventsStatus;
 import io.github.kubeevents.sink.SinkRequestListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -39,7 +40,7 @@ public final class KubeEventsMetricsAutoConfiguration {
 			ObjectProvider<KubeEventsStatus> status) {
 		List<String> subscribers = new ArrayList<>();
 		KubeEventsStatus resolved = status.getIfAvailable();
-		if (resolved != null && resolved.target() != null) {
+		if (resolved != null && resolved.sink() == EffectiveSink.KUBERNETES) {
 			subscribers.add("sink");
 		}
 		if (resolved != null && resolved.logEvents()) {

@@ -8,10 +8,8 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyException;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.endpoint.KubeEventsEndpoint;
-import io.github.kubeevents.spring.EffectiveSink;
-import io.github.kubeevents.spring.KubeEventsStatus;
 import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +39,7 @@ class KubeEventsEndpointAutoConfigurationTests {
 		return new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(KubeEventsAutoConfiguration.class, KubeEventsEndpointAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp));
+			.withPropertyValues(TestClusters.noClusterProperties(this.tmp));
 	}
 
 	private ApplicationContextRunner exposed() {
@@ -145,6 +143,23 @@ class KubeEventsEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void negativeCacheTimeToLiveFailsStartupNamingTheProperty() {
+		exposed().withPropertyValues("management.endpoint.kubeevents.cache.time-to-live=-1s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(TestClusters.cause(context.getStartupFailure(), InvalidKubeEventsPropertyException.class))
+				.hasMessage("management.endpoint.kubeevents.cache.time-to-live must be zero or positive, was 'PT-1S'");
+		});
+	}
+
+	@Test
+	void zeroAndPositiveCacheTimeToLiveStart() {
+		for (String timeToLive : new String[] { "0s", "10s" }) {
+			exposed().withPropertyValues("management.endpoint.kubeevents.cache.time-to-live=" + timeToLive)
+				.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(KubeEventsEndpoint.class));
+		}
+	}
+
+	@Test
 	void describesTheRecorder() {
 		exposed().withPropertyValues("kubeevents.sink.mode=log", "kubeevents.component=orders", "kubeevents.host=pod-1")
 			.run((context) -> {
@@ -164,7 +179,7 @@ class KubeEventsEndpointAutoConfigurationTests {
 		@Bean
 		KubeEventsEndpoint customEndpoint() {
 			return new KubeEventsEndpoint(EventBroadcaster.builder().build(),
-					new KubeEventsStatus("none", EffectiveSink.NONE, "custom", null, false, null), EventSource.of("custom"),
+					KubeEventsStatus.discarding("custom"), EventSource.of("custom"),
 					1, Show.NEVER, List.of());
 		}
 

@@ -8,7 +8,6 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
 import io.github.kubeevents.health.KubeEventsHealthIndicator;
 import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.Test;
@@ -35,7 +34,7 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class,
 					KubeEventsHealthContributorAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp));
+			.withPropertyValues(TestClusters.noClusterProperties(this.tmp));
 	}
 
 	@Test
@@ -45,7 +44,8 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 			Health health = context.getBean(KubeEventsHealthIndicator.class).health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails()).isEqualTo(
-					Map.of("sink", "log", "queueDepth", 0, "queueCapacity", 1000, "accepted", 0L, "dropped", 0L));
+					Map.of("sink", "log", "queueDepth", 0, "queueCapacity", 1000, "accepted", 0L, "dropped", 0L,
+							"rejectedInARow", 0L));
 		});
 	}
 
@@ -56,7 +56,8 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 			Health health = context.getBean(KubeEventsHealthIndicator.class).health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails()).isEqualTo(
-					Map.of("sink", "none", "queueDepth", 0, "queueCapacity", 1000, "accepted", 0L, "dropped", 1L));
+					Map.of("sink", "none", "queueDepth", 0, "queueCapacity", 1000, "accepted", 0L, "dropped", 1L,
+							"rejectedInARow", 0L));
 		});
 	}
 

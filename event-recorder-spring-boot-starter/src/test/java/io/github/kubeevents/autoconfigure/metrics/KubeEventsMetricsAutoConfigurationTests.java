@@ -6,7 +6,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.cluster.KubernetesConfigDetector;
+import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.metrics.KubeEventsMeterBinder;
 import io.github.kubeevents.metrics.KubeEventsRequestTimer;
 import io.github.kubeevents.sink.EventSink;
@@ -42,7 +42,7 @@ class KubeEventsMetricsAutoConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
 					KubeEventsAutoConfiguration.class, KubeEventsMetricsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp));
+			.withPropertyValues(TestClusters.noClusterProperties(this.tmp));
 	}
 
 	private static double counter(AssertableApplicationContext context, String name, String... tags) {
@@ -71,6 +71,29 @@ class KubeEventsMetricsAutoConfigurationTests {
 	}
 
 	@Test
+	void sinkCapacityGaugeIsTheSubscriberQueuePlusEveryWriterQueue() {
+		runner().withBean(EventSink.class, InMemoryEventSink::new)
+			.withPropertyValues("kubeevents.queue.subscriber-capacity=100", "kubeevents.sink.writers=2",
+					"kubeevents.sink.writer-queue-capacity=50")
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.get("kubeevents.queue.capacity").tags("queue", "sink").gauge().value())
+					.isEqualTo(100 + 2 * 50);
+				assertThat(registry.get("kubeevents.queue.capacity").tags("queue", "logging").gauge().value())
+					.isEqualTo(100);
+			});
+	}
+
+	@Test
+	void discardingStatusHasOnlyTheIncomingQueueGauges() {
+		runner().withBean(KubeEventsStatus.class, () -> KubeEventsStatus.discarding("a test"))
+			.withBean(EventSink.class, InMemoryEventSink::new)
+			.run((context) -> assertThat(context.getBean(MeterRegistry.class).find("kubeevents.queue.depth").gauges())
+				.extracting((gauge) -> gauge.getId().getTag("queue"))
+				.containsExactly("incoming"));
+	}
+
+	@Test
 	void countsDropsByReason() {
 		runner().withPropertyValues("kubeevents.sink.mode=none").run((context) -> {
 			EventRecorder recorder = context.getBean(EventRecorder.class);
@@ -84,7 +107,7 @@ class KubeEventsMetricsAutoConfigurationTests {
 	@Test
 	void requestTimerIsRecordedThroughTheLazyCustomizerWithoutACircularReference() {
 		InMemoryEventSink sink = new InMemoryEventSink(1);
-		runner().withPropertyValues("kubeevents.retry.sleep=0s").withBean(EventSink.class, () -> sink).run((context) -> {
+		runner().withPropertyValues("kubeevents.sink.retry.sleep=0s").withBean(EventSink.class, () -> sink).run((context) -> {
 			assertThat(context).hasNotFailed();
 			context.getBean(EventRecorder.class).event(TestClusters.pod("web-1"), EventType.NORMAL, "Started", "ok");
 			await().until(() -> sink.created().size() == 1);
@@ -113,7 +136,7 @@ class KubeEventsMetricsAutoConfigurationTests {
 		new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(KubeEventsAutoConfiguration.class, KubeEventsMetricsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp))
+			.withPropertyValues(TestClusters.noClusterProperties(this.tmp))
 			.run((context) -> assertThat(context).doesNotHaveBean(KubeEventsMeterBinder.class)
 				.doesNotHaveBean(KubeEventsRequestTimer.class)
 				.hasSingleBean(EventBroadcaster.class));
@@ -124,7 +147,7 @@ class KubeEventsMetricsAutoConfigurationTests {
 		new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(KubeEventsAutoConfiguration.class, KubeEventsMetricsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> TestClusters.noCluster(this.tmp))
+			.withPropertyValues(TestClusters.noClusterProperties(this.tmp))
 			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(KubeEventsMeterBinder.class)
 				.hasSingleBean(EventBroadcaster.class));

@@ -175,36 +175,54 @@ final class ControlPlaneProcesses {
 
 	/**
 	 * Stops kube-apiserver (thawed first), then etcd (SIGTERM, SIGKILL after 5 s, descendants too), waits for them to
-	 * exit and deletes the pid files.
+	 * exit and deletes their pid files. Every step runs even when an earlier one fails: a kube-apiserver that cannot
+	 * be thawed or stopped does not keep etcd running. The pid file of a process that did not exit stays, so that the
+	 * leftover clean-up of a later test JVM kills it.
+	 * @throws IllegalStateException after all steps, naming each process that could not be stopped (the first
+	 * failure is the cause, later ones are suppressed)
 	 */
 	void stop() {
 		Process api = this.apiServer;
 		Process db = this.etcd;
+		boolean wasFrozen = this.frozen;
 		this.apiServer = null;
 		this.etcd = null;
+		this.frozen = false;
+		Failures failures = new Failures();
 		if (api != null) {
-			if (this.frozen) {
-				ProcessControl.signal(api, "CONT");
+			if (wasFrozen) {
+				failures.run("kube-apiserver", api, () -> ProcessControl.signal(api, "CONT"));
 			}
-			ProcessControl.terminate(api, Duration.ofSeconds(5));
+			failures.run("kube-apiserver", api, () -> ProcessControl.terminate(api, Duration.ofSeconds(5)));
 		}
 		if (db != null) {
-			ProcessControl.terminate(db, Duration.ofSeconds(5));
+			failures.run("etcd", db, () -> ProcessControl.terminate(db, Duration.ofSeconds(5)));
 		}
-		this.frozen = false;
-		unregisterBoth();
+		unregisterExited(api, this.apiServerPidFile);
+		unregisterExited(db, this.etcdPidFile);
+		failures.throwIfAny();
 	}
 
-	/** After a failed start: stops both with a short grace period (2 s) and deletes the pid files. */
+	/**
+	 * After a failed start: stops both with a short grace period (2 s), each even when the other cannot be stopped,
+	 * and deletes the pid files of those that exited.
+	 * @throws IllegalStateException after both, naming each process that could not be stopped
+	 */
 	void stopAfterFailedStart() {
-		for (Process p : new Process[] { this.apiServer, this.etcd }) {
-			if (p != null) {
-				ProcessControl.terminate(p, Duration.ofSeconds(2));
-			}
-		}
+		Process api = this.apiServer;
+		Process db = this.etcd;
 		this.apiServer = null;
 		this.etcd = null;
-		unregisterBoth();
+		Failures failures = new Failures();
+		if (api != null) {
+			failures.run("kube-apiserver", api, () -> ProcessControl.terminate(api, Duration.ofSeconds(2)));
+		}
+		if (db != null) {
+			failures.run("etcd", db, () -> ProcessControl.terminate(db, Duration.ofSeconds(2)));
+		}
+		unregisterExited(api, this.apiServerPidFile);
+		unregisterExited(db, this.etcdPidFile);
+		failures.throwIfAny();
 	}
 
 	/** JVM shutdown hook: SIGKILL to both without waiting long, and delete the pid files. */
@@ -220,6 +238,45 @@ final class ControlPlaneProcesses {
 	private void unregisterBoth() {
 		LeftoverProcesses.unregister(this.apiServerPidFile);
 		LeftoverProcesses.unregister(this.etcdPidFile);
+	}
+
+	/** Deletes the pid file of a process that is gone (or was never started). */
+	private static void unregisterExited(Process process, Path pidFile) {
+		if (process == null || !process.isAlive()) {
+			LeftoverProcesses.unregister(pidFile);
+		}
+	}
+
+	/** The steps of a stop that failed, collected so that the other steps still run. */
+	private static final class Failures {
+
+		private final List<String> messages = new ArrayList<>();
+
+		private final List<RuntimeException> causes = new ArrayList<>();
+
+		/** Runs a step; a failure is recorded with the process's name, pid and, if it is gone, its exit code. */
+		void run(String name, Process process, Runnable step) {
+			try {
+				step.run();
+			}
+			catch (RuntimeException ex) {
+				this.messages.add("could not stop " + name + " (pid " + process.pid()
+						+ (process.isAlive() ? "" : ", which had exited with code " + process.exitValue()) + "): "
+						+ ex.getMessage());
+				this.causes.add(ex);
+			}
+		}
+
+		/** @throws IllegalStateException naming every failure; the first is the cause, the others suppressed */
+		void throwIfAny() {
+			if (!this.causes.isEmpty()) {
+				IllegalStateException all = new IllegalStateException(String.join("; ", this.messages),
+						this.causes.get(0));
+				this.causes.subList(1, this.causes.size()).forEach(all::addSuppressed);
+				throw all;
+			}
+		}
+
 	}
 
 }

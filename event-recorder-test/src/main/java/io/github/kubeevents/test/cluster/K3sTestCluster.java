@@ -3,7 +3,9 @@ package io.github.kubeevents.test.cluster;
 import java.io.IOException;
 import java.io.StringReader;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.Config;
@@ -27,7 +29,7 @@ import org.testcontainers.k3s.K3sContainer;
  * same read-only ClusterRole as {@link LocalControlPlane}'s {@code restricted} user, so
  * {@link #restrictedUserName()} is {@code system:serviceaccount:kube-system:kube-events-test-restricted}.
  *
- * <p>Image: {@value #DEFAULT_IMAGE} unless {@link K3sTestClusterBuilder#image(String) given} or set by
+ * <p>Image: {@value #DEFAULT_IMAGE} unless {@link Builder#image(String) given} or set by
  * {@code -D}{@value #IMAGE_PROPERTY}. That tag is K3s release {@code v1.35.4+k3s1} (Docker tags write {@code +} as
  * {@code -}), the same Kubernetes version as the kube-apiserver that {@code scripts/envtest-assets.sh} builds for
  * {@link LocalControlPlane}, so both backends run the same API server code. It was chosen from public references
@@ -71,11 +73,11 @@ public final class K3sTestCluster implements KubernetesTestCluster {
 	 * A builder for a new K3s container.
 	 * @return a new builder with the defaults
 	 */
-	public static K3sTestClusterBuilder builder() {
-		return new K3sTestClusterBuilder();
+	public static Builder builder() {
+		return new Builder();
 	}
 
-	/** Starts a cluster for {@link K3sTestClusterBuilder#start()}. */
+	/** Starts a cluster for {@link Builder#start()}. */
 	K3sTestCluster(String image, List<String> serverArgs, Duration eventTtl, Duration startupTimeout) {
 		long t0 = System.nanoTime();
 		this.eventTtl = eventTtl;
@@ -287,6 +289,118 @@ public final class K3sTestCluster implements KubernetesTestCluster {
 	private static UnsupportedOperationException unsupported(Capability capability) {
 		return new UnsupportedOperationException(
 				"K3s cannot do " + capability + " (check supports(" + capability + ") first)");
+	}
+
+	/**
+	 * Options of a new {@link K3sTestCluster}, from {@link K3sTestCluster#builder()}; {@link #start()} starts it.
+	 *
+	 * <p>Not thread-safe; use one builder per start.
+	 */
+	public static final class Builder {
+
+		private String image;
+
+		private Duration eventTtl = LocalControlPlane.DEFAULT_EVENT_TTL;
+
+		private Duration startupTimeout = K3sTestCluster.DEFAULT_STARTUP_TIMEOUT;
+
+		private final List<String> extraServerArgs = new ArrayList<>();
+
+		/** Use {@link K3sTestCluster#builder()}. */
+		Builder() {
+		}
+
+		/**
+		 * The image.
+		 * @param image a {@code rancher/k3s} image; default {@code -D}{@value K3sTestCluster#IMAGE_PROPERTY}, else
+		 * {@value K3sTestCluster#DEFAULT_IMAGE}
+		 * @return this builder
+		 */
+		public Builder image(String image) {
+			this.image = Objects.requireNonNull(image, "image");
+			return this;
+		}
+
+		/**
+		 * The API server's {@code --event-ttl}, passed as {@code --kube-apiserver-arg=event-ttl=...}.
+		 * @param ttl a positive duration; default 1 hour
+		 * @return this builder
+		 * @throws IllegalArgumentException if not positive
+		 */
+		public Builder eventTtl(Duration ttl) {
+			if (ttl.isNegative() || ttl.isZero()) {
+				throw new IllegalArgumentException("eventTtl must be positive: " + ttl);
+			}
+			this.eventTtl = ttl;
+			return this;
+		}
+
+		/**
+		 * How long the container may take to become ready and the identities to work (image pull not included).
+		 * @param timeout the timeout; default {@link K3sTestCluster#DEFAULT_STARTUP_TIMEOUT}
+		 * @return this builder
+		 */
+		public Builder startupTimeout(Duration timeout) {
+			this.startupTimeout = Objects.requireNonNull(timeout, "timeout");
+			return this;
+		}
+
+		/**
+		 * An extra kube-apiserver flag, written like {@link LocalControlPlane.Builder#apiServerArg(String)}, e.g.
+		 * {@code --max-requests-inflight=10}; passed as {@code --kube-apiserver-arg=max-requests-inflight=10}.
+		 * @param flag the flag with its value
+		 * @return this builder
+		 */
+		public Builder apiServerArg(String flag) {
+			Objects.requireNonNull(flag, "flag");
+			String bare = flag.startsWith("--") ? flag.substring(2) : flag;
+			this.extraServerArgs.add("--kube-apiserver-arg=" + bare);
+			return this;
+		}
+
+		/**
+		 * An extra {@code k3s server} argument as is, e.g. {@code --disable=metrics-server}.
+		 * @param arg the argument
+		 * @return this builder
+		 */
+		public Builder serverArg(String arg) {
+			this.extraServerArgs.add(Objects.requireNonNull(arg, "arg"));
+			return this;
+		}
+
+		/**
+		 * The image this builder will use.
+		 * @return the explicit image, else the system property, else {@value K3sTestCluster#DEFAULT_IMAGE}
+		 */
+		String resolvedImage() {
+			if (this.image != null) {
+				return this.image;
+			}
+			String property = System.getProperty(K3sTestCluster.IMAGE_PROPERTY);
+			return (property != null && !property.isBlank()) ? property.strip() : K3sTestCluster.DEFAULT_IMAGE;
+		}
+
+		/**
+		 * What is appended to the {@code k3s server} command of {@link org.testcontainers.k3s.K3sContainer} (which
+		 * already holds {@code server --disable=traefik --tls-san=<host>}).
+		 * @return the event TTL first, then the extra arguments in order
+		 */
+		List<String> serverArgs() {
+			List<String> args = new ArrayList<>();
+			args.add("--kube-apiserver-arg=event-ttl=" + Durations.toGo(this.eventTtl));
+			args.addAll(this.extraServerArgs);
+			return args;
+		}
+
+		/**
+		 * Starts the container (pulling the image if needed), waits for K3s, and sets up both identities.
+		 * @return the running cluster; the caller must {@link K3sTestCluster#close()} it
+		 * @throws IllegalStateException when Docker is not available or K3s does not become ready in time
+		 */
+		public K3sTestCluster start() {
+			return new K3sTestCluster(resolvedImage(), serverArgs(), this.eventTtl, this.startupTimeout);
+		}
+
 	}
 
 }

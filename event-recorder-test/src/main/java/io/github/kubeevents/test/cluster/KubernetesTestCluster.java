@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -69,6 +70,27 @@ public interface KubernetesTestCluster extends AutoCloseable {
 		/** May only get/list/watch Events and Nodes; creating an Event answers 403. */
 		RESTRICTED
 
+	}
+
+	/**
+	 * Starts a new cluster of a backend, owned by the caller (which must {@link #close()} it), with the defaults: a
+	 * 1-hour event TTL, the binaries {@link EnvtestAssets} finds, K3s image {@value K3sTestCluster#DEFAULT_IMAGE}.
+	 * For {@link TestClusterBackend#AUTO}: the system property {@value TestClusterBackend#SYSTEM_PROPERTY}, else the
+	 * local binaries, else K3s where Testcontainers and a Docker engine are available, as {@link TestClusterExtension}
+	 * picks. Unlike the extension, it never skips: no backend is an exception. Thread-safe.
+	 * @param backend the backend, or {@link TestClusterBackend#AUTO}
+	 * @return the running cluster
+	 * @throws TestClusterUnavailableException when the backend cannot run on this machine (a report with what to
+	 * install)
+	 * @throws IllegalStateException when the cluster does not start (with the tail of its logs)
+	 */
+	static KubernetesTestCluster start(TestClusterBackend backend) {
+		BackendSelector.Selection selection = BackendSelector.select(Objects.requireNonNull(backend, "backend"),
+				EnumSet.noneOf(Capability.class), MachineEnvironment.INSTANCE);
+		if (!selection.available()) {
+			throw Availability.exception(selection.wanted(), selection.reason());
+		}
+		return TestClusterInstances.startCluster(selection, LocalControlPlane.DEFAULT_EVENT_TTL);
 	}
 
 	/**

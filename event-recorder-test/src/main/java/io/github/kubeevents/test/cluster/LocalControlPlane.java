@@ -1,8 +1,12 @@
 package io.github.kubeevents.test.cluster;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * {@link #caCertificate()}, the token file, the service-account key pair, and the {@code etcd.log} /
  * {@code kube-apiserver.log} files) lives in one temporary directory ({@code kube-events-local-cp-*}) that
  * {@link #close()} deletes. The binaries come from {@link EnvtestAssets} unless
- * {@link LocalControlPlaneBuilder#assetsDirectory(Path) given}.
+ * {@link Builder#assetsDirectory(Path) given}.
  *
  * <p>Identities (static tokens of 48 hex digits, {@code --token-auth-file}):
  * <ul>
@@ -35,13 +39,16 @@ import org.slf4j.LoggerFactory;
  * so data survives; {@link #startApiServer()} starts it again on the same port with the same flags.
  * {@link #freezeApiServer()} sends it SIGSTOP (the kernel still accepts connections on its port, but nothing answers;
  * it throws {@link IllegalStateException} when the apiserver is stopped), {@link #thawApiServer()} SIGCONT.
- * {@link #close()} sends both processes SIGTERM (SIGKILL after 5 s, descendants too), waits for them to exit and
- * deletes the directory and the pid files. After {@link #close()} these methods throw {@link IllegalStateException}
- * ({@link #close()} itself is idempotent).
+ * {@link #close()} sends both processes SIGTERM (SIGKILL after 5 s, descendants too), waits for them to exit (also
+ * on an interrupted thread, whose interrupt stays set) and deletes the directory and the pid files. Each of those
+ * steps runs even when an earlier one fails (e.g. a frozen kube-apiserver that was killed from outside cannot be
+ * thawed): etcd is stopped and the directory deleted all the same, and {@link #close()} then throws an
+ * {@link IllegalStateException} naming what could not be stopped. After {@link #close()} these methods throw
+ * {@link IllegalStateException} ({@link #close()} itself is idempotent: a second call does nothing).
  *
  * <p>Leftovers: every process gets a pid file in a state directory ({@code ${java.io.tmpdir}/kube-events-test-cluster}
- * unless {@link LocalControlPlaneBuilder#stateDirectory(Path) given} or set by
- * {@code -Dkubeevents.test.cluster.state-dir}); each {@link LocalControlPlaneBuilder#start()} first kills the
+ * unless {@link Builder#stateDirectory(Path) given} or set by
+ * {@code -Dkubeevents.test.cluster.state-dir}); each {@link Builder#start()} first kills the
  * processes of test JVMs that died without stopping theirs (SIGKILL, a CI timeout) and removes their directories. A
  * JVM shutdown hook kills this instance's processes if the JVM exits without {@link #close()}.
  *
@@ -75,13 +82,19 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	private final LeftoverProcesses.Report leftoverReport;
 
-	private final ControlPlaneResources resources;
-
 	private final ControlPlaneDirectory directory;
 
 	private final ControlPlanePorts ports;
 
+	private final ControlPlaneCredentials credentials;
+
 	private final ControlPlaneProcesses processes;
+
+	/** Kills the processes and deletes the directory if the JVM exits without {@link #close()}. */
+	private final Thread shutdownHook;
+
+	/** Set once, by {@link #close()}, a failed start, or the shutdown hook's removal. */
+	private volatile boolean released;
 
 	private volatile Duration startupTime;
 
@@ -91,11 +104,11 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	 * A builder for a new, separate control plane.
 	 * @return a new builder with the defaults
 	 */
-	public static LocalControlPlaneBuilder builder() {
-		return new LocalControlPlaneBuilder();
+	public static Builder builder() {
+		return new Builder();
 	}
 
-	/** Starts a control plane for {@link LocalControlPlaneBuilder#start()}, after its leftover clean-up. */
+	/** Starts a control plane for {@link Builder#start()}, after its leftover clean-up. */
 	static LocalControlPlane start(Path assets, Duration eventTtl, Duration startupTimeout,
 			List<String> extraApiServerArgs, Path stateDirectory, LeftoverProcesses.Report leftoverReport) {
 		LocalControlPlane cp = new LocalControlPlane(assets, eventTtl, startupTimeout, extraApiServerArgs,
@@ -109,10 +122,23 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		this.eventTtl = eventTtl;
 		this.startupTimeout = startupTimeout;
 		this.leftoverReport = leftoverReport;
-		this.resources = new ControlPlaneResources(assets, eventTtl, extraApiServerArgs, stateDirectory);
-		this.directory = this.resources.directory();
-		this.ports = this.resources.ports();
-		this.processes = this.resources.processes();
+		try {
+			this.directory = ControlPlaneDirectory.create();
+			this.ports = ControlPlanePorts.allocate();
+			this.credentials = ControlPlaneCredentials.write(this.directory.tokenFile(), this.directory.saPublicKey(),
+					this.directory.saPrivateKey());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("could not prepare the control plane's directory", ex);
+		}
+		ControlPlaneCommands commands = new ControlPlaneCommands(assets, this.directory, this.ports, eventTtl,
+				extraApiServerArgs);
+		this.processes = new ControlPlaneProcesses(commands, stateDirectory);
+		this.shutdownHook = new Thread(() -> {
+			this.processes.kill();
+			this.directory.delete();
+		}, "local-control-plane-shutdown");
+		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
 	}
 
 	@Override
@@ -136,7 +162,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	@Override
 	public String token(Identity identity) {
-		return this.resources.credentials().token(identity);
+		return this.credentials.token(identity);
 	}
 
 	@Override
@@ -149,7 +175,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		return this.eventTtl;
 	}
 
-	/** {@inheritDoc} Measured from after the leftover clean-up of {@link LocalControlPlaneBuilder#start()}. */
+	/** {@inheritDoc} Measured from after the leftover clean-up of {@link Builder#start()}. */
 	@Override
 	public Duration startupTime() {
 		return this.startupTime;
@@ -261,7 +287,20 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	@Override
 	public synchronized void close() {
-		this.resources.release();
+		if (!detach()) {
+			return;
+		}
+		RuntimeException failure = null;
+		try {
+			this.processes.stop();
+		}
+		catch (RuntimeException ex) {
+			failure = ex;
+		}
+		this.directory.delete();
+		if (failure != null) {
+			throw new IllegalStateException("closed the local control plane, but " + failure.getMessage(), failure);
+		}
 	}
 
 	@Override
@@ -282,7 +321,14 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		}
 		catch (RuntimeException | Error ex) {
 			String report = this.directory.logReport();
-			this.resources.releaseAfterFailedStart();
+			detach();
+			try {
+				this.processes.stopAfterFailedStart();
+			}
+			catch (RuntimeException stopFailure) {
+				ex.addSuppressed(stopFailure);
+			}
+			this.directory.deleteAllButLogs();
 			throw new IllegalStateException("local control plane did not start: " + ex.getMessage() + "\n" + report,
 					ex);
 		}
@@ -291,9 +337,126 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	}
 
 	private void checkOpen() {
-		if (this.resources.isReleased()) {
+		if (this.released) {
 			throw new IllegalStateException("control plane is closed");
 		}
+	}
+
+	/** Marks this released and removes the shutdown hook; {@code false} if it was released already. */
+	private boolean detach() {
+		if (this.released) {
+			return false;
+		}
+		this.released = true;
+		try {
+			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
+		}
+		catch (IllegalStateException shutdownInProgress) {
+			// the hook runs anyway
+		}
+		return true;
+	}
+
+	/**
+	 * Options of a new {@link LocalControlPlane}, from {@link LocalControlPlane#builder()}; {@link #start()} starts it.
+	 *
+	 * <p>Not thread-safe; use one builder per start.
+	 */
+	public static final class Builder {
+
+		private Path assets;
+
+		private Duration eventTtl = LocalControlPlane.DEFAULT_EVENT_TTL;
+
+		private Duration startupTimeout = LocalControlPlane.DEFAULT_STARTUP_TIMEOUT;
+
+		private Path stateDirectory;
+
+		private final List<String> extraApiServerArgs = new ArrayList<>();
+
+		/** Use {@link LocalControlPlane#builder()}. */
+		Builder() {
+		}
+
+		/**
+		 * Directory holding {@code kube-apiserver} and {@code etcd}.
+		 * @param directory the directory; default: {@link EnvtestAssets#locate()}
+		 * @return this builder
+		 */
+		public Builder assetsDirectory(Path directory) {
+			this.assets = Objects.requireNonNull(directory, "directory");
+			return this;
+		}
+
+		/**
+		 * {@code --event-ttl}: how long the apiserver keeps an Event after its last write.
+		 * @param ttl a positive duration; default {@link LocalControlPlane#DEFAULT_EVENT_TTL}
+		 * @return this builder
+		 * @throws IllegalArgumentException if not positive
+		 */
+		public Builder eventTtl(Duration ttl) {
+			if (ttl.isNegative() || ttl.isZero()) {
+				throw new IllegalArgumentException("eventTtl must be positive: " + ttl);
+			}
+			this.eventTtl = ttl;
+			return this;
+		}
+
+		/**
+		 * How long etcd + kube-apiserver may take to become ready (also for each
+		 * {@link LocalControlPlane#startApiServer()}).
+		 * @param timeout the timeout; default {@link LocalControlPlane#DEFAULT_STARTUP_TIMEOUT}
+		 * @return this builder
+		 */
+		public Builder startupTimeout(Duration timeout) {
+			this.startupTimeout = Objects.requireNonNull(timeout, "timeout");
+			return this;
+		}
+
+		/**
+		 * An extra kube-apiserver flag, e.g. {@code --max-requests-inflight=10}; added after the built-in flags, so it
+		 * wins over them.
+		 * @param flag the flag with its value
+		 * @return this builder
+		 */
+		public Builder apiServerArg(String flag) {
+			this.extraApiServerArgs.add(Objects.requireNonNull(flag, "flag"));
+			return this;
+		}
+
+		/**
+		 * Where pid files are kept (see the {@link LocalControlPlane} class comment).
+		 * @param directory the directory; default {@code -Dkubeevents.test.cluster.state-dir}, else
+		 * {@code ${java.io.tmpdir}/kube-events-test-cluster}
+		 * @return this builder
+		 */
+		public Builder stateDirectory(Path directory) {
+			this.stateDirectory = Objects.requireNonNull(directory, "directory");
+			return this;
+		}
+
+		/**
+		 * Cleans up leftovers of killed test JVMs, starts etcd and kube-apiserver, sets up both identities and waits until
+		 * all of it works. Without an explicit assets directory and with no binaries found, this skips the calling test
+		 * ({@link org.junit.jupiter.api.Assumptions#abort(String)}), or throws {@link IllegalStateException} under
+		 * {@code CI=true}.
+		 * @return the running control plane; the caller must {@link LocalControlPlane#close()} it
+		 * @throws IllegalStateException when a process does not start or become ready in time (the message holds the tail
+		 * of both logs)
+		 */
+		public LocalControlPlane start() {
+			Path dir = this.assets;
+			if (dir == null) {
+				EnvtestAssets.Result located = EnvtestAssets.locate();
+				dir = located.directory()
+					.orElseGet(() -> Availability.unavailable(TestClusterBackend.LOCAL, located.reason()));
+			}
+			Path state = (this.stateDirectory != null) ? this.stateDirectory : LeftoverProcesses.defaultStateDirectory();
+			LeftoverProcesses.Report report = LeftoverProcesses.cleanUp(state);
+			return LocalControlPlane.start(dir, this.eventTtl, this.startupTimeout, List.copyOf(this.extraApiServerArgs),
+					state, report);
+		}
+
 	}
 
 }

@@ -1,5 +1,7 @@
 package io.github.kubeevents.test.cluster;
 
+import org.testcontainers.DockerClientFactory;
+
 /**
  * What {@link BackendSelector} needs to know about this machine, answered for real: the system property
  * {@value TestClusterBackend#SYSTEM_PROPERTY}, where {@link EnvtestAssets} finds the local binaries, whether
@@ -37,10 +39,20 @@ final class MachineEnvironment implements BackendSelector.Environment {
 	public boolean dockerAvailable() {
 		Boolean available = this.dockerAvailable;
 		if (available == null) {
-			available = DockerProbe.isDockerAvailable();
+			available = isDockerAvailable();
 			this.dockerAvailable = available;
 		}
 		return available;
+	}
+
+	/** Asks Testcontainers (only called once it was found on the classpath); {@code false} when the check fails. */
+	private static boolean isDockerAvailable() {
+		try {
+			return DockerClientFactory.instance().isDockerAvailable();
+		}
+		catch (Throwable ex) {
+			return false;
+		}
 	}
 
 	private static boolean isPresent(String className) {

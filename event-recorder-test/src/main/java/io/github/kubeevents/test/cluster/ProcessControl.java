@@ -66,16 +66,12 @@ final class ProcessControl {
 			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).redirectErrorStream(true)
 				.start();
 			String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+			if (!waitFor(kill, Duration.ofSeconds(10).toNanos()) || kill.exitValue() != 0) {
 				throw new IllegalStateException("kill -" + signal + " " + p.pid() + " failed: " + output.strip());
 			}
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("could not run kill -" + signal, ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("interrupted while sending SIG" + signal, ex);
 		}
 	}
 
@@ -84,7 +80,8 @@ final class ProcessControl {
 	 * {@code p.isAlive()} is {@code false}: the process itself is awaited with {@link Process#waitFor(long, TimeUnit)},
 	 * not through its {@link ProcessHandle}, whose {@code onExit()} can complete a moment before the JDK's reaper
 	 * thread has recorded the exit, so that {@link Process#isAlive()} still answers {@code true} for a process that is
-	 * gone.
+	 * gone. An interrupt does not cut the waits short (a process left running is worse than a late return): it stays
+	 * set for the caller.
 	 * @param p the process
 	 * @param grace how long SIGTERM may take
 	 * @throws IllegalStateException when the process is still alive 10 s after SIGKILL
@@ -123,26 +120,52 @@ final class ProcessControl {
 		waitForExit(p.toHandle(), Duration.ofSeconds(5).toNanos());
 	}
 
-	/** {@link Process#waitFor(long, TimeUnit)}; an interrupt ends the wait and stays set. */
+	/**
+	 * {@link Process#waitFor(long, TimeUnit)} for the whole time even if the thread is interrupted (the interrupt is
+	 * set again before returning).
+	 */
 	private static boolean waitFor(Process p, long nanos) {
+		long deadline = System.nanoTime() + nanos;
+		boolean interrupted = false;
 		try {
-			return p.waitFor(nanos, TimeUnit.NANOSECONDS);
+			while (true) {
+				try {
+					return p.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+				}
+				catch (InterruptedException ex) {
+					interrupted = true; // the exception cleared the flag: the next wait blocks
+				}
+			}
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return !p.isAlive();
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 
+	/** Waits for a process handle's exit, for the whole time even if the thread is interrupted (as above). */
 	private static void waitForExit(ProcessHandle h, long nanos) {
+		long deadline = System.nanoTime() + nanos;
+		boolean interrupted = false;
 		try {
-			h.onExit().get(nanos, TimeUnit.NANOSECONDS);
+			while (true) {
+				try {
+					h.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+					return;
+				}
+				catch (TimeoutException | ExecutionException ex) {
+					return; // caller escalates
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+			}
 		}
-		catch (TimeoutException | ExecutionException ex) {
-			// caller escalates
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 

@@ -34,7 +34,9 @@ import org.junit.jupiter.api.extension.TestInstancePreConstructCallback;
  *   <li>else {@link TestClusterBackend#K3S} when {@code org.testcontainers:testcontainers-k3s} is on the classpath
  *       (checked by class name, so Testcontainers stays optional) and a Docker engine answers;</li>
  *   <li>else none: the class is <em>skipped</em> (reported as skipped, with instructions, also printed once on
- *       {@code System.err}), except under {@code CI=true}, where its tests <em>fail</em>.</li>
+ *       {@code System.err}), except under {@code CI=true}, where it <em>fails</em> with a
+ *       {@link TestClusterUnavailableException}: one message saying what is missing and what to do, without a stack
+ *       trace.</li>
  * </ol>
  * {@link RequiresCapability} on the class narrows the choice; on a method it skips that method on a backend that
  * cannot do it.
@@ -45,8 +47,12 @@ import org.junit.jupiter.api.extension.TestInstancePreConstructCallback;
  * gets its own, closed after the class. A cluster that failed to start fails every test that uses it, with the
  * reason (the tail of the process logs for {@link LocalControlPlane}).
  *
+ * <p><b>Namespace</b>: with {@link WithTestCluster#namespacePerClass()}, a {@link TestNamespace} of its own on its
+ * cluster, created before its first test and deleted after its last (after every {@code @AfterAll}).
+ *
  * <p><b>Injection</b>: parameters of type {@link KubernetesTestCluster} (or {@link LocalControlPlane} /
- * {@link K3sTestCluster}, which fail to resolve on the other backend) in constructors, lifecycle and test methods.
+ * {@link K3sTestCluster}, which fail to resolve on the other backend) in constructors, lifecycle and test methods;
+ * of type {@link TestNamespace} in classes with {@link WithTestCluster#namespacePerClass()}.
  * Code that runs before parameters are resolved, e.g. Spring's static {@code @DynamicPropertySource} methods (with
  * this extension registered before {@code SpringExtension}), calls {@link #sharedCluster()}.
  *
@@ -101,47 +107,57 @@ public final class TestClusterExtension implements ExecutionCondition, TestInsta
 	 */
 	@Override
 	public void preConstructTestInstance(TestInstanceFactoryContext factoryContext, ExtensionContext context) {
-		cluster(context);
+		prepare(context);
 	}
 
 	/**
-	 * Starts (or finds) the class's cluster, so a failure shows before the first test.
+	 * Starts (or finds) the class's cluster, and creates its namespace if it asks for one, so a failure shows before
+	 * the first test.
 	 * @param context the class context
 	 */
 	@Override
 	public void beforeAll(ExtensionContext context) {
-		cluster(context);
+		prepare(context);
 	}
 
 	/**
-	 * Finds the class's cluster (started in {@link #beforeAll}).
+	 * Finds the class's cluster and namespace (made in {@link #beforeAll}).
 	 * @param context the method context
 	 */
 	@Override
 	public void beforeEach(ExtensionContext context) {
-		cluster(context);
+		prepare(context);
 	}
 
 	/**
-	 * Supports parameters of type {@link KubernetesTestCluster} and its implementations.
+	 * Supports parameters of type {@link KubernetesTestCluster} and its implementations, and of type
+	 * {@link TestNamespace} in a class with {@link WithTestCluster#namespacePerClass()}.
 	 * @param parameterContext the parameter
-	 * @param extensionContext unused
-	 * @return whether the parameter's type is a {@link KubernetesTestCluster}
+	 * @param extensionContext the context
+	 * @return whether the parameter is one of those
 	 */
 	@Override
 	public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-		return KubernetesTestCluster.class.isAssignableFrom(parameterContext.getParameter().getType());
+		Class<?> type = parameterContext.getParameter().getType();
+		if (type == TestNamespace.class) {
+			return TestClusterRequest.of(extensionContext).namespacePerClass();
+		}
+		return KubernetesTestCluster.class.isAssignableFrom(type);
 	}
 
 	/**
-	 * The class's cluster.
+	 * The class's cluster, or its namespace.
 	 * @param parameterContext the parameter
 	 * @param extensionContext the context
-	 * @return the cluster
+	 * @return the cluster or the namespace
 	 * @throws ParameterResolutionException when the parameter asks for another backend's class
 	 */
 	@Override
 	public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+		if (parameterContext.getParameter().getType() == TestNamespace.class) {
+			TestClusterRequest request = TestClusterRequest.of(extensionContext);
+			return TestClusterInstances.namespace(extensionContext, request, cluster(extensionContext));
+		}
 		KubernetesTestCluster cluster = cluster(extensionContext);
 		Class<?> type = parameterContext.getParameter().getType();
 		if (!type.isInstance(cluster)) {
@@ -159,6 +175,7 @@ public final class TestClusterExtension implements ExecutionCondition, TestInsta
 	 * @param context a class or method context of a test class using this extension
 	 * @return the cluster
 	 * @throws IllegalStateException when it could not start, or under {@code CI=true} when there is none
+	 * ({@link TestClusterUnavailableException})
 	 */
 	public static KubernetesTestCluster cluster(ExtensionContext context) {
 		TestClusterRequest request = TestClusterRequest.of(context);
@@ -193,6 +210,15 @@ public final class TestClusterExtension implements ExecutionCondition, TestInsta
 	}
 
 	// ------------------------------------------------------------------------------------------------ internals
+
+	/** The class's cluster, and its namespace if it asks for one. */
+	private static void prepare(ExtensionContext context) {
+		KubernetesTestCluster cluster = cluster(context);
+		TestClusterRequest request = TestClusterRequest.of(context);
+		if (request.namespacePerClass()) {
+			TestClusterInstances.namespace(context, request, cluster);
+		}
+	}
 
 	private static Selection select(TestClusterRequest request) {
 		return select(request.backend(), request.required());

@@ -20,11 +20,12 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * @param backend the named backend or AUTO
  * @param eventTtl the TTL, {@code null} for the default
  * @param isolated whether the class wants its own cluster
+ * @param namespacePerClass whether the class wants its own namespace
  * @param required capabilities required by the class
  * @param declaringClass the class whose annotation applies (owner of a non-shared cluster)
  */
-record TestClusterRequest(TestClusterBackend backend, Duration eventTtl, boolean isolated, Set<Capability> required,
-		Class<?> declaringClass) {
+record TestClusterRequest(TestClusterBackend backend, Duration eventTtl, boolean isolated, boolean namespacePerClass,
+		Set<Capability> required, Class<?> declaringClass) {
 
 	/**
 	 * Whether the class uses the shared cluster of its backend (default TTL, not isolated).
@@ -56,13 +57,14 @@ record TestClusterRequest(TestClusterBackend backend, Duration eventTtl, boolean
 			required.addAll(capabilities(AnnotationSupport.findAnnotation(c, RequiresCapability.class)));
 		}
 		if (with == null) {
-			return new TestClusterRequest(TestClusterBackend.AUTO, null, false, required, declaring);
+			return new TestClusterRequest(TestClusterBackend.AUTO, null, false, false, required, declaring);
 		}
 		Duration ttl = with.eventTtl().isBlank() ? null : Durations.parse(with.eventTtl());
 		if (ttl != null && (ttl.isNegative() || ttl.isZero())) {
 			throw new IllegalArgumentException("@WithTestCluster(eventTtl) must be positive: " + with.eventTtl());
 		}
-		return new TestClusterRequest(with.backend(), ttl, with.isolated(), required, declaring);
+		return new TestClusterRequest(with.backend(), ttl, with.isolated(), with.namespacePerClass(), required,
+				declaring);
 	}
 
 	/**

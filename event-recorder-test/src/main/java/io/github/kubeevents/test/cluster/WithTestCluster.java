@@ -25,8 +25,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }</pre>
  *
  * <p>With the defaults (any backend, default TTL, not isolated) all such classes of a test JVM share one cluster per
- * backend, started on first use and stopped at the end of the run. Any other setting gives the class its own
- * cluster, started before its first test and closed after its last.
+ * backend, started on first use and stopped at the end of the run. Any other setting of {@link #eventTtl()} or
+ * {@link #isolated()} gives the class its own cluster, started before its first test and closed after its last.
+ * {@link #namespacePerClass()} gives it a namespace of its own on its cluster.
  *
  * <p>Found on the test class, its superclasses (it is {@link Inherited}) and, for {@code @Nested} classes, the
  * enclosing classes; the nearest wins. See {@link TestClusterExtension} for how the backend is picked and what
@@ -59,5 +60,22 @@ public @interface WithTestCluster {
 	 * @return {@code false} by default
 	 */
 	boolean isolated() default false;
+
+	/**
+	 * Whether the class gets a namespace of its own ({@link TestNamespace}), so that its objects and their Events
+	 * are apart from those of the other classes on the same cluster: created before the class's first test (on the
+	 * class's cluster, shared or not), injected into parameters of type {@link TestNamespace} (constructor,
+	 * {@code @BeforeAll}, {@code @BeforeEach}, test methods), and deleted after the class's last test. {@code @Nested}
+	 * classes use their enclosing class's namespace.
+	 * <pre>{@code
+	 * @WithTestCluster(namespacePerClass = true)
+	 * class WidgetControllerIT {
+	 *     @Test
+	 *     void reportsAFailedCreate(KubernetesTestCluster cluster, TestNamespace namespace) { ... namespace.name() ... }
+	 * }
+	 * }</pre>
+	 * @return {@code false} by default (no namespace is created)
+	 */
+	boolean namespacePerClass() default false;
 
 }

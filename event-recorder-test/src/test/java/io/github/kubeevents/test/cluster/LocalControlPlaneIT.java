@@ -35,6 +35,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
@@ -261,6 +263,81 @@ class LocalControlPlaneIT {
 		assertThat(pidFiles).allSatisfy((f) -> assertThat(f).doesNotExist());
 		assertThat(cp.processes()).isEmpty();
 		cp.close(); // idempotent
+	}
+
+	/**
+	 * A frozen kube-apiserver that dies (SIGKILL from outside, as the OOM killer does) cannot be thawed: close() fails
+	 * to stop it. It must still stop etcd and delete the directory and the pid files, then say what failed.
+	 */
+	@Test
+	void closeStopsEtcdAndDeletesTheDirectoryWhenStoppingKubeApiserverFails() {
+		LocalControlPlane cp = LocalControlPlane.builder().start();
+		List<ProcessHandle> processes = cp.processes();
+		Path directory = cp.directory();
+		List<Path> pidFiles = pidFiles(cp);
+		try {
+			cp.freezeApiServer();
+			ProcessHandle apiServer = processes.get(1);
+			assertThat(apiServer.destroyForcibly()).isTrue();
+			await().atMost(AWAIT).until(() -> !cp.isApiServerRunning());
+			assertThat(cp.isApiServerFrozen()).as("still marked frozen").isTrue();
+
+			Throwable failure = catchThrowable(cp::close);
+
+			assertThat(failure).isInstanceOf(IllegalStateException.class)
+				.hasMessage("closed the local control plane, but could not stop kube-apiserver (pid " + apiServer.pid()
+						+ ", which had exited with code 137): kill -CONT " + apiServer.pid() + " failed: kill: ("
+						+ apiServer.pid() + "): No such process");
+			assertThat(processes.get(0).isAlive()).as("etcd pid %d alive", processes.get(0).pid()).isFalse();
+			assertThat(directory).doesNotExist();
+			assertThat(pidFiles).allSatisfy((f) -> assertThat(f).doesNotExist());
+			assertThat(cp.processes()).isEmpty();
+			assertThatNoException().as("closed once").isThrownBy(cp::close);
+		}
+		finally {
+			processes.forEach(ProcessHandle::destroyForcibly);
+		}
+	}
+
+	/**
+	 * close() on an interrupted thread (a JUnit {@code @Timeout} or {@code assertTimeoutPreemptively} interrupts it)
+	 * still waits for both processes to exit and deletes the directory; the interrupt stays set for the caller.
+	 */
+	@Test
+	void closeOnAnInterruptedThreadStillStopsBothProcessesAndDeletesTheDirectory() {
+		LocalControlPlane cp = LocalControlPlane.builder().start();
+		List<ProcessHandle> processes = cp.processes();
+		Path directory = cp.directory();
+		try {
+			Thread.currentThread().interrupt();
+			Throwable failure = catchThrowable(cp::close);
+			boolean stillInterrupted = Thread.interrupted();
+
+			assertThat(failure).isNull();
+			assertThat(stillInterrupted).as("interrupt kept").isTrue();
+			assertThat(processes).allSatisfy((p) -> assertThat(p.isAlive()).as("pid %d alive", p.pid()).isFalse());
+			assertThat(directory).doesNotExist();
+		}
+		finally {
+			Thread.interrupted();
+			processes.forEach(ProcessHandle::destroyForcibly);
+		}
+	}
+
+	/** {@link KubernetesTestCluster#start} gives the caller a cluster of its own, apart from the shared one. */
+	@Test
+	void startGivesTheCallerANewCluster(KubernetesTestCluster shared) throws ApiException {
+		List<ProcessHandle> processes;
+		try (KubernetesTestCluster own = KubernetesTestCluster.start(TestClusterBackend.LOCAL)) {
+			assertThat(own).isInstanceOf(LocalControlPlane.class).isNotSameAs(shared);
+			assertThat(own.baseUrl()).isNotEqualTo(shared.baseUrl());
+			assertThat(own.eventTtl()).isEqualTo(LocalControlPlane.DEFAULT_EVENT_TTL);
+			assertThat(new CoreV1Api(own.adminClient()).readNamespace("default").execute().getMetadata().getName())
+				.isEqualTo("default");
+			processes = ((LocalControlPlane) own).processes();
+		}
+		assertThat(processes).hasSize(2).noneMatch(ProcessHandle::isAlive);
+		assertThat(shared.isApiServerRunning()).isTrue();
 	}
 
 	/** Constructor and non-static {@code @BeforeAll} injection get the one shared instance. */

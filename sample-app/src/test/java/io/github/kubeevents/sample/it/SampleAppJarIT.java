@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.EventsV1Api;
@@ -43,7 +43,7 @@ import static org.awaitility.Awaitility.await;
  * The packaged sample application ({@code java -jar}, system property {@code sample.jar} set by failsafe) against
  * a real kube-apiserver, found through {@code $KUBECONFIG} (with {@code HOME} a fresh directory, so no other
  * configuration is picked up), which a developer opts into with {@code kubeevents.kubeconfig.enabled=true}. With
- * either events API ({@code kubeevents.api}), an event posted to {@code /events} must be stored by the server
+ * either events API ({@code kubeevents.sink.api}), an event posted to {@code /events} must be stored by the server
  * exactly, and {@code /actuator/kubeevents} must account for it.
  */
 @WithTestCluster
@@ -79,7 +79,7 @@ class SampleAppJarIT {
 
 		ProcessBuilder builder = new ProcessBuilder(javaExecutable(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
 				"-Duser.home=" + home, "-jar", jar.toAbsolutePath().toString(), "--server.port=" + port,
-				"--server.address=127.0.0.1", "--kubeevents.kubeconfig.enabled=true", "--kubeevents.api=" + api)
+				"--server.address=127.0.0.1", "--kubeevents.kubeconfig.enabled=true", "--kubeevents.sink.api=" + api)
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));

@@ -1,0 +1,432 @@
+package io.github.kubeevents;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventsV1Sink;
+import io.kubernetes.client.openapi.models.EventsV1Event;
+import io.kubernetes.client.openapi.models.EventsV1EventSeries;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The events.k8s.io/v1 sink subscriber (client-go's {@code tools/events} {@code recordToSink},
+ * {@code attemptRecording} and {@code recordEvent}): series instead of count PATCHes. On its subscriber thread it
+ * checks each event against the server's validation ({@link EventsV1Events}), optionally runs the spam filter and
+ * aggregation (off by default, as in client-go), and lets its {@link SeriesCache} decide the writes:
+ * <ul>
+ * <li>first occurrence of an isomorphic key → CREATE (no series, no deprecated fields);</li>
+ * <li>second → PATCH {@code series: {count: 2, lastObservedTime}} (the server requires a series of at least 2);</li>
+ * <li>later ones → no request: the count grows in the cache and reaches the server with the heartbeat (every 30
+ * minutes) or when the series is finished (idle for more than 6 minutes, checked every 6 minutes), after which
+ * the entry is forgotten; a singleton is forgotten 6–12 minutes after it was recorded;</li>
+ * <li>before a stop or shutdown, every series whose count is ahead of what was written gets its final PATCH
+ * within the deadline (client-go loses those occurrences).</li>
+ * </ul>
+ * The finish and heartbeat passes run on a fixed schedule from the subscriber's creation (every 6 and every 30
+ * minutes of the injected clock; at a common point, finish first); a pass that is due runs before the first event
+ * recorded at or after its time, or at the latest within a second of real time. So the requests depend only on the
+ * recorded sequence, never on when a write completed.
+ *
+ * <p>Writes: a series PATCH that gets 404 (the Event expired or was deleted) creates the Event anew with its
+ * series; an AlreadyExists while doing so is retried (the original CREATE landed meanwhile; client-go PR #114237).
+ * CREATE, the second occurrence's PATCH and final PATCHes are retried on the retry policy (events.k8s.io/v1 delay
+ * rule); a heartbeat gets one attempt (a failed one leaves its occurrences to the next write). Refusals, retries
+ * and Retry-After are the {@link WriteAttempts}'.
+ *
+ * <p><b>The RBAC fallback of {@code auto}</b> (built with a core/v1 subscriber and an {@link ApiFallback}): when a
+ * write is refused with 403 and core/v1 Events are allowed, this subscriber writes core/v1 from then on, through
+ * that subscriber: the refused writes' occurrences are recorded there again (from the writer threads, through a
+ * bounded queue the subscriber thread drains), and so are the occurrences its series held that no write carried.
+ * Every occurrence is thus written once, by one API or the other.
+ *
+ * <p>Thread-safe.
+ */
+final class EventsV1SinkSubscriber extends SinkSubscriber {
+
+	private static final Logger logger = LoggerFactory.getLogger(EventsV1SinkSubscriber.class);
+
+	/** How many periods a schedule may fall behind the clock before its missed passes are skipped. */
+	private static final int MAX_PASSES_BEHIND = 10;
+
+	private final EventsV1Sink sink;
+
+	private final SeriesCache cache;
+
+	private final @Nullable EventCorrelator correlator;
+
+	private final Clock clock;
+
+	private final Set<String> invalidControllers = ConcurrentHashMap.newKeySet();
+
+	private final @Nullable CoreV1SinkSubscriber fallback;
+
+	private final @Nullable ApiFallback apiFallback;
+
+	/** Occurrences of refused writes, for the fallback; bounded by {@link #reroutedCapacity}. */
+	private final Queue<RecordedEvent> rerouted = new ConcurrentLinkedQueue<>();
+
+	private final AtomicInteger reroutedSize = new AtomicInteger();
+
+	private final int reroutedCapacity;
+
+	/** Whether the series were handed over to the fallback; written by the subscriber thread only. */
+	private volatile boolean handedOver;
+
+	/** The next finish and heartbeat passes; written by the subscriber thread only. */
+	private volatile Instant nextFinish;
+
+	private volatile Instant nextHeartbeat;
+
+	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
+			EventCounters counters) {
+		this(name, sink, choice, settings, counters, null, null);
+	}
+
+	/**
+	 * A subscriber that falls back to core/v1 when RBAC refuses events.k8s.io/v1 and allows core/v1.
+	 * @param fallback the core/v1 subscriber written through after the switch
+	 * @param apiFallback decides the switch
+	 */
+	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
+			EventCounters counters, @Nullable CoreV1SinkSubscriber fallback, @Nullable ApiFallback apiFallback) {
+		super(name, choice, new SinkControl(sink::cancel, sink::abort, sink::resume, sink::stopped), settings,
+				counters);
+		this.fallback = fallback;
+		this.apiFallback = apiFallback;
+		this.reroutedCapacity = settings.writers() * settings.writerQueueCapacity();
+		if (apiFallback != null) {
+			this.attempts.onForbidden(this::forbidden);
+		}
+		this.sink = sink;
+		this.cache = new SeriesCache(settings.seriesCacheSize());
+		CorrelatorOptions options = settings.eventsV1Correlation();
+		this.correlator = (options.aggregationEnabled() || options.spamFilterEnabled()) ? new EventCorrelator(options)
+				: null;
+		this.clock = settings.clock();
+		// client-go runs both passes once at start, on an empty cache: the first runs that matter are a period later
+		Instant start = this.clock.instant();
+		this.nextFinish = start.plus(SeriesCache.FINISH_TIME);
+		this.nextHeartbeat = start.plus(SeriesCache.REFRESH_TIME);
+	}
+
+	@Override
+	public void onEvent(RecordedEvent recorded) {
+		CoreV1SinkSubscriber core = switchedTo();
+		if (core != null) {
+			core.onEvent(recorded);
+			return;
+		}
+		runPassesDue(recorded.timestamp());
+		String note = recorded.message();
+		if (this.correlator != null) {
+			CorrelationResult result = this.correlator.aggregateAndFilter(CoreV1Events.of(recorded));
+			if (result.skip()) {
+				this.counters.drop(DropReason.SPAM_FILTERED, recorded);
+				return;
+			}
+			note = result.event().getMessage();
+		}
+		EventsV1Events.Result checked = EventsV1Events.of(recorded, (note != null) ? note : "");
+		if (checked.event() == null) {
+			boolean repeated = !this.invalidControllers.add(String.valueOf(checked.problem()));
+			this.counters.dropAndLog(DropReason.INVALID_INPUT, recorded,
+					"Event not valid for events.k8s.io/v1: " + checked.problem(), repeated);
+			return;
+		}
+		if (checked.truncated()) {
+			this.counters.truncated(recorded);
+		}
+		SeriesCache.Observation observation = this.cache.observe(checked.event(), recorded);
+		submit(observation.write());
+		submit(observation.evicted());
+	}
+
+	@Override
+	void tick(Instant now) {
+		CoreV1SinkSubscriber core = switchedTo();
+		if (core != null) {
+			core.tick(now);
+			return;
+		}
+		runPassesDue(now);
+	}
+
+	/**
+	 * The fallback once switched (the subscriber thread then hands the series over, once, and records the
+	 * occurrences of refused writes there), else {@code null}.
+	 */
+	private @Nullable CoreV1SinkSubscriber switchedTo() {
+		CoreV1SinkSubscriber core = this.fallback;
+		ApiChoice switched = (this.apiFallback != null) ? this.apiFallback.switched() : null;
+		if (core == null || switched == null) {
+			return null;
+		}
+		if (!this.handedOver) {
+			this.handedOver = true;
+			choice(switched);
+			core.started();
+			for (SeriesCache.Unsubmitted unsubmitted : this.cache.handOver()) {
+				for (int i = 0; i < unsubmitted.occurrences(); i++) {
+					core.onEvent(unsubmitted.last());
+				}
+			}
+		}
+		RecordedEvent refused;
+		while ((refused = this.rerouted.poll()) != null) {
+			this.reroutedSize.decrementAndGet();
+			core.onEvent(refused);
+		}
+		return core;
+	}
+
+	/** A write was refused with 403 (a writer thread): its occurrences go to core/v1 if the sink switches. */
+	private boolean forbidden(RecordedEvent recorded, int occurrences, EventSinkException refusal) {
+		if (this.apiFallback == null || !this.apiFallback.refused(recorded, refusal)) {
+			return false;
+		}
+		for (int i = 0; i < occurrences; i++) {
+			if (this.reroutedSize.incrementAndGet() > this.reroutedCapacity) {
+				this.reroutedSize.decrementAndGet();
+				this.counters.drop(DropReason.QUEUE_FULL, recorded);
+			}
+			else {
+				this.rerouted.add(recorded);
+			}
+		}
+		return true;
+	}
+
+	/** Runs the finish and heartbeat passes due at or before {@code time}, in time order, finish first at a tie. */
+	private void runPassesDue(Instant time) {
+		catchUp(time);
+		while (true) {
+			boolean finishDue = !this.nextFinish.isAfter(time);
+			boolean heartbeatDue = !this.nextHeartbeat.isAfter(time);
+			if (finishDue && !this.nextFinish.isAfter(this.nextHeartbeat)) {
+				submitAll(this.cache.finish(this.nextFinish));
+				this.nextFinish = this.nextFinish.plus(SeriesCache.FINISH_TIME);
+			}
+			else if (heartbeatDue) {
+				submitAll(this.cache.heartbeat());
+				this.nextHeartbeat = this.nextHeartbeat.plus(SeriesCache.REFRESH_TIME);
+			}
+			else {
+				return;
+			}
+		}
+	}
+
+	/**
+	 * After a long jump of the clock (a suspended machine, a test clock) the passes of a schedule more than
+	 * {@value #MAX_PASSES_BEHIND} periods behind are skipped up to the last one due: the earlier ones would only
+	 * repeat it (and a heartbeat write a count again).
+	 */
+	private void catchUp(Instant time) {
+		this.nextFinish = lastDue(this.nextFinish, time, SeriesCache.FINISH_TIME);
+		this.nextHeartbeat = lastDue(this.nextHeartbeat, time, SeriesCache.REFRESH_TIME);
+	}
+
+	private static Instant lastDue(Instant next, Instant time, Duration period) {
+		long behind = next.isAfter(time) ? 0 : Duration.between(next, time).toNanos() / period.toNanos();
+		return (behind > MAX_PASSES_BEHIND) ? next.plus(period.multipliedBy(behind)) : next;
+	}
+
+	@Override
+	void started() {
+		super.started();
+		if (this.fallback != null && this.handedOver) {
+			this.fallback.started();
+		}
+	}
+
+	@Override
+	void cancel() {
+		super.cancel();
+		if (this.fallback != null) {
+			this.fallback.cancel();
+		}
+	}
+
+	@Override
+	void stopped() {
+		super.stopped();
+		if (this.fallback != null) {
+			this.fallback.stopped();
+		}
+	}
+
+	@Override
+	void abort() {
+		super.abort();
+		if (this.fallback != null) {
+			this.fallback.abort();
+		}
+	}
+
+	@Override
+	void resume() {
+		super.resume();
+		if (this.fallback != null) {
+			this.fallback.resume();
+		}
+	}
+
+	@Override
+	boolean awaitTermination(long deadlineNanos) {
+		boolean ended = super.awaitTermination(deadlineNanos);
+		return (this.fallback != null) ? this.fallback.awaitTermination(deadlineNanos) && ended : ended;
+	}
+
+	@Override
+	RecorderStats.Writes writes() {
+		RecorderStats.Writes writes = super.writes();
+		return (this.fallback != null) ? writes.plus(this.fallback.writes()) : writes;
+	}
+
+	@Override
+	long rejectedInARow() {
+		return (this.fallback != null && this.handedOver) ? this.fallback.rejectedInARow() : super.rejectedInARow();
+	}
+
+	@Override
+	void beforeStop(boolean shutdown) {
+		CoreV1SinkSubscriber core = switchedTo();
+		if (core != null) {
+			core.beforeStop(shutdown);
+			return;
+		}
+		List<SeriesCache.Write> finals = this.cache.flush();
+		if (!finals.isEmpty()) {
+			logger.debug("Writing the final count of {} series before the recorder stops", finals.size());
+		}
+		submitAll(finals);
+	}
+
+	/**
+	 * Every occurrence no write carries yet (the sink switches to core/v1), forgetting every series.
+	 * @return the latest occurrence of each entry, with how many occurrences it stands for
+	 */
+	List<SeriesCache.Unsubmitted> handOver() {
+		return this.cache.handOver();
+	}
+
+	private void submitAll(List<SeriesCache.Write> writes) {
+		for (SeriesCache.Write write : writes) {
+			submit(write);
+		}
+	}
+
+	private void submit(SeriesCache.@Nullable Write write) {
+		if (write == null) {
+			return;
+		}
+		this.writers.submit(SinkWriters.shard(write.recorded()), new SinkWriters.Write() {
+
+			@Override
+			public void run() {
+				write(write);
+			}
+
+			@Override
+			public void dropped(DropReason reason) {
+				if (write.kind() == SeriesCache.Kind.HEARTBEAT) {
+					EventsV1SinkSubscriber.this.cache.notWritten(write);
+				}
+				else {
+					EventsV1SinkSubscriber.this.counters.drop(reason, write.recorded());
+				}
+			}
+
+		});
+	}
+
+	private void write(SeriesCache.Write write) {
+		WriteAttempts.Attempt attempt = () -> {
+			if (write.kind() == SeriesCache.Kind.CREATE) {
+				this.attempts.request("create", () -> this.sink.create(copyWithSeries(write.created(), null)));
+			}
+			else {
+				writeSeries(write);
+			}
+			this.cache.written(write);
+		};
+		if (write.kind() == SeriesCache.Kind.HEARTBEAT) {
+			if (this.attempts.writeOnce(write.recorded(), attempt) == WriteAttempts.Outcome.NOT_WRITTEN) {
+				this.cache.notWritten(write);
+			}
+		}
+		else {
+			this.attempts.write(write.recorded(), write.occurrences(), attempt);
+		}
+	}
+
+	private void writeSeries(SeriesCache.Write write) throws EventSinkException {
+		EventsV1Sink.SeriesPatch patch = new EventsV1Sink.SeriesPatch(write.count(), write.lastObserved());
+		try {
+			this.attempts.request("patch", () -> this.sink.patch(write.created(), patch));
+			return;
+		}
+		catch (EventSinkException ex) {
+			if (!ex.isNotFound()) {
+				throw ex;
+			}
+			logger.debug("Event {} no longer exists on the server; creating it again with its series",
+					write.created().getMetadata().getName());
+		}
+		EventsV1Event event = copyWithSeries(write.created(), new EventsV1EventSeries().count(write.count())
+			.lastObservedTime(EventsV1Events.microTime(write.lastObserved())));
+		try {
+			this.attempts.request("create", () -> this.sink.create(event));
+		}
+		catch (EventSinkException createFailed) {
+			if (createFailed.isAlreadyExists()) {
+				// the Event appeared between our PATCH (404) and CREATE: client-go retries (PR #114237)
+				throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
+						"AlreadyExists while creating from a series: " + createFailed.getMessage(), createFailed);
+			}
+			throw createFailed;
+		}
+	}
+
+	private static EventsV1Event copyWithSeries(EventsV1Event created, @Nullable EventsV1EventSeries series) {
+		return new EventsV1Event().metadata(created.getMetadata())
+			.eventTime(created.getEventTime())
+			.reportingController(created.getReportingController())
+			.reportingInstance(created.getReportingInstance())
+			.action(created.getAction())
+			.reason(created.getReason())
+			.regarding(created.getRegarding())
+			.related(created.getRelated())
+			.note(created.getNote())
+			.type(created.getType())
+			.series(series);
+	}
+
+	@Override
+	RecorderSnapshot.SinkSnapshot snapshot(int limit, Predicate<RecorderSnapshot.ObjectRef> filter) {
+		ApiChoice switched = (this.apiFallback != null) ? this.apiFallback.switched() : null;
+		if (switched != null && this.fallback != null) {
+			RecorderSnapshot.SinkSnapshot core = this.fallback.snapshot(limit, filter);
+			return new RecorderSnapshot.SinkSnapshot(this.name, switched.api().value(), switched.reason(), writes(),
+					core.correlator(), this.cache.snapshot(limit, filter, this.nextFinish, this.nextHeartbeat));
+		}
+		ApiChoice choice = choice();
+		return new RecorderSnapshot.SinkSnapshot(this.name, choice.api().value(), choice.reason(), writes(),
+				(this.correlator != null) ? this.correlator.snapshot(limit, filter) : null,
+				this.cache.snapshot(limit, filter, this.nextFinish, this.nextHeartbeat));
+	}
+
+}

@@ -1,0 +1,130 @@
+package io.github.kubeevents;
+
+import java.time.Instant;
+import java.util.function.Predicate;
+
+import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.RecorderStats;
+
+/**
+ * A subscriber that writes events to a sink (client-go's {@code StartRecordingToSink} watcher), for either events
+ * API: on its subscriber thread it decides what to write (correlation, series) and hands the writes to its
+ * {@link SinkWriters}, which run them with the sink's {@link WriteAttempts}.
+ *
+ * <p>Its life follows its subscriber's, which calls, in this order, from the subscriber thread unless said
+ * otherwise: {@link #started()} at every start; {@link #onEvent} per event and {@link #tick(Instant)} at least
+ * once a second; {@link #cancel()} (any thread) when a stop or shutdown begins; {@link #beforeStop(boolean)} once
+ * its queue is done; {@link #stopped()} as its thread ends; {@link #abort()} (any thread) if the deadline passes;
+ * {@link #resume()} (any thread) before a restart.
+ *
+ * <p>Thread-safe.
+ */
+abstract class SinkSubscriber implements EventHandler {
+
+	/** The lifecycle calls of the SPI sink a subscriber writes to. */
+	record SinkControl(Runnable cancel, Runnable abort, Runnable resume, Runnable stopped) {
+	}
+
+	protected final String name;
+
+	protected final SinkWriters writers;
+
+	protected final WriteAttempts attempts;
+
+	protected final EventCounters counters;
+
+	private final SinkControl sink;
+
+	private volatile ApiChoice choice;
+
+	SinkSubscriber(String name, ApiChoice choice, SinkControl sink, SinkSettings settings, EventCounters counters) {
+		this.name = name;
+		this.choice = choice;
+		this.sink = sink;
+		this.counters = counters;
+		this.writers = new SinkWriters(name, settings.writers(), settings.writerQueueCapacity());
+		this.attempts = new WriteAttempts(choice.api(), settings, counters);
+	}
+
+	/** The subscriber thread started: start the writer threads. */
+	void started() {
+		this.writers.start();
+	}
+
+	/**
+	 * Periodic work, at least once a second of real time (and before events, as the subclass decides).
+	 * @param now the broadcaster's clock
+	 */
+	void tick(Instant now) {
+	}
+
+	/** A stop or shutdown began: nothing waits any more; each pending write gets one attempt. Any thread. */
+	void cancel() {
+		this.attempts.cancel();
+		this.sink.cancel().run();
+	}
+
+	/**
+	 * The subscriber's queue is done and a stop or shutdown is under way: submit what must be written before the
+	 * writers end.
+	 * @param shutdown whether the broadcaster shuts down for good
+	 */
+	void beforeStop(boolean shutdown) {
+	}
+
+	/** The subscriber thread is ending: the writers finish their queues, then the sink releases what is idle. */
+	void stopped() {
+		this.writers.closeAndJoin();
+		this.sink.stopped().run();
+	}
+
+	/** The deadline passed: cancel the requests in flight and count what is left. Any thread. */
+	void abort() {
+		cancel();
+		this.writers.abort();
+		this.sink.abort().run();
+	}
+
+	/** The recorder starts again after a stop: writes wait and retry as usual again. Any thread. */
+	void resume() {
+		this.attempts.resume();
+		this.sink.resume().run();
+	}
+
+	/**
+	 * Waits for the writer threads until the deadline.
+	 * @param deadlineNanos the {@link System#nanoTime()} deadline
+	 * @return {@code true} when they all ended
+	 */
+	boolean awaitTermination(long deadlineNanos) {
+		return this.writers.join(deadlineNanos);
+	}
+
+	/** The API it writes and why. */
+	ApiChoice choice() {
+		return this.choice;
+	}
+
+	void choice(ApiChoice choice) {
+		this.choice = choice;
+	}
+
+	/** Its writes so far. */
+	RecorderStats.Writes writes() {
+		return this.attempts.stats();
+	}
+
+	/** Refusals since its last written event. */
+	long rejectedInARow() {
+		return this.attempts.rejectedInARow();
+	}
+
+	/** Its writer queues, for the subscriber's gauges. */
+	SinkWriters writers() {
+		return this.writers;
+	}
+
+	/** Its snapshot, with the cache entries about the objects {@code filter} accepts. */
+	abstract RecorderSnapshot.SinkSnapshot snapshot(int limit, Predicate<RecorderSnapshot.ObjectRef> filter);
+
+}

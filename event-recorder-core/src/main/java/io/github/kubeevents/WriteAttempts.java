@@ -1,0 +1,351 @@
+package io.github.kubeevents;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.DoubleSupplier;
+
+import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.RetryPolicy;
+import io.github.kubeevents.sink.SinkRequestListener;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write attempts of one sink, for both APIs: client-go's retry loop ({@code recordToSink} /
+ * {@code attemptRecording}) and its error classes, in one place. The sink subscribers only build the requests of a
+ * write; this class runs them:
+ * <ul>
+ * <li><b>Attempts.</b> A write is attempted until it succeeds, is refused, or the retry policy's attempts are used
+ * up, waiting before each retry by the rule of its API ({@link RetryPolicy#recordDelay} for core/v1,
+ * {@link RetryPolicy#eventsV1Delay} for events.k8s.io/v1).</li>
+ * <li><b>Classification.</b> Retryable (a transport failure, an unexpected answer, a server still busy after its
+ * Retry-After waits) → retried; refused (any other HTTP status) → dropped as {@code rejected_by_server}, at DEBUG
+ * only for the expected 409 AlreadyExists and writes into a terminating namespace; a request that cannot be built
+ * → dropped as {@code invalid_input}; attempts used up → {@code retries_exhausted}; cancelled by stop or shutdown
+ * → {@code shutdown}.</li>
+ * <li><b>Retry-After.</b> A 429 or 5xx answer with {@code Retry-After} holds back <em>every</em> writer of the sink
+ * until the wait the server asked for has passed (so a throttled server does not get one request per writer),
+ * then the request is repeated, up to {@value EventSinkException#MAX_RETRY_AFTER_REPEATS} times (client-go's REST
+ * layer); still busy after that, the write is retried on the retry policy.</li>
+ * <li><b>The write budget</b> (optional, shared by every sink of a broadcaster): each request first takes a token,
+ * waiting for it when there is none.</li>
+ * <li><b>Timing and counters.</b> Every request is timed for the {@link SinkRequestListener}; created, patched,
+ * retried and failed writes, and the refusals since the last successful write, are counted.</li>
+ * <li><b>Stop and shutdown</b> ({@link #cancel()}): nothing waits any more (a wait in progress ends); each
+ * pending write gets its current attempt only (client-go's rule after {@code Shutdown}), until {@link #resume()}.</li>
+ * </ul>
+ *
+ * <p>Thread-safe: the sink's writer threads run writes concurrently.
+ */
+final class WriteAttempts {
+
+	/** One attempt of a write: one or more requests (a PATCH that falls back to a CREATE). */
+	@FunctionalInterface
+	interface Attempt {
+
+		void run() throws EventSinkException;
+
+	}
+
+	/** One request to the API server. */
+	@FunctionalInterface
+	interface Request<T> {
+
+		T send() throws EventSinkException;
+
+	}
+
+	/** Told about a write refused with HTTP 403, before it is dropped (the events API switch of {@code auto}). */
+	@FunctionalInterface
+	interface ForbiddenHandler {
+
+		/**
+		 * @param recorded the event of the write
+		 * @param occurrences how many recorded occurrences the write stood for
+		 * @param refusal the server's answer
+		 * @return {@code true} when the handler took the occurrences over (no drop is counted)
+		 */
+		boolean forbidden(RecordedEvent recorded, int occurrences, EventSinkException refusal);
+
+	}
+
+	/** How a write ended. */
+	enum Outcome {
+
+		/** Written. */
+		WRITTEN,
+
+		/** Dropped (refused, attempts used up, cancelled), counted; or taken over by the 403 handler. */
+		DROPPED,
+
+		/** A single-attempt write failed with a retryable error; nothing was counted as dropped. */
+		NOT_WRITTEN
+
+	}
+
+	private static final Logger logger = LoggerFactory.getLogger(WriteAttempts.class);
+
+	private final EventsApi api;
+
+	private final RetryPolicy policy;
+
+	private final Sleeper sleeper;
+
+	private final DoubleSupplier jitter;
+
+	private final SinkRequestListener listener;
+
+	private final @Nullable TokenBucket budget;
+
+	private final Clock clock;
+
+	private final EventCounters counters;
+
+	private final LongAdder created = new LongAdder();
+
+	private final LongAdder patched = new LongAdder();
+
+	private final LongAdder retried = new LongAdder();
+
+	private final LongAdder failed = new LongAdder();
+
+	private final AtomicLong rejectedInARow = new AtomicLong();
+
+	/** {@link System#nanoTime()} until which a server's Retry-After holds every writer back. */
+	private final AtomicLong holdUntilNanos = new AtomicLong(System.nanoTime());
+
+	private volatile boolean cancelled;
+
+	private volatile @Nullable ForbiddenHandler forbiddenHandler;
+
+	/**
+	 * The attempts of one sink.
+	 * @param api the API the sink writes ({@link EventsApi#CORE_V1} or {@link EventsApi#EVENTS_V1}): its retry
+	 * delay rule and the listener's {@code api} tag
+	 * @param settings the broadcaster's settings shared by its sinks
+	 * @param counters the broadcaster's counters
+	 */
+	WriteAttempts(EventsApi api, SinkSettings settings, EventCounters counters) {
+		this.api = api;
+		this.policy = settings.retryPolicy();
+		this.sleeper = settings.sleeper();
+		this.jitter = settings.jitter();
+		this.listener = settings.requestListener();
+		this.budget = settings.writeBudget();
+		this.clock = settings.clock();
+		this.counters = counters;
+	}
+
+	/**
+	 * Runs a write with the retry policy's attempts.
+	 * @param recorded the event the write is about (for drops and log lines)
+	 * @param occurrences how many recorded occurrences the write stands for (1, or a series' new occurrences)
+	 * @param attempt one attempt
+	 * @return how it ended
+	 */
+	Outcome write(RecordedEvent recorded, int occurrences, Attempt attempt) {
+		return run(recorded, occurrences, attempt, this.policy.maxAttempts(), true);
+	}
+
+	/**
+	 * Runs a write once (a series heartbeat: the next heartbeat or the series' end writes the count again).
+	 * @param recorded the event the write is about
+	 * @param attempt the attempt
+	 * @return how it ended; a retryable failure is {@link Outcome#NOT_WRITTEN}, not a drop
+	 */
+	Outcome writeOnce(RecordedEvent recorded, Attempt attempt) {
+		return run(recorded, 0, attempt, 1, false);
+	}
+
+	private Outcome run(RecordedEvent recorded, int occurrences, Attempt attempt, int maxAttempts, boolean counted) {
+		for (int n = 1;; n++) {
+			try {
+				attempt.run();
+				this.rejectedInARow.set(0);
+				return Outcome.WRITTEN;
+			}
+			catch (EventSinkException ex) {
+				if (!ex.isRetryable()) {
+					return refused(recorded, occurrences, ex);
+				}
+				if (!counted) {
+					if (logger.isDebugEnabled()) {
+						logger.debug("Unable to write event series (one attempt): {}: {}", recorded.describe(),
+								ex.getMessage());
+					}
+					return Outcome.NOT_WRITTEN;
+				}
+				if (n >= maxAttempts) {
+					this.failed.increment();
+					this.counters.dropAndLog(DropReason.RETRIES_EXHAUSTED, recorded,
+							"Unable to write event (retry limit of " + maxAttempts + " attempts exceeded!)", false);
+					return Outcome.DROPPED;
+				}
+				if (this.cancelled) {
+					// stop or shutdown ends the retries: the drop is counted and summarised, not announced as a retry
+					if (logger.isDebugEnabled()) {
+						logger.debug("Unable to write event (attempt {}/{}, will not retry): {}: {}", n, maxAttempts,
+								recorded.describe(), ex.getMessage());
+					}
+					return cancelledDrop(recorded);
+				}
+				logger.warn("Unable to write event (attempt {}/{}, may retry after sleeping): {}: {}", n, maxAttempts,
+						recorded.describe(), ex.getMessage());
+				if (!pause(retryDelay(n))) {
+					return cancelledDrop(recorded);
+				}
+				this.retried.increment();
+			}
+		}
+	}
+
+	private Duration retryDelay(int retry) {
+		double uniform = this.jitter.getAsDouble();
+		return (this.api == EventsApi.EVENTS_V1) ? this.policy.eventsV1Delay(uniform)
+				: this.policy.recordDelay(retry, uniform);
+	}
+
+	private Outcome cancelledDrop(RecordedEvent recorded) {
+		this.failed.increment();
+		this.counters.drop(DropReason.SHUTDOWN, recorded);
+		return Outcome.DROPPED;
+	}
+
+	private Outcome refused(RecordedEvent recorded, int occurrences, EventSinkException ex) {
+		ForbiddenHandler handler = this.forbiddenHandler;
+		if (ex.isForbidden() && handler != null && handler.forbidden(recorded, occurrences, ex)) {
+			return Outcome.DROPPED;
+		}
+		this.failed.increment();
+		if (ex.kind() == EventSinkException.Kind.REQUEST_CONSTRUCTION) {
+			this.counters.dropAndLog(DropReason.INVALID_INPUT, recorded,
+					"Unable to construct event (will not retry!): " + ex.getMessage(), false);
+		}
+		else {
+			boolean expected = ex.isAlreadyExists() || ex.namespaceTerminating();
+			if (!expected) {
+				this.rejectedInARow.incrementAndGet();
+			}
+			this.counters.dropAndLog(DropReason.REJECTED_BY_SERVER, recorded,
+					"Server rejected event (will not retry!): " + ex.getMessage(), expected);
+		}
+		return Outcome.DROPPED;
+	}
+
+	/**
+	 * Makes one request: waits for a Retry-After hold and the write budget, times it, counts a successful create
+	 * or patch, and repeats it after a 429/5xx answer's Retry-After.
+	 * @param verb {@code create} or {@code patch}
+	 * @param request the request
+	 * @return the server's answer
+	 * @throws EventSinkException the classified failure ({@link EventSinkException.Kind#UNAVAILABLE} when the
+	 * server stayed busy through every Retry-After wait)
+	 */
+	<T> T request(String verb, Request<T> request) throws EventSinkException {
+		awaitHold();
+		for (int repeat = 0;; repeat++) {
+			awaitBudget();
+			long start = System.nanoTime();
+			try {
+				T answer = request.send();
+				completed(verb, "success", start);
+				(("create".equals(verb)) ? this.created : this.patched).increment();
+				return answer;
+			}
+			catch (EventSinkException ex) {
+				completed(verb, SinkRequestListener.resultOf(ex), start);
+				Duration wait = ex.retryAfter();
+				if (wait == null || ex.kind() != EventSinkException.Kind.HTTP_STATUS || this.cancelled) {
+					throw ex;
+				}
+				if (repeat >= EventSinkException.MAX_RETRY_AFTER_REPEATS) {
+					throw EventSinkException.unavailable(ex);
+				}
+				hold(wait);
+				if (!pause(wait)) {
+					// stop or shutdown ended the wait: the request fails with the server's answer
+					throw ex;
+				}
+			}
+		}
+	}
+
+	/** Every writer of the sink waits until {@code wait} from now before its next request. */
+	private void hold(Duration wait) {
+		long until = System.nanoTime() + wait.toNanos();
+		this.holdUntilNanos.accumulateAndGet(until, (current, proposed) -> (proposed - current > 0) ? proposed : current);
+	}
+
+	/** Waits for what is left of a Retry-After another writer of the sink received. */
+	private void awaitHold() {
+		long remaining = this.holdUntilNanos.get() - System.nanoTime();
+		if (remaining > 0) {
+			pause(Duration.ofNanos(remaining));
+		}
+	}
+
+	private void awaitBudget() {
+		if (this.budget != null && !this.cancelled) {
+			Duration wait = this.budget.reserve(this.clock.instant());
+			if (!wait.isZero()) {
+				pause(wait);
+			}
+		}
+	}
+
+	/**
+	 * Waits, unless stop or shutdown cancelled the waiting.
+	 * @return {@code false} when cancelled (before or during the wait) or interrupted
+	 */
+	private boolean pause(Duration delay) {
+		if (this.cancelled) {
+			return false;
+		}
+		try {
+			this.sleeper.sleep(delay);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+		return !this.cancelled;
+	}
+
+	private void completed(String verb, String result, long startNanos) {
+		this.listener.requestCompleted(this.api.value(), verb, result, Duration.ofNanos(System.nanoTime() - startNanos));
+	}
+
+	/** Stop or shutdown began: nothing waits any more, each pending write gets its current attempt only. */
+	void cancel() {
+		this.cancelled = true;
+		this.sleeper.wakeAll();
+	}
+
+	/** The recorder starts again after a stop: writes wait and retry as usual again. */
+	void resume() {
+		this.cancelled = false;
+	}
+
+	boolean isCancelled() {
+		return this.cancelled;
+	}
+
+	void onForbidden(@Nullable ForbiddenHandler handler) {
+		this.forbiddenHandler = handler;
+	}
+
+	/** Refusals (other than the expected AlreadyExists and terminating namespaces) since the last written event. */
+	long rejectedInARow() {
+		return this.rejectedInARow.get();
+	}
+
+	RecorderStats.Writes stats() {
+		return new RecorderStats.Writes(this.created.sum(), this.patched.sum(), this.retried.sum(), this.failed.sum());
+	}
+
+}

@@ -1,0 +1,320 @@
+package io.github.kubeevents;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import ch.qos.logback.classic.Level;
+import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.RetryPolicy;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The core/v1 sink subscriber: client-go's TestWriteEventError, TestUpdateExpiredEvent, TestCancelEvent and the
+ * Create → Patch(2) → Patch(3) sequence of TestEventf.
+ */
+class CoreV1SinkSubscriberTests {
+
+	private static final Instant START = Instant.parse("2026-11-30T12:00:00Z");
+
+	private final TickingClock clock = TickingClock.fixed(START);
+
+	private final EventCounters counters = new EventCounters(this.clock, Duration.ofSeconds(10));
+
+	private final List<Duration> sleeps = new CopyOnWriteArrayList<>();
+
+	private final Sleeper recordingSleeper = this.sleeps::add;
+
+	private final ScriptedSink sink = new ScriptedSink();
+
+	private final List<String> requests = new CopyOnWriteArrayList<>();
+
+	private CoreV1SinkSubscriber recording(RetryPolicy policy) {
+		return recording(policy, this.recordingSleeper);
+	}
+
+	private final List<CoreV1SinkSubscriber> recordings = new CopyOnWriteArrayList<>();
+
+	@AfterEach
+	void stopWriters() {
+		this.recordings.forEach(CoreV1SinkSubscriber::stopped);
+	}
+
+	/** Handles one event and waits until its writes are done (the writes run on the sink's writer thread). */
+	private static void handle(CoreV1SinkSubscriber recording, RecordedEvent event) {
+		recording.onEvent(event);
+		Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> recording.writers().pending() == 0);
+	}
+
+	private CoreV1SinkSubscriber recording(RetryPolicy policy, Sleeper sleeper) {
+		SinkSettings settings = TestSinks.settings(policy, sleeper,
+				(api, verb, result, duration) -> this.requests.add(api + " " + verb + " " + result), this.clock);
+		CoreV1SinkSubscriber recording = new CoreV1SinkSubscriber("sink", this.sink,
+				new ApiChoice(EventsApi.CORE_V1, "configured"), settings, this.counters);
+		recording.started();
+		this.recordings.add(recording);
+		return recording;
+	}
+
+	private RecordedEvent event(String reason, String message, InvolvedObject regarding) {
+		return new RecordedEvent(regarding, null, EventType.NORMAL, reason, null, message, Map.of(), TestEvents.SOURCE,
+				this.clock.instant());
+	}
+
+	private RecordedEvent pod() {
+		return event("Started", "Started container", TestEvents.object("Pod", "foo", "baz"));
+	}
+
+	private static EventSinkException transport() {
+		return EventSinkException.of(EventSinkException.Kind.TRANSPORT, "connection refused", null);
+	}
+
+	private long totalDropped() {
+		return this.counters.totalDropped();
+	}
+
+	static List<Arguments> errorClasses() {
+		return List.of(
+				Arguments.of("request construction",
+						EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION, "bad", null), 1,
+						DropReason.INVALID_INPUT, "invalid_request"),
+				Arguments.of("HTTP status", EventSinkException.status(500, "InternalError", "boom"), 1,
+						DropReason.REJECTED_BY_SERVER, "server_error"),
+				Arguments.of("unexpected object",
+						EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE, "garbage", null), 12,
+						DropReason.RETRIES_EXHAUSTED, "unexpected_response"),
+				Arguments.of("transport", transport(), 12, DropReason.RETRIES_EXHAUSTED, "transport_error"),
+				Arguments.of("still busy after Retry-After",
+						EventSinkException.unavailable(EventSinkException.status(503, "ServiceUnavailable", "busy")), 12,
+						DropReason.RETRIES_EXHAUSTED, "server_error"));
+	}
+
+	@ParameterizedTest(name = "{0} -> {2} attempt(s)")
+	@MethodSource("errorClasses")
+	void attemptCountsPerErrorClass(String name, EventSinkException failure, int attempts, DropReason reason,
+			String result) {
+		for (int i = 0; i < 20; i++) {
+			this.sink.failNext(failure);
+		}
+		CoreV1SinkSubscriber recording = recording(new RetryPolicy(12, Duration.ZERO));
+		handle(recording, pod());
+		assertThat(this.sink.calls()).hasSize(attempts);
+		assertThat(this.counters.dropped(reason)).isEqualTo(1);
+		assertThat(totalDropped()).isEqualTo(1);
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(0, 0, attempts - 1, 1));
+		assertThat(this.requests).hasSize(attempts).containsOnly("core/v1 create " + result);
+	}
+
+	@Test
+	void failureOnceThenSuccessTakesTwoAttempts() {
+		this.sink.failNext(transport());
+		CoreV1SinkSubscriber recording = recording(new RetryPolicy(12, Duration.ZERO));
+		handle(recording, pod());
+		assertThat(this.sink.calls()).hasSize(2);
+		assertThat(this.sink.stored()).hasSize(1);
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 0, 1, 0));
+		assertThat(totalDropped()).isZero();
+		assertThat(this.requests).containsExactly("core/v1 create transport_error", "core/v1 create success");
+	}
+
+	@Test
+	void firstRetrySleepsAJitteredFractionLaterOnesTheFullSleep() {
+		for (int i = 0; i < 4; i++) {
+			this.sink.failNext(transport());
+		}
+		handle(recording(new RetryPolicy(12, Duration.ofSeconds(10))), pod());
+		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(10),
+				Duration.ofSeconds(10));
+		assertThat(this.sink.calls()).hasSize(5);
+	}
+
+	@Test
+	void retryPolicyDelays() {
+		RetryPolicy policy = RetryPolicy.defaults();
+		assertThat(policy.maxAttempts()).isEqualTo(12);
+		assertThat(policy.sleep()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(policy.recordDelay(1, 0.0)).isEqualTo(Duration.ZERO);
+		assertThat(policy.recordDelay(1, 0.25)).isEqualTo(Duration.ofMillis(2500));
+		assertThat(policy.recordDelay(1, 0.999)).isEqualTo(Duration.ofMillis(9990));
+		assertThat(policy.recordDelay(2, 0.25)).isEqualTo(Duration.ofSeconds(10));
+		assertThat(policy.recordDelay(11, 0.0)).isEqualTo(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void alreadyExistsAndNamespaceTerminatingAreDroppedWithoutRetryAndWithoutAWarning() {
+		try (LogCapture log = LogCapture.of(EventCounters.class, Level.DEBUG)) {
+			alreadyExistsAndNamespaceTerminatingAreDroppedWithoutRetry();
+			this.sink.failNext(EventSinkException.status(422, "Invalid", "bad"));
+			handle(recording(new RetryPolicy(12, Duration.ZERO)), event("Third", "x", TestEvents.object("Pod", "foo", "baz")));
+			assertThat(log.lines()).extracting((line) -> line.getLevel().toString())
+				.containsExactly("DEBUG", "DEBUG", "WARN");
+			assertThat(log.warnings()).singleElement()
+				.satisfies((line) -> assertThat(line).startsWith("Dropped event (rejected_by_server): object=\"baz/foo\"")
+					.contains("Server rejected event (will not retry!): bad"));
+		}
+	}
+
+	@Test
+	void alreadyExistsAndNamespaceTerminatingAreDroppedWithoutRetry() {
+		this.sink.failNext(EventSinkException.status(409, "AlreadyExists", "exists"),
+				new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 403, "Forbidden", true, "terminating",
+						null));
+		CoreV1SinkSubscriber recording = recording(new RetryPolicy(12, Duration.ZERO));
+		handle(recording, pod());
+		handle(recording, event("Other", "x", TestEvents.object("Pod", "foo", "baz")));
+		assertThat(this.sink.calls()).hasSize(2);
+		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(2);
+	}
+
+	@Test
+	void identicalEventsAreCreatedThenPatchedWithCountsTwoAndThree() {
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
+		for (int i = 0; i < 3; i++) {
+			handle(recording, pod());
+			this.clock.advance(Duration.ofSeconds(1));
+		}
+		List<ScriptedSink.Call> calls = this.sink.calls();
+		assertThat(calls).extracting(ScriptedSink.Call::verb).containsExactly("create", "patch", "patch");
+		String name = calls.get(0).event().getMetadata().getName();
+		assertThat(name).isEqualTo("foo." + Long.toHexString(EventNames.unixNanos(START)));
+		assertThat(calls.get(1).patch())
+			.isEqualTo(new EventSink.CountPatch(2, OffsetDateTime.of(2026, 11, 30, 12, 0, 1, 0, ZoneOffset.UTC),
+					"Started container"));
+		assertThat(calls.get(2).patch())
+			.isEqualTo(new EventSink.CountPatch(3, OffsetDateTime.of(2026, 11, 30, 12, 0, 2, 0, ZoneOffset.UTC),
+					"Started container"));
+		assertThat(calls.get(2).event().getMetadata().getName()).isEqualTo(name);
+		assertThat(calls.get(2).event().getFirstTimestamp())
+			.isEqualTo(OffsetDateTime.of(2026, 11, 30, 12, 0, 0, 0, ZoneOffset.UTC));
+		assertThat(calls.get(2).patch().toMap()).containsOnlyKeys("count", "lastTimestamp", "message");
+		assertThat(this.sink.stored()).hasSize(1);
+		CoreV1Event stored = this.sink.stored().values().iterator().next();
+		assertThat(stored.getCount()).isEqualTo(3);
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 2, 0, 0));
+		assertThat(this.requests).containsExactly("core/v1 create success", "core/v1 patch success",
+				"core/v1 patch success");
+	}
+
+	@Test
+	void differentUidOrReasonIsASeparateEvent() {
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
+		handle(recording, pod());
+		handle(recording, event("Started", "Started container", TestEvents.object("Pod", "foo", "baz").withUid("differentUid")));
+		handle(recording, event("Stopped", "Started container", TestEvents.object("Pod", "foo", "baz")));
+		assertThat(this.sink.calls()).extracting(ScriptedSink.Call::verb).containsExactly("create", "create", "create");
+		assertThat(this.sink.calls()).allMatch((call) -> call.event().getCount() == 1);
+	}
+
+	@Test
+	void patchOfAnExpiredEventFallsBackToCreateWithResourceVersionCleared() {
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
+		handle(recording, pod());
+		String name = this.sink.calls().get(0).event().getMetadata().getName();
+		this.sink.delete(name);
+		handle(recording, pod());
+		List<ScriptedSink.Call> calls = this.sink.calls();
+		assertThat(calls).extracting(ScriptedSink.Call::verb).containsExactly("create", "patch", "create");
+		assertThat(calls.get(1).event().getMetadata().getResourceVersion()).isEqualTo("1");
+		assertThat(calls.get(2).event().getMetadata().getResourceVersion()).isNull();
+		assertThat(calls.get(2).event().getMetadata().getName()).isEqualTo(name);
+		assertThat(calls.get(2).event().getCount()).isEqualTo(2);
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(2, 0, 0, 0));
+		assertThat(this.requests).containsExactly("core/v1 create success", "core/v1 patch client_error",
+				"core/v1 create success");
+		handle(recording, pod());
+		assertThat(this.sink.calls().get(3).verb()).isEqualTo("patch");
+		assertThat(this.sink.calls().get(3).patch().count()).isEqualTo(3);
+	}
+
+	@Test
+	void cancelledRecordingMakesOneAttemptOnly() {
+		for (int i = 0; i < 20; i++) {
+			this.sink.failNext(transport());
+		}
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
+		recording.cancel();
+		handle(recording, pod());
+		assertThat(this.sink.calls()).hasSize(1);
+		assertThat(this.sleeps).isEmpty();
+		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(1);
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 1));
+		assertThat(this.sink.cancelCalls()).isEqualTo(1);
+		assertThat(this.sink.abortCalls()).isZero();
+	}
+
+	@Test
+	void cancelDuringARetrySleepEndsTheEventAsAShutdownDrop() {
+		for (int i = 0; i < 20; i++) {
+			this.sink.failNext(transport());
+		}
+		CoreV1SinkSubscriber[] self = new CoreV1SinkSubscriber[1];
+		self[0] = recording(RetryPolicy.defaults(), (duration) -> {
+			this.sleeps.add(duration);
+			self[0].cancel();
+		});
+		handle(self[0], pod());
+		assertThat(this.sink.calls()).hasSize(1);
+		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(5));
+		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(1);
+		assertThat(totalDropped()).isEqualTo(1);
+	}
+
+	@Test
+	void interruptedRetrySleepEndsTheEventAsAShutdownDrop() {
+		// the writer thread keeps its interrupt status and ends; the event is counted
+		this.sink.failNext(transport());
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults(), (duration) -> {
+			throw new InterruptedException();
+		});
+		handle(recording, pod());
+		assertThat(this.sink.calls()).hasSize(1);
+		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(1);
+	}
+
+	@Test
+	void abortCancelsAndAbortsTheSink() {
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
+		recording.abort();
+		assertThat(this.sink.cancelCalls()).isEqualTo(1);
+		assertThat(this.sink.abortCalls()).isEqualTo(1);
+	}
+
+	@Test
+	void spamFilteredEventsAreCountedNotWritten() {
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
+		for (int i = 0; i < 30; i++) {
+			handle(recording, event("Reason" + i, "m", TestEvents.object("Pod", "foo", "baz")));
+		}
+		assertThat(this.sink.calls()).hasSize(25);
+		assertThat(this.counters.dropped(DropReason.SPAM_FILTERED)).isEqualTo(5);
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(25, 0, 0, 0));
+	}
+
+	@Test
+	void relatedActionAndAnnotationsAreWritten() {
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
+		InvolvedObject node = InvolvedObject.of("Node", "v1", null, "node-1");
+		handle(recording, new RecordedEvent(TestEvents.object("Pod", "foo", "baz"), node, EventType.WARNING,
+				"FailedScheduling", "Scheduling", "no room", Map.of("k", "v"), TestEvents.SOURCE, START));
+		CoreV1Event written = this.sink.calls().get(0).event();
+		assertThat(written.getRelated()).isEqualTo(node.toV1ObjectReference());
+		assertThat(written.getAction()).isEqualTo("Scheduling");
+		assertThat(written.getMetadata().getAnnotations()).containsExactly(Map.entry("k", "v"));
+	}
+
+}

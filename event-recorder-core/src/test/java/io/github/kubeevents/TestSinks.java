@@ -1,0 +1,29 @@
+package io.github.kubeevents;
+
+import java.time.Clock;
+
+import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.RetryPolicy;
+import io.github.kubeevents.sink.SinkRequestListener;
+
+/** Sink settings for tests of one sink subscriber: the defaults but for what a test sets. */
+final class TestSinks {
+
+	private TestSinks() {
+	}
+
+	/**
+	 * Settings with one writer thread (one global write order), jitter 0.5 and no write budget.
+	 * @param policy the retry policy
+	 * @param sleeper records or performs the waits
+	 * @param listener told about every request
+	 * @param clock the clock of the correlators and the series schedule
+	 * @return the settings
+	 */
+	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, SinkRequestListener listener, Clock clock) {
+		return new SinkSettings(policy, sleeper, () -> 0.5, listener, null, clock, 1, 1000, EventsApi.AUTO,
+				CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT, 4096, CorrelatorOptions.builder().clock(clock).build(),
+				CorrelatorOptions.builder().aggregationEnabled(false).spamFilterEnabled(false).clock(clock).build());
+	}
+
+}
