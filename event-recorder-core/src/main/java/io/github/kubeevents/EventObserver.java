@@ -129,25 +129,30 @@ final class EventObserver {
 	 * The Event last written under a key: count, firstTimestamp, name and resourceVersion (what a repeat reuses),
 	 * plus lastTimestamp, message and subject for the snapshot. Guarded by the observer's lock.
 	 *
-	 * <p>Compact form, for what the recorder and the API server write: firstTimestamp a whole UTC second,
-	 * lastTimestamp a whole second at most 68 years from it, a generated name ({@code <subject name>.<hex>}) and
-	 * a decimal (or no) resourceVersion are kept as numbers. Any other value keeps all four as given, in
-	 * {@link #exact}.
+	 * <p>Compact form, for what the recorder and the API server write: firstTimestamp a whole UTC second
+	 * between 1952 and 2088, lastTimestamp a whole second at most 68 years from it, a generated name
+	 * ({@code <subject name>.<hex Unix nanoseconds>}) within two seconds of firstTimestamp, and a decimal (or no)
+	 * resourceVersion are kept as numbers. Any other value keeps all four as given, in {@link #exact}.
 	 */
 	private static final class ObservedRecord extends KeyHash {
 
 		private static final long NO_NUMBER = -1;
+
+		/** 2020-01-01T00:00:00Z: firstTimestamps from 1952 to 2088 fit in an int of seconds from here. */
+		private static final long BASE_SECOND = 1_577_836_800L;
+
+		private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
 		int count;
 
 		/** lastTimestamp minus firstTimestamp, in seconds. */
 		int lastOffset;
 
-		/** firstTimestamp in epoch seconds. */
-		long firstSecond;
+		/** firstTimestamp in seconds since {@link #BASE_SECOND}. */
+		int firstOffset;
 
-		/** The hex number at the end of a generated name. */
-		long nameNumber;
+		/** The hex number at the end of a generated name (Unix nanoseconds) minus firstTimestamp's. */
+		int nameOffset;
 
 		/** The resourceVersion, {@link #NO_NUMBER} for none. */
 		long resourceVersionNumber;
@@ -194,13 +199,13 @@ final class EventObserver {
 			OffsetDateTime last = event.getLastTimestamp();
 			EventSubject shared = eventSubject.or(this.subject);
 			if (shared != this.subject || this.exact != null || last == null || last.getNano() != 0
-					|| !fitsInt(last.toEpochSecond() - this.firstSecond)) {
+					|| !fitsInt(last.toEpochSecond() - firstSecond())) {
 				store(event, eventSubject, false);
 				return;
 			}
 			this.count = count(event);
 			this.message = event.getMessage();
-			this.lastOffset = (int) (last.toEpochSecond() - this.firstSecond);
+			this.lastOffset = (int) (last.toEpochSecond() - firstSecond());
 		}
 
 		/** Call after the subject is set: a generated name is stored relative to the subject's name. */
@@ -208,13 +213,15 @@ final class EventObserver {
 				@Nullable String resourceVersion) {
 			long nameNumber = generatedNameNumber(name);
 			long resourceVersionNumber = (resourceVersion != null) ? decimal(resourceVersion) : NO_NUMBER;
-			if (first != null && first.getNano() == 0 && ZoneOffset.UTC.equals(first.getOffset()) && last != null
-					&& last.getNano() == 0 && fitsInt(last.getEpochSecond() - first.toEpochSecond())
-					&& (nameNumber != NO_NUMBER || isGeneratedName(name))
+			long firstSecond = (first != null) ? first.toEpochSecond() : 0;
+			if (first != null && first.getNano() == 0 && ZoneOffset.UTC.equals(first.getOffset())
+					&& fitsInt(firstSecond - BASE_SECOND) && last != null && last.getNano() == 0
+					&& fitsInt(last.getEpochSecond() - firstSecond) && (nameNumber != NO_NUMBER || isGeneratedName(name))
+					&& fitsInt(nameNumber - firstSecond * NANOS_PER_SECOND)
 					&& (resourceVersionNumber != NO_NUMBER || resourceVersion == null)) {
-				this.firstSecond = first.toEpochSecond();
-				this.lastOffset = (int) (last.getEpochSecond() - this.firstSecond);
-				this.nameNumber = nameNumber;
+				this.firstOffset = (int) (firstSecond - BASE_SECOND);
+				this.lastOffset = (int) (last.getEpochSecond() - firstSecond);
+				this.nameOffset = (int) (nameNumber - firstSecond * NANOS_PER_SECOND);
 				this.resourceVersionNumber = resourceVersionNumber;
 				this.exact = null;
 			}
@@ -224,12 +231,12 @@ final class EventObserver {
 		}
 
 		@Nullable OffsetDateTime firstTimestamp() {
-			return (this.exact != null) ? this.exact.firstTimestamp() : CoreV1Events.timestamp(this.firstSecond);
+			return (this.exact != null) ? this.exact.firstTimestamp() : CoreV1Events.timestamp(firstSecond());
 		}
 
 		@Nullable Instant lastTimestamp() {
 			return (this.exact != null) ? this.exact.lastTimestamp()
-					: Instant.ofEpochSecond(this.firstSecond + this.lastOffset);
+					: Instant.ofEpochSecond(firstSecond() + this.lastOffset);
 		}
 
 		@Nullable String name() {
@@ -238,11 +245,11 @@ final class EventObserver {
 			}
 			String prefix = this.subject.name();
 			int dot = prefix.length();
-			int digits = Math.max(1, (67 - Long.numberOfLeadingZeros(this.nameNumber)) / 4);
+			long number = firstSecond() * NANOS_PER_SECOND + this.nameOffset;
+			int digits = Math.max(1, (67 - Long.numberOfLeadingZeros(number)) / 4);
 			char[] name = new char[dot + 1 + digits];
 			prefix.getChars(0, dot, name, 0);
 			name[dot] = '.';
-			long number = this.nameNumber;
 			for (int i = name.length - 1; i > dot; i--) {
 				name[i] = Character.forDigit((int) (number & 0xf), 16);
 				number >>>= 4;
@@ -255,6 +262,10 @@ final class EventObserver {
 				return this.exact.resourceVersion();
 			}
 			return (this.resourceVersionNumber != NO_NUMBER) ? Long.toString(this.resourceVersionNumber) : null;
+		}
+
+		private long firstSecond() {
+			return BASE_SECOND + this.firstOffset;
 		}
 
 		private static boolean fitsInt(long value) {

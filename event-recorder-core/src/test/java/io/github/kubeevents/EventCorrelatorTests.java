@@ -233,13 +233,21 @@ class EventCorrelatorTests {
 	@Test
 	void aRepeatGetsBackExactlyTheNameResourceVersionAndFirstTimestampTheServerStored() {
 		OffsetDateTime whole = OffsetDateTime.parse("2026-11-30T12:00:00Z");
-		List<String> names = List.of("my-pod.0", "my-pod.187a3c5e2b1d0f00", "my-pod.ffffffffffffffff",
-				"my-pod.00", "my-pod.ABC", "my-pod.1ffffffffffffffff", "my-pod.", "my-pod", "other.1f", "my-pod.1f.x",
+		long firstNanos = EventNames.unixNanos(whole.toInstant());
+		// generated names within an int of nanoseconds of firstTimestamp are kept as numbers, the others as given
+		List<String> names = List.of(EventNames.generate("my-pod", whole.toInstant().plusNanos(123_456_789)),
+				"my-pod." + Long.toHexString(firstNanos + Integer.MAX_VALUE),
+				"my-pod." + Long.toHexString(firstNanos + Integer.MAX_VALUE + 1L),
+				"my-pod." + Long.toHexString(firstNanos + Integer.MIN_VALUE),
+				"my-pod." + Long.toHexString(firstNanos + Integer.MIN_VALUE - 1L), "my-pod.0",
+				"my-pod.187a3c5e2b1d0f00", "my-pod.ffffffffffffffff", "my-pod.00", "my-pod.ABC",
+				"my-pod.1ffffffffffffffff", "my-pod.", "my-pod", "other.1f", "my-pod.1f.x",
 				"3f2504e0-4f89-11d3-9a0c-0305e82c3301", "");
 		List<String> resourceVersions = Arrays.asList("0", "7", "123456789012345678", "1234567890123456789", "007",
 				"-1", "", "abc", null);
 		List<OffsetDateTime> firstTimestamps = Arrays.asList(whole, whole.plusNanos(1),
-				whole.withOffsetSameInstant(ZoneOffset.ofHours(1)), null);
+				whole.withOffsetSameInstant(ZoneOffset.ofHours(1)), OffsetDateTime.parse("1900-01-01T00:00:00Z"),
+				OffsetDateTime.parse("2100-01-01T00:00:00Z"), null);
 		for (String name : names) {
 			for (String resourceVersion : resourceVersions) {
 				for (OffsetDateTime first : firstTimestamps) {
