@@ -61,14 +61,13 @@ final class EventAggregator {
 	/**
 	 * Aggregates one event.
 	 * @param event the incoming event (not modified)
-	 * @param subject the event's subject
-	 * @return the event to observe (the input or a new aggregate event), its observation cache key, and the
-	 * subject to share (the record's when equal)
+	 * @return the event to observe (the input or a new aggregate event), its observation cache key, and its
+	 * subject (the record's when equal) for the other caches
 	 */
-	synchronized Aggregation aggregate(CoreV1Event event, EventSubject subject) {
+	synchronized Aggregation aggregate(CoreV1Event event) {
 		EventKeys.writeEventKey(event, this.eventKey.reset());
 		if (!this.options.aggregationEnabled()) {
-			return new Aggregation(event, this.eventKey.build(), subject);
+			return new Aggregation(event, this.eventKey.build(), EventSubject.of(event));
 		}
 		Instant now = this.clock.instant();
 		String localKey = this.keyWriter.writeAggregateKey(event, this.aggregateKey.reset());
@@ -94,7 +93,7 @@ final class EventAggregator {
 					this.options.aggregateMaxEvents());
 		}
 		record.lastSeen(now);
-		record.subject = subject.or(record.subject);
+		record.subject = EventSubject.of(event, record.subject);
 		return aggregate ? new Aggregation(aggregateEvent(event, now), aggregateKey, record.subject)
 				: new Aggregation(event, eventKey, record.subject);
 	}
@@ -143,7 +142,7 @@ final class EventAggregator {
 	}
 
 	/**
-	 * The result of {@link #aggregate(CoreV1Event, EventSubject)}.
+	 * The result of {@link #aggregate(CoreV1Event)}.
 	 * @param event the event to observe
 	 * @param cacheKey the observation key: the full event key, or the aggregate key for an aggregate event
 	 * @param subject the subject for the other caches' entries

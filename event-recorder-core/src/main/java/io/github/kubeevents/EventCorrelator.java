@@ -52,7 +52,7 @@ final class EventCorrelator {
 	 */
 	public CorrelationResult correlate(CoreV1Event event) {
 		Objects.requireNonNull(event, "event is nil");
-		EventAggregator.Aggregation aggregation = this.aggregator.aggregate(event, EventSubject.of(event));
+		EventAggregator.Aggregation aggregation = this.aggregator.aggregate(event);
 		EventObserver.Observation observation = this.observer.observe(aggregation.event(), aggregation.cacheKey(),
 				aggregation.subject());
 		boolean skip = this.spamFilter.filter(observation.event(), aggregation.subject());
@@ -67,7 +67,7 @@ final class EventCorrelator {
 	 */
 	public CorrelationResult aggregateAndFilter(CoreV1Event event) {
 		Objects.requireNonNull(event, "event is nil");
-		EventAggregator.Aggregation aggregation = this.aggregator.aggregate(event, EventSubject.of(event));
+		EventAggregator.Aggregation aggregation = this.aggregator.aggregate(event);
 		return new CorrelationResult(aggregation.event(), null,
 				this.spamFilter.filter(aggregation.event(), aggregation.subject()));
 	}

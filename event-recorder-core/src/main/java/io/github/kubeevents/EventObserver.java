@@ -92,7 +92,7 @@ final class EventObserver {
 			record = new ObservedRecord(key);
 			this.records.put(record, record);
 		}
-		record.store(serverEvent, EventSubject.of(serverEvent), keepHigherCount);
+		record.store(serverEvent, EventSubject.of(serverEvent, record.subject), keepHigherCount);
 	}
 
 	synchronized List<CorrelatorSnapshot.ObservedEvent> snapshot(int limit, Predicate<ObjectRef> filter) {

@@ -1,5 +1,7 @@
 package io.github.kubeevents;
 
+import java.util.Objects;
+
 import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
@@ -35,6 +37,29 @@ record EventSubject(@Nullable String kind, @Nullable String namespace, String na
 		String namespace = ref.getNamespace();
 		return new EventSubject(ref.getKind(), (namespace == null || namespace.isEmpty()) ? null : namespace,
 				String.valueOf(ref.getName()), event.getType(), event.getReason());
+	}
+
+	/**
+	 * The subject of an event, without making one when an entry already holds it.
+	 * @param event the event
+	 * @param held the subject an entry holds, may be {@code null}
+	 * @return {@code held} when it is the event's subject, else a new one
+	 */
+	static EventSubject of(CoreV1Event event, @Nullable EventSubject held) {
+		return (held != null && held.describes(event)) ? held : of(event);
+	}
+
+	private boolean describes(CoreV1Event event) {
+		V1ObjectReference ref = event.getInvolvedObject();
+		if (ref == null) {
+			return this.kind == null && this.namespace == null && this.name.isEmpty()
+					&& Objects.equals(this.type, event.getType()) && Objects.equals(this.reason, event.getReason());
+		}
+		String namespace = ref.getNamespace();
+		return Objects.equals(this.kind, ref.getKind())
+				&& Objects.equals(this.namespace, (namespace == null || namespace.isEmpty()) ? null : namespace)
+				&& this.name.equals(String.valueOf(ref.getName())) && Objects.equals(this.type, event.getType())
+				&& Objects.equals(this.reason, event.getReason());
 	}
 
 	/**

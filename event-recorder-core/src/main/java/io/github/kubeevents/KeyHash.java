@@ -158,6 +158,11 @@ class KeyHash {
 
 		private int length;
 
+		/** Reused by {@link #build()} and {@link #buildWith}, so hashing allocates only the hashes. */
+		private final Polynomials first = new Polynomials();
+
+		private final Polynomials second = new Polynomials();
+
 		/**
 		 * Appends a part; {@code null} counts as empty, as in client-go's key functions (a Go string is never nil).
 		 * @param part the part
@@ -193,9 +198,9 @@ class KeyHash {
 		 * @return the hash
 		 */
 		KeyHash build() {
-			Polynomials polynomials = new Polynomials();
-			polynomials.feed(this.chars, this.length, this.length);
-			return polynomials.hash();
+			this.first.reset();
+			this.first.feed(this.chars, this.length, this.length);
+			return this.first.hash();
 		}
 
 		/**
@@ -211,12 +216,12 @@ class KeyHash {
 				common = this.length;
 			}
 			// a digit starting 7 or more characters before the first difference is the same in both keys
-			Polynomials first = new Polynomials();
-			first.feed(this.chars, this.length, common - 6);
-			Polynomials second = first.copy();
-			first.feed(this.chars, this.length, this.length);
-			second.feed(other.chars, other.length, other.length);
-			return new Pair(first.hash(), second.hash());
+			this.first.reset();
+			this.first.feed(this.chars, this.length, common - 6);
+			this.second.copy(this.first);
+			this.first.feed(this.chars, this.length, this.length);
+			this.second.feed(other.chars, other.length, other.length);
+			return new Pair(this.first.hash(), this.second.hash());
 		}
 
 	}
@@ -253,15 +258,22 @@ class KeyHash {
 		/** Where the next digit starts. */
 		private int position;
 
-		Polynomials copy() {
-			Polynomials copy = new Polynomials();
-			copy.odd1 = this.odd1;
-			copy.odd2 = this.odd2;
-			copy.even1 = this.even1;
-			copy.even2 = this.even2;
-			copy.nextIsOdd = this.nextIsOdd;
-			copy.position = this.position;
-			return copy;
+		void reset() {
+			this.odd1 = 0;
+			this.odd2 = 0;
+			this.even1 = 0;
+			this.even2 = 0;
+			this.nextIsOdd = true;
+			this.position = 0;
+		}
+
+		void copy(Polynomials other) {
+			this.odd1 = other.odd1;
+			this.odd2 = other.odd2;
+			this.even1 = other.even1;
+			this.even2 = other.even2;
+			this.nextIsOdd = other.nextIsOdd;
+			this.position = other.position;
 		}
 
 		/**
