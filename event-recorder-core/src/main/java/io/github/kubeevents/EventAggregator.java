@@ -14,7 +14,6 @@ import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import org.jspecify.annotations.Nullable;
 
 /**
  * client-go's {@code EventAggregator}: remembers, per aggregate key, the distinct local keys (messages) seen
@@ -28,10 +27,10 @@ import org.jspecify.annotations.Nullable;
  * and action. The element dropped when the set is full is the oldest one (client-go drops an arbitrary one).
  *
  * <p>Records are keyed by the {@link KeyHash} of the aggregate key and keep the hashes of the local keys, not the
- * strings (see {@link KeyHash} for why that decides the same), plus the local key seen last, so a repeated
- * message costs an {@code equals} rather than a hash. A record is its own cache key and is updated in place. The
- * event's full key and the aggregate key are hashed together ({@link KeyHash.Builder#buildWith}), since they start
- * with the same fields.
+ * strings (see {@link KeyHash} for why that decides the same), and while there is only one, the local key itself,
+ * so a repeated message costs an {@code equals} rather than a hash. A record is its own cache key and is updated
+ * in place. The event's full key and the aggregate key are hashed together ({@link KeyHash.Builder#buildWith}),
+ * since they start with the same fields.
  *
  * <p>Thread-safe.
  */
@@ -84,8 +83,8 @@ final class EventAggregator {
 		if (fresh) {
 			aggregate = record.start(KeyHash.of(localKey, this.aggregateKey), localKey);
 		}
-		else if (localKey.equals(record.lastLocalKey)) {
-			// the local key seen last is in the set: nothing changes
+		else if (record.isOnly(localKey)) {
+			// the one local key in the set: nothing changes
 			aggregate = false;
 		}
 		else {
@@ -156,16 +155,16 @@ final class EventAggregator {
 	 */
 	private static final class AggregateRecord extends KeyHash {
 
-		/** The oldest local key's hash; a record always holds at least one. */
+		/** The oldest local key's hash; a record always holds at least one local key. */
 		long firstHigh;
 
 		long firstLow;
 
-		/** The newer local keys' hashes as (high, low) pairs, oldest first; {@code null} when there are none. */
-		long @Nullable [] newer;
-
-		/** The local key seen last; its hash is always in the set (the newest, or it was present). */
-		String lastLocalKey;
+		/**
+		 * With one local key, the key itself, so that the next event with it costs an {@code equals} rather than a
+		 * hash; with more, the newer keys' hashes as (high, low) pairs, oldest first ({@code long[]}).
+		 */
+		Object rest;
 
 		long lastSeenSecond;
 
@@ -186,9 +185,13 @@ final class EventAggregator {
 		boolean start(KeyHash localKey, String key) {
 			this.firstHigh = localKey.high();
 			this.firstLow = localKey.low();
-			this.newer = null;
-			this.lastLocalKey = key;
+			this.rest = key;
 			return false;
+		}
+
+		/** Whether {@code key} is the one local key in the set. */
+		boolean isOnly(String key) {
+			return key.equals(this.rest);
 		}
 
 		/**
@@ -199,8 +202,7 @@ final class EventAggregator {
 		 * @return {@code true} when the events are to be aggregated
 		 */
 		boolean add(KeyHash localKey, String key, int maxEvents) {
-			this.lastLocalKey = key;
-			long[] keys = this.newer;
+			long[] keys = (this.rest instanceof long[] newer) ? newer : null;
 			boolean present = localKey.is(this.firstHigh, this.firstLow);
 			int length = (keys != null) ? keys.length : 0;
 			for (int i = 0; i < length && !present; i += 2) {
@@ -213,18 +215,19 @@ final class EventAggregator {
 			keys[length] = localKey.high();
 			keys[length + 1] = localKey.low();
 			if (1 + keys.length / 2 < maxEvents) {
-				this.newer = keys;
+				this.rest = keys;
 				return false;
 			}
 			this.firstHigh = keys[0];
 			this.firstLow = keys[1];
-			this.newer = (keys.length > 2) ? Arrays.copyOfRange(keys, 2, keys.length) : null;
+			// with one key left it is the one just added
+			this.rest = (keys.length > 2) ? Arrays.copyOfRange(keys, 2, keys.length) : key;
 			return true;
 		}
 
 		/** The number of distinct local keys. */
 		int size() {
-			return 1 + ((this.newer != null) ? this.newer.length / 2 : 0);
+			return 1 + ((this.rest instanceof long[] newer) ? newer.length / 2 : 0);
 		}
 
 		/** {@code Duration.between(lastSeen(), now).compareTo(interval) > 0}, without the objects. */
