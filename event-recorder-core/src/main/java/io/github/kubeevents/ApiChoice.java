@@ -14,6 +14,7 @@ import io.kubernetes.client.openapi.models.V1ResourceAttributes;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
 import okhttp3.Call;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,9 +85,9 @@ record ApiChoice(EventsApi api, String reason) {
 	 * @param client the client
 	 * @param namespace the namespace
 	 * @param timeout the time limit of the request; {@link Duration#ZERO} for the client's own
-	 * @return the review's answer; {@code false} when the review itself failed (logged)
+	 * @return the review's answer; {@code null} when the review itself failed (logged), so it can be asked again
 	 */
-	static boolean coreV1EventsAllowed(ApiClient client, String namespace, Duration timeout) {
+	static @Nullable Boolean coreV1EventsAllowed(ApiClient client, String namespace, Duration timeout) {
 		V1SelfSubjectAccessReview review = new V1SelfSubjectAccessReview().spec(new V1SelfSubjectAccessReviewSpec()
 			.resourceAttributes(new V1ResourceAttributes().group("").resource("events").verb("create").namespace(namespace)));
 		try {
@@ -101,12 +102,12 @@ record ApiChoice(EventsApi api, String reason) {
 		catch (ApiException ex) {
 			logger.warn("Could not ask whether core/v1 Events may be created in namespace '{}': {}", namespace,
 					ApiErrors.classify(ex).getMessage());
-			return false;
+			return null;
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not ask whether core/v1 Events may be created in namespace '{}': {}", namespace,
 					ex.toString());
-			return false;
+			return null;
 		}
 	}
 

@@ -1,6 +1,6 @@
 package io.github.kubeevents;
 
-import java.util.function.Predicate;
+import java.util.function.Function;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import io.github.kubeevents.sink.EventSinkException;
@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
  * Events (the RBAC most charts grant: {@code events} in API group {@code ""}). client-go's adapter then loses
  * every event; here, when a write of events.k8s.io/v1 is refused with HTTP 403, one SelfSubjectAccessReview asks
  * whether core/v1 Events may be created in that namespace, and if so the sink switches to core/v1 for good, with one
- * WARN naming the RBAC rule that would allow events.k8s.io/v1. A namespace where core/v1 is refused too is
- * remembered (bounded), so its refusals cost no further review. An explicitly configured API never switches.
+ * WARN naming the RBAC rule that would allow events.k8s.io/v1. A namespace where the review says core/v1 is refused
+ * too is remembered (bounded), so its refusals cost no further review; a review that fails (a timeout, a 5xx) is
+ * asked again at the next refusal. An explicitly configured API never switches.
  *
  * <p>Thread-safe: writer threads report refusals concurrently; the switch happens once.
  */
@@ -26,7 +27,7 @@ final class ApiFallback {
 	/** The RBAC rule that allows events.k8s.io/v1 Events, as a chart would write it. */
 	static final String EVENTS_V1_RULE = "{apiGroups: [\"events.k8s.io\"], resources: [\"events\"], verbs: [\"create\", \"patch\"]}";
 
-	private final Predicate<String> coreV1Allowed;
+	private final Function<String, @Nullable Boolean> coreV1Allowed;
 
 	private final Cache<String, Boolean> refusedNamespaces = Caches.bounded(256);
 
@@ -34,9 +35,9 @@ final class ApiFallback {
 
 	/**
 	 * @param coreV1Allowed whether core/v1 Events may be created in a namespace (a SelfSubjectAccessReview);
-	 * {@code false} when that cannot be told
+	 * {@code null} when that cannot be told now
 	 */
-	ApiFallback(Predicate<String> coreV1Allowed) {
+	ApiFallback(Function<String, @Nullable Boolean> coreV1Allowed) {
 		this.coreV1Allowed = coreV1Allowed;
 	}
 
@@ -58,7 +59,11 @@ final class ApiFallback {
 			if (this.switched != null) {
 				return true;
 			}
-			if (!this.coreV1Allowed.test(namespace)) {
+			Boolean allowed = this.coreV1Allowed.apply(namespace);
+			if (allowed == null) {
+				return false;
+			}
+			if (!allowed) {
 				this.refusedNamespaces.put(namespace, Boolean.TRUE);
 				logger.warn("Kubernetes events in namespace '{}' are refused by both APIs: events.k8s.io/v1 ({}) and"
 						+ " core/v1 (the access review says no); grant create and patch on events", namespace,

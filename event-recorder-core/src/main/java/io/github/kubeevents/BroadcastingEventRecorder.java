@@ -2,6 +2,8 @@ package io.github.kubeevents;
 
 import java.time.Clock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The {@link EventRecorder} of an {@link EventBroadcaster} (client-go's {@code recorderImpl}): turns each call
  * into a {@link RecordedEvent} ({@link EventSpec}: type and reason checked, object referenced, message formatted
@@ -33,7 +35,11 @@ final class BroadcastingEventRecorder implements EventRecorder {
 	}
 
 	@Override
-	public void record(EventSpec spec) {
+	public void record(@Nullable EventSpec spec) {
+		if (spec == null) {
+			this.counters.dropAndLog(DropReason.INVALID_INPUT, null, "Could not record event: the spec is null", false);
+			return;
+		}
 		EventSpec.Formatted message;
 		RecordedEvent event;
 		try {

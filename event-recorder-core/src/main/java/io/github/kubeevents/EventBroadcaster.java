@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.DoubleSupplier;
 import java.util.function.Predicate;
 
@@ -26,10 +27,10 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  * <li>{@link #newRecorder(EventSource)} gives a recorder for one component. Recording never blocks: events go into
- * a bounded incoming queue (default 1000) or are dropped and counted ({@code queue_full}; after shutdown
+ * a bounded incoming queue (default 10,000) or are dropped and counted ({@code queue_full}; after shutdown
  * {@code shutdown}).</li>
  * <li>One distribution thread ({@code kubeevents-broadcaster}) hands each event to every subscriber's own
- * bounded queue (default 1000), in order; a subscriber whose queue is full misses the event (counted), or the
+ * bounded queue (default 10,000), in order; a subscriber whose queue is full misses the event (counted), or the
  * thread waits, per {@link SubscriberOptions.FullQueuePolicy}. Each subscriber runs on its own daemon thread
  * ({@code kubeevents-subscriber-<name>}). A new subscriber sees exactly the events recorded after it subscribed;
  * subscribers added while not running also get what is queued when distribution starts.</li>
@@ -55,6 +56,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class EventBroadcaster implements AutoCloseable {
 
+	/** The subscriber name of {@link #startLogging()}: {@value}. */
+	public static final String LOGGING_SUBSCRIBER = "logging";
+
+	/**
+	 * The subscriber name of the first sink a broadcaster subscribes: {@value}; later ones are {@code sink-2},
+	 * {@code sink-3}, ...
+	 */
+	public static final String FIRST_SINK_SUBSCRIBER = "sink";
+
+
 	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
 
 	private final Clock clock;
@@ -72,6 +83,8 @@ public final class EventBroadcaster implements AutoCloseable {
 	private final SinkSettings sinkSettings;
 
 	private final SinkFactory sinks;
+
+	private final AtomicBoolean shutdownBegun = new AtomicBoolean();
 
 	private volatile boolean drained;
 
@@ -177,12 +190,17 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startLogging() {
-		return subscribe("logging", new EventLoggingHandler());
+		return subscribe(LOGGING_SUBSCRIBER, new EventLoggingHandler());
 	}
 
 	/** Publishes an event as a recorder does (for tests that record prepared events). */
 	boolean publish(RecordedEvent event) {
 		return this.fanout.publish(event);
+	}
+
+	/** Sinks kept (those whose subscription is open), for tests. */
+	int sinkCount() {
+		return this.sinks.size();
 	}
 
 	/** Whether shutdown has begun. */
@@ -239,12 +257,14 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * queues (each pending sink write gets one attempt, retry waits end, final series counts are written); all
 	 * threads end. If the deadline passes first, requests in flight are cancelled, the threads are interrupted and
 	 * every event still queued is counted as a {@code shutdown} drop; that takes at most about one second more. The
-	 * final log line gives every counter. Only the first call waits: later calls return at once.
+	 * final log line gives every counter. Only the first call waits and logs it: later calls return at once, with the
+	 * first call's result once it has finished ({@code false} before).
 	 * @param timeout how long to wait for the drain
 	 * @return {@code true} when everything was drained and every thread ended within the deadline
 	 */
 	public boolean shutdown(Duration timeout) {
-		if (this.fanout.state() == BroadcasterState.TERMINATED) {
+		if (!this.shutdownBegun.compareAndSet(false, true)) {
+			// another call shuts down (or did): it alone waits and writes the final summary
 			return this.drained;
 		}
 		boolean clean = this.fanout.stop(timeout, true);
@@ -348,7 +368,18 @@ public final class EventBroadcaster implements AutoCloseable {
 	 */
 	public static final class Builder {
 
-		int incomingQueueCapacity = 1000;
+		/**
+		 * The default capacity of the incoming queue: 10,000, where client-go's holds 1000 ({@code maxQueuedEvents}).
+		 * Measured at a steady 20,000 events/s from a cold JVM, 1000 slots (50 ms at that rate) overflow while a
+		 * thread is descheduled on a busy machine; 10,000 (half a second) dropped nothing (docs/benchmarks.md). The
+		 * queue's array costs 64 KB; events are held only while they wait.
+		 */
+		public static final int DEFAULT_INCOMING_QUEUE_CAPACITY = 10_000;
+
+		/** The default capacity of each writer thread's queue: 1000 writes. */
+		public static final int DEFAULT_WRITER_QUEUE_CAPACITY = 1000;
+
+		int incomingQueueCapacity = DEFAULT_INCOMING_QUEUE_CAPACITY;
 
 		SubscriberOptions subscriberOptions = SubscriberOptions.defaults();
 
@@ -372,7 +403,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		int sinkWriters = 4;
 
-		int writerQueueCapacity = SubscriberOptions.DEFAULT_QUEUE_CAPACITY;
+		int writerQueueCapacity = DEFAULT_WRITER_QUEUE_CAPACITY;
 
 		double writeBudgetQps;
 
@@ -394,12 +425,14 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		/**
 		 * Sets the incoming queue's capacity; when it is full, new events are dropped ({@code queue_full}).
-		 * @param capacity the capacity (default 1000, client-go's {@code maxQueuedEvents})
+		 * @param capacity the capacity (default {@value #DEFAULT_INCOMING_QUEUE_CAPACITY}, at most
+		 * {@value SubscriberOptions#MAX_QUEUE_CAPACITY})
 		 * @return this builder
 		 */
 		public Builder incomingQueueCapacity(int capacity) {
-			if (capacity < 1) {
-				throw new IllegalArgumentException("incoming queue capacity must be at least 1, was " + capacity);
+			if (capacity < 1 || capacity > SubscriberOptions.MAX_QUEUE_CAPACITY) {
+				throw new IllegalArgumentException("incoming queue capacity must be between 1 and "
+						+ SubscriberOptions.MAX_QUEUE_CAPACITY + ", was " + capacity);
 			}
 			this.incomingQueueCapacity = capacity;
 			return this;
@@ -407,7 +440,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		/**
 		 * Sets the default queue options of subscribers and sinks.
-		 * @param options the options (default 1000 events, drop when full)
+		 * @param options the options (default {@value SubscriberOptions#DEFAULT_QUEUE_CAPACITY} events, drop when full)
 		 * @return this builder
 		 */
 		public Builder subscriberOptions(SubscriberOptions options) {
@@ -543,12 +576,14 @@ public final class EventBroadcaster implements AutoCloseable {
 		 * Sets how many writes each writer thread of a sink holds in its queue; when it is full, the write is dropped
 		 * ({@code queue_full}). A sink's events wait in its subscriber queue (the subscriber options' capacity) and
 		 * then in its writer queues: the two are sized separately, and a snapshot shows them added up.
-		 * @param capacity writes per writer queue (default 1000, client-go's {@code maxQueuedEvents})
+		 * @param capacity writes per writer queue (default {@value #DEFAULT_WRITER_QUEUE_CAPACITY}, at most
+		 * {@value SubscriberOptions#MAX_QUEUE_CAPACITY})
 		 * @return this builder
 		 */
 		public Builder writerQueueCapacity(int capacity) {
-			if (capacity < 1) {
-				throw new IllegalArgumentException("writerQueueCapacity must be at least 1, was " + capacity);
+			if (capacity < 1 || capacity > SubscriberOptions.MAX_QUEUE_CAPACITY) {
+				throw new IllegalArgumentException("writerQueueCapacity must be between 1 and "
+						+ SubscriberOptions.MAX_QUEUE_CAPACITY + ", was " + capacity);
 			}
 			this.writerQueueCapacity = capacity;
 			return this;

@@ -78,11 +78,6 @@ final class EventCounters {
 		this.accepted.increment();
 	}
 
-	/** Takes back an acceptance when the event was removed from the queue again (lost race with shutdown). */
-	void unaccepted() {
-		this.accepted.decrement();
-	}
-
 	/** Counts an events.k8s.io/v1 note cut to the server's limit (written, not dropped). */
 	void truncated(RecordedEvent event) {
 		this.truncated.increment();

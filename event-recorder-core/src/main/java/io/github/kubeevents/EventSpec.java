@@ -27,8 +27,8 @@ import org.jspecify.annotations.Nullable;
  * {@link Locale#ROOT}) only when {@code args} are given; without arguments it is used verbatim, so
  * {@code "Disk 100% full"} is safe. A pattern that fails to format with its arguments does not lose the event: the
  * message becomes the pattern verbatim, a mark and the arguments, as client-go's {@code fmt} marks a bad verb
- * ({@code %!d(MISSING)}) instead of failing, e.g. {@code Disk %d full %!(BADFORMAT MissingFormatArgumentException:
- * Format specifier '%d') %!(ARGS disk-1)}.
+ * ({@code %!d(MISSING)}) instead of failing, e.g. {@code Disk %d full %!(BADFORMAT IllegalFormatConversionException:
+ * d != java.lang.String) %!(ARGS disk-1)}.
  *
  * <p>Immutable as far as its arguments are (the format arguments are not copied); thread-safe.
  *

@@ -5,12 +5,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Queue;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
+import com.github.benmanes.caffeine.cache.Cache;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
@@ -69,7 +68,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 	private final Clock clock;
 
-	private final Set<String> invalidControllers = ConcurrentHashMap.newKeySet();
+	/** Problems already logged at WARN (later ones at DEBUG); bounded, since a problem may name the object. */
+	private final Cache<String, Boolean> loggedProblems = Caches.bounded(1024);
 
 	private final @Nullable CoreV1SinkSubscriber fallback;
 
@@ -141,7 +141,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 		}
 		EventsV1Events.Result checked = EventsV1Events.of(recorded, (note != null) ? note : "");
 		if (checked.event() == null) {
-			boolean repeated = !this.invalidControllers.add(String.valueOf(checked.problem()));
+			boolean repeated = this.loggedProblems.asMap()
+				.putIfAbsent(String.valueOf(checked.problem()), Boolean.TRUE) != null;
 			this.counters.dropAndLog(DropReason.INVALID_INPUT, recorded,
 					"Event not valid for events.k8s.io/v1: " + checked.problem(), repeated);
 			return;

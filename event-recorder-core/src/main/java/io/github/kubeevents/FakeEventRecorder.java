@@ -74,7 +74,11 @@ public final class FakeEventRecorder implements EventRecorder {
 	}
 
 	@Override
-	public void record(EventSpec spec) {
+	public void record(@Nullable EventSpec spec) {
+		if (spec == null) {
+			this.invalid.add("the spec is null");
+			return;
+		}
 		try {
 			this.recorded.add(spec.toRecordedEvent(this.source, this.clock.instant()));
 		}

@@ -7,10 +7,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
@@ -19,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The in-process fan-out (apimachinery's {@code watch.Broadcaster}) and its lifecycle: one bounded incoming queue
- * and one distribution thread ({@code kubeevents-broadcaster}) that hands each event, in publish order, to every
+ * ({@link IncomingQueue}: a recording thread does not wake the distribution thread for each event) and one
+ * distribution thread ({@code kubeevents-broadcaster}) that hands each event, in publish order, to every
  * {@link SubscriberQueue}.
  *
  * <p>Changes to the subscriber set travel through the incoming queue as commands, so they are serialised with
@@ -59,13 +58,9 @@ final class Fanout {
 
 	private static final long FLUSH_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-	private final int capacity;
-
 	private final EventCounters counters;
 
-	private final LinkedBlockingQueue<Object> incoming = new LinkedBlockingQueue<>();
-
-	private final AtomicInteger queued = new AtomicInteger();
+	private final IncomingQueue incoming;
 
 	private final AtomicReference<BroadcasterState> state = new AtomicReference<>(BroadcasterState.NEW);
 
@@ -81,11 +76,8 @@ final class Fanout {
 	/** The current distribution thread; guarded by {@link #lock}. */
 	private @Nullable Thread distributor;
 
-	/** Set when the final distribution is over: a publish that raced the shutdown takes its event back. */
-	private volatile boolean distributionDone;
-
 	Fanout(int capacity, EventCounters counters) {
-		this.capacity = capacity;
+		this.incoming = new IncomingQueue(capacity);
 		this.counters = counters;
 	}
 
@@ -93,27 +85,21 @@ final class Fanout {
 		return this.state.get();
 	}
 
-	/** Enqueues without blocking; counts a drop when shut down or full. Events wait while not running. */
+	/**
+	 * Enqueues without blocking and, in the common case, without a system call; counts a drop when shut down or
+	 * full. Events wait while not running. An event that races the end of the final distribution is accepted and
+	 * then counted as a {@code shutdown} drop, like any event left at shutdown.
+	 */
 	boolean publish(RecordedEvent event) {
-		BroadcasterState current = this.state.get();
-		if (current.isShutdown()) {
+		if (this.state.get().isShutdown()) {
 			this.counters.dropAfterShutdown(event);
 			return false;
 		}
-		if (this.queued.incrementAndGet() > this.capacity) {
-			this.queued.decrementAndGet();
+		if (!this.incoming.offer(event)) {
 			this.counters.drop(DropReason.QUEUE_FULL, event);
 			return false;
 		}
 		this.counters.accepted();
-		this.incoming.add(event);
-		if (this.distributionDone && this.incoming.remove(event)) {
-			// lost the race with shutdown: the distribution thread has already left for good
-			this.queued.decrementAndGet();
-			this.counters.unaccepted();
-			this.counters.drop(DropReason.SHUTDOWN, event);
-			return false;
-		}
 		return true;
 	}
 
@@ -136,8 +122,12 @@ final class Fanout {
 				return true;
 			}
 			command = new FutureTask<>(() -> startSubscriber(subscriber), null);
-			this.incoming.add(command);
-			await(command);
+			if (putCommand(command)) {
+				await(command);
+			}
+			else {
+				command.cancel(false);
+			}
 		}
 		if (command.isCancelled()) {
 			subscriber.closeInput(true);
@@ -146,18 +136,19 @@ final class Fanout {
 		return true;
 	}
 
-	/** Removes a subscriber; it finishes its queue, then its thread ends. Never blocks. */
+	/**
+	 * Removes a subscriber; it finishes its queue, then its thread ends. Does not wait for the removal (a full
+	 * incoming queue leaves room for commands, so this waits only if dozens of commands queue beside it).
+	 */
 	void unsubscribe(SubscriberQueue subscriber) {
-		if (this.state.get() == BroadcasterState.RUNNING) {
-			this.incoming.add(new FutureTask<>(() -> {
-				this.subscribers.remove(subscriber);
-				subscriber.closeInput(true);
-			}, null));
-		}
-		else {
+		Runnable removal = () -> {
 			this.subscribers.remove(subscriber);
 			subscriber.closeInput(true);
+		};
+		if (this.state.get() == BroadcasterState.RUNNING && putCommand(new FutureTask<>(removal, null))) {
+			return;
 		}
+		removal.run();
 	}
 
 	/**
@@ -183,8 +174,9 @@ final class Fanout {
 	 * the subscribers, their caches and what is published meanwhile for the next {@link #start()}.
 	 * @param timeout the deadline
 	 * @param shutdown whether this is the final stop (later events are refused, subscriptions end)
-	 * @return {@code true} when everything was handled and every thread ended within the deadline; {@code false}
-	 * also when there was nothing to do (already stopped, or shut down)
+	 * @return {@code true} when everything was handled and every thread ended within the deadline, or when a
+	 * stop that is not final finds it already stopped; {@code false} when the deadline passed, or when shutdown
+	 * had begun before this call
 	 */
 	boolean stop(Duration timeout, boolean shutdown) {
 		if (this.state.get().isShutdown()) {
@@ -200,7 +192,7 @@ final class Fanout {
 				// shutting down while not running: distribute what is queued to the subscribers first
 				startThreads();
 			}
-			this.incoming.add(shutdown ? SHUTDOWN : STOP);
+			putCommand(shutdown ? SHUTDOWN : STOP);
 			boolean clean = drain(timeout);
 			this.state.set(shutdown ? BroadcasterState.TERMINATED : BroadcasterState.STOPPED);
 			return clean;
@@ -211,12 +203,24 @@ final class Fanout {
 		return this.subscribers;
 	}
 
+	/** Events (and commands) waiting in the incoming queue. */
 	int depth() {
-		return Math.max(0, this.queued.get());
+		return this.incoming.size();
 	}
 
 	int capacity() {
-		return this.capacity;
+		return this.incoming.capacity();
+	}
+
+	/** Queues a command behind the events, using the headroom above the capacity (so a full queue delays it). */
+	private boolean putCommand(Object command) {
+		try {
+			return this.incoming.putCommand(command, COMMAND_TIMEOUT.toNanos());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 
 	private void startThreads() {
@@ -284,7 +288,7 @@ final class Fanout {
 		Object end = null;
 		try {
 			while (true) {
-				Object item = this.incoming.poll(FLUSH_INTERVAL_NANOS, TimeUnit.NANOSECONDS);
+				Object item = this.incoming.poll(FLUSH_INTERVAL_NANOS);
 				long now = System.nanoTime();
 				if (item == null || now - lastFlush >= FLUSH_INTERVAL_NANOS) {
 					lastFlush = now;
@@ -301,7 +305,6 @@ final class Fanout {
 					command.run();
 					continue;
 				}
-				this.queued.decrementAndGet();
 				offerToAll((RecordedEvent) item);
 			}
 		}
@@ -312,8 +315,8 @@ final class Fanout {
 		finally {
 			boolean shutdown = (end != STOP);
 			if (shutdown) {
-				this.distributionDone = true;
-				refuseLeftovers();
+				// what raced in after the final distribution is refused, commands are cancelled
+				this.incoming.close(this::leftOver);
 			}
 			for (SubscriberQueue subscriber : this.subscribers) {
 				subscriber.closeInput(shutdown);
@@ -324,32 +327,22 @@ final class Fanout {
 	/** The deadline interrupted distribution: count the events before the end marker as {@code shutdown} drops. */
 	private @Nullable Object dropUntilEnd() {
 		Object item;
-		while ((item = this.incoming.poll()) != null) {
+		while ((item = this.incoming.pollNow()) != null) {
 			if (item == STOP || item == SHUTDOWN) {
 				return item;
 			}
-			if (item instanceof FutureTask<?> command) {
-				command.cancel(false);
-			}
-			else {
-				this.queued.decrementAndGet();
-				this.counters.drop(DropReason.SHUTDOWN, (RecordedEvent) item);
-			}
+			leftOver(item);
 		}
 		return null;
 	}
 
-	/** After the final distribution: what raced in is refused, commands are cancelled. */
-	private void refuseLeftovers() {
-		Object left;
-		while ((left = this.incoming.poll()) != null) {
-			if (left instanceof FutureTask<?> command) {
-				command.cancel(false);
-			}
-			else if (left != STOP && left != SHUTDOWN) {
-				this.queued.decrementAndGet();
-				this.counters.drop(DropReason.SHUTDOWN, (RecordedEvent) left);
-			}
+	/** An item that will not be distributed: an event is a {@code shutdown} drop, a command is cancelled. */
+	private void leftOver(Object item) {
+		if (item instanceof FutureTask<?> command) {
+			command.cancel(false);
+		}
+		else if (item != STOP && item != SHUTDOWN) {
+			this.counters.drop(DropReason.SHUTDOWN, (RecordedEvent) item);
 		}
 	}
 

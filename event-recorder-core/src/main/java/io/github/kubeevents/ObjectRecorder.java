@@ -91,25 +91,39 @@ public final class ObjectRecorder {
 	}
 
 	/**
-	 * This recorder with annotations added to every Event's metadata.
+	 * This recorder with annotations added to every Event's metadata. An entry with a {@code null} key or value
+	 * cannot be written and is left out, with a WARN line naming it; a {@code null} map adds nothing.
 	 * @param annotations the annotations to add (later values win)
 	 * @return a new recorder
 	 */
-	public ObjectRecorder withAnnotations(Map<String, String> annotations) {
+	public ObjectRecorder withAnnotations(@Nullable Map<String, String> annotations) {
+		if (annotations == null) {
+			return this;
+		}
 		Map<String, String> merged = new HashMap<>(this.annotations);
-		merged.putAll(annotations);
+		annotations.forEach((key, value) -> {
+			if (key == null || value == null) {
+				logger.warn("Annotation {}={} left out of the event: Kubernetes annotations need a key and a value",
+						key, value);
+			}
+			else {
+				merged.put(key, value);
+			}
+		});
 		return new ObjectRecorder(this.recorder, this.regarding, this.adapter, this.related, this.action,
 				Map.copyOf(merged));
 	}
 
 	/**
-	 * This recorder with one more annotation.
+	 * This recorder with one more annotation (left out, with a WARN line, when the key or value is {@code null}).
 	 * @param key the annotation key
 	 * @param value its value
 	 * @return a new recorder
 	 */
 	public ObjectRecorder withAnnotation(String key, String value) {
-		return withAnnotations(Map.of(key, value));
+		Map<String, String> one = new HashMap<>(1);
+		one.put(key, value);
+		return withAnnotations(one);
 	}
 
 	/**

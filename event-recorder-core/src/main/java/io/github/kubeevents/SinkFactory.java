@@ -1,7 +1,7 @@
 package io.github.kubeevents;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.kubeevents.introspect.RecorderStats;
@@ -15,8 +15,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Builds a broadcaster's sink subscribers (client-go's {@code StartRecordingToSink} and, for a client,
  * {@code NewEventBroadcasterAdapter}): names them ({@code sink}, {@code sink-2}, ...), chooses the events API of a
- * client's sink (by discovery for {@code auto}, with the RBAC fallback to core/v1), and keeps every sink ever built,
- * so the broadcaster's write counters never go backwards.
+ * client's sink (by discovery for {@code auto}, with the RBAC fallback to core/v1), and keeps the sinks whose
+ * subscription is open; a sink whose subscription was closed leaves its final write counts behind and is forgotten
+ * (with its caches and queues), so the broadcaster's write counters never go backwards and subscribing and closing
+ * sinks does not grow the heap.
  *
  * <p>Thread-safe.
  */
@@ -28,7 +30,13 @@ final class SinkFactory {
 
 	private final EventCounters counters;
 
-	private final List<SinkSubscriber> sinks = new CopyOnWriteArrayList<>();
+	private final Object lock = new Object();
+
+	/** Guarded by {@link #lock}. */
+	private final List<SinkSubscriber> sinks = new ArrayList<>();
+
+	/** What the forgotten sinks wrote; guarded by {@link #lock}. */
+	private RecorderStats.Writes retired = RecorderStats.Writes.ZERO;
 
 	private final AtomicInteger count = new AtomicInteger();
 
@@ -75,30 +83,53 @@ final class SinkFactory {
 
 	/** The writes of every sink ever built, summed. */
 	RecorderStats.Writes writes() {
-		RecorderStats.Writes total = RecorderStats.Writes.ZERO;
-		for (SinkSubscriber sink : this.sinks) {
-			total = total.plus(sink.writes());
+		synchronized (this.lock) {
+			RecorderStats.Writes total = this.retired;
+			for (SinkSubscriber sink : this.sinks) {
+				total = total.plus(sink.writes());
+			}
+			return total;
 		}
-		return total;
 	}
 
-	/** Refusals since the last written event, over every sink. */
+	/** Refusals since the last written event, over every sink whose subscription is open. */
 	long rejectedInARow() {
-		long total = 0;
-		for (SinkSubscriber sink : this.sinks) {
-			total += sink.rejectedInARow();
+		synchronized (this.lock) {
+			long total = 0;
+			for (SinkSubscriber sink : this.sinks) {
+				total += sink.rejectedInARow();
+			}
+			return total;
 		}
-		return total;
+	}
+
+	/** How many sinks are kept (those whose subscription is open). */
+	int size() {
+		synchronized (this.lock) {
+			return this.sinks.size();
+		}
 	}
 
 	private SinkSubscriber remember(SinkSubscriber sink) {
-		this.sinks.add(sink);
+		synchronized (this.lock) {
+			this.sinks.add(sink);
+		}
+		sink.whenClosed(() -> retire(sink));
 		return sink;
+	}
+
+	/** The sink's subscription was closed and its threads are done: keep its counts, forget the rest. */
+	private void retire(SinkSubscriber sink) {
+		synchronized (this.lock) {
+			if (this.sinks.remove(sink)) {
+				this.retired = this.retired.plus(sink.writes());
+			}
+		}
 	}
 
 	private String nextName() {
 		int n = this.count.incrementAndGet();
-		return (n == 1) ? "sink" : "sink-" + n;
+		return (n == 1) ? EventBroadcaster.FIRST_SINK_SUBSCRIBER : EventBroadcaster.FIRST_SINK_SUBSCRIBER + "-" + n;
 	}
 
 }

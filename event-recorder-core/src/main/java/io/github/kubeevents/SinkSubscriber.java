@@ -15,7 +15,7 @@ import io.github.kubeevents.introspect.RecorderStats;
  * otherwise: {@link #started()} at every start; {@link #onEvent} per event and {@link #tick(Instant)} at least
  * once a second; {@link #cancel()} (any thread) when a stop or shutdown begins; {@link #beforeStop(boolean)} once
  * its queue is done; {@link #stopped()} as its thread ends; {@link #abort()} (any thread) if the deadline passes;
- * {@link #resume()} (any thread) before a restart.
+ * {@link #resume()} (any thread) before a restart; {@link #closed()} once, when its subscription was closed.
  *
  * <p>Thread-safe.
  */
@@ -36,6 +36,9 @@ abstract class SinkSubscriber implements EventHandler {
 	private final SinkControl sink;
 
 	private volatile ApiChoice choice;
+
+	private volatile Runnable whenClosed = () -> {
+	};
 
 	SinkSubscriber(String name, ApiChoice choice, SinkControl sink, SinkSettings settings, EventCounters counters) {
 		this.name = name;
@@ -76,6 +79,19 @@ abstract class SinkSubscriber implements EventHandler {
 	void stopped() {
 		this.writers.closeAndJoin();
 		this.sink.stopped().run();
+	}
+
+	/**
+	 * Sets what to do once the subscription was closed and the subscriber is done for good.
+	 * @param action the action
+	 */
+	void whenClosed(Runnable action) {
+		this.whenClosed = action;
+	}
+
+	/** The subscription was closed and its threads are done (or never ran again): no call follows. */
+	void closed() {
+		this.whenClosed.run();
 	}
 
 	/** The deadline passed: cancel the requests in flight and count what is left. Any thread. */

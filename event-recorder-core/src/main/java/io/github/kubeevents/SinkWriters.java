@@ -218,7 +218,8 @@ final class SinkWriters {
 					}
 				}
 				catch (Throwable ex) {
-					logger.error("Event write failed unexpectedly", ex);
+					logger.error("Event write failed unexpectedly (dropped, counted as invalid_input)", ex);
+					write.dropped(DropReason.INVALID_INPUT);
 				}
 				finally {
 					this.pending.decrementAndGet();

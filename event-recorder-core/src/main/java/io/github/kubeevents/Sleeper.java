@@ -1,6 +1,7 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 
 /**
  * Waits between write attempts (retry delays, the write budget, a server's Retry-After). Injected through the
@@ -17,6 +18,23 @@ interface Sleeper {
 	 * @throws InterruptedException when the thread is interrupted
 	 */
 	void sleep(Duration duration) throws InterruptedException;
+
+	/**
+	 * Waits for {@code duration} unless {@code cancelled} is or becomes true. A cancellation that sets its flag and
+	 * then calls {@link #wakeAll()} is never missed, even when it lands between the caller's last look at the flag
+	 * and the start of the wait: the real sleeper reads the flag under the lock {@code wakeAll} takes.
+	 * @param duration how long to wait
+	 * @param cancelled the caller's cancellation flag
+	 * @return {@code false} when cancelled, before or during the wait
+	 * @throws InterruptedException when the thread is interrupted
+	 */
+	default boolean sleepUnless(Duration duration, BooleanSupplier cancelled) throws InterruptedException {
+		if (cancelled.getAsBoolean()) {
+			return false;
+		}
+		sleep(duration);
+		return !cancelled.getAsBoolean();
+	}
 
 	/**
 	 * Ends every wait in progress at once (stop or shutdown began); later waits are not affected, so the caller
@@ -43,6 +61,16 @@ interface Sleeper {
 					wait(remaining / 1_000_000, (int) (remaining % 1_000_000));
 					remaining = deadline - System.nanoTime();
 				}
+			}
+
+			@Override
+			public synchronized boolean sleepUnless(Duration duration, BooleanSupplier cancelled)
+					throws InterruptedException {
+				if (cancelled.getAsBoolean()) {
+					return false;
+				}
+				sleep(duration);
+				return !cancelled.getAsBoolean();
 			}
 
 			@Override

@@ -7,22 +7,35 @@ import java.util.Locale;
  *
  * <p>Immutable and thread-safe.
  *
- * @param queueCapacity how many events may wait for this subscriber; default 1000 (client-go's
- * {@code maxQueuedEvents})
+ * @param queueCapacity how many events may wait for this subscriber; default {@value #DEFAULT_QUEUE_CAPACITY}
+ * (client-go's {@code maxQueuedEvents} is 1000: see {@link #DEFAULT_QUEUE_CAPACITY} for why ours is larger)
  * @param fullQueuePolicy what to do when the queue is full; default {@link FullQueuePolicy#DROP}
  */
 public record SubscriberOptions(int queueCapacity, FullQueuePolicy fullQueuePolicy) {
 
-	/** client-go's per-watcher queue length. */
-	public static final int DEFAULT_QUEUE_CAPACITY = 1000;
+	/**
+	 * The default queue length of a subscriber: 10,000, where client-go's per-watcher queue holds 1000. Measured at
+	 * a steady 20,000 events/s into an instant sink from a cold JVM, 1000 slots (50 ms at that rate) overflow while
+	 * the sink's correlator warms up or a thread is descheduled on a busy machine; 10,000 (half a second) dropped
+	 * nothing (docs/benchmarks.md). A slot costs a reference, so a full queue holds its events and 40 KB of array.
+	 */
+	public static final int DEFAULT_QUEUE_CAPACITY = 10_000;
+
+	/**
+	 * The largest capacity of any queue (incoming, subscriber, writer): {@value}. A queue's slots are allocated when
+	 * it is built, so a mistyped capacity fails at once with its name instead of as an {@code OutOfMemoryError}.
+	 */
+	public static final int MAX_QUEUE_CAPACITY = 1 << 24;
 
 	/**
 	 * Validates the options.
-	 * @throws IllegalArgumentException when the capacity is not positive or the policy is {@code null}
+	 * @throws IllegalArgumentException when the capacity is not between 1 and {@link #MAX_QUEUE_CAPACITY} or the
+	 * policy is {@code null}
 	 */
 	public SubscriberOptions {
-		if (queueCapacity < 1) {
-			throw new IllegalArgumentException("subscriber queue capacity must be at least 1, was " + queueCapacity);
+		if (queueCapacity < 1 || queueCapacity > MAX_QUEUE_CAPACITY) {
+			throw new IllegalArgumentException("subscriber queue capacity must be between 1 and " + MAX_QUEUE_CAPACITY
+					+ ", was " + queueCapacity);
 		}
 		if (fullQueuePolicy == null) {
 			throw new IllegalArgumentException("fullQueuePolicy must not be null");
@@ -30,7 +43,7 @@ public record SubscriberOptions(int queueCapacity, FullQueuePolicy fullQueuePoli
 	}
 
 	/**
-	 * The defaults: 1000 slots, drop when full.
+	 * The defaults: {@value #DEFAULT_QUEUE_CAPACITY} slots, drop when full.
 	 * @return the default options
 	 */
 	public static SubscriberOptions defaults() {

@@ -252,6 +252,9 @@ final class SubscriberQueue implements Subscription {
 		finally {
 			if (subscriber != null) {
 				subscriber.stopped();
+				if (this.closedByUser) {
+					subscriber.closed();
+				}
 			}
 		}
 	}
@@ -265,7 +268,9 @@ final class SubscriberQueue implements Subscription {
 			this.handler.onEvent(event);
 		}
 		catch (Throwable ex) {
-			logger.error("Event subscriber '{}' failed on {}", this.name, event.describe(), ex);
+			this.counters.drop(DropReason.INVALID_INPUT, event);
+			logger.error("Event subscriber '{}' failed on {} (dropped, counted as invalid_input)", this.name,
+					event.describe(), ex);
 		}
 	}
 
@@ -303,6 +308,13 @@ final class SubscriberQueue implements Subscription {
 		if (!this.closedByUser) {
 			this.closedByUser = true;
 			this.fanout.unsubscribe(this);
+			if (!isAlive()) {
+				// closed while stopped: no thread will take what waits for a restart, so it is counted now
+				drainAbandoned();
+				if (this.sink != null) {
+					this.sink.closed();
+				}
+			}
 		}
 	}
 

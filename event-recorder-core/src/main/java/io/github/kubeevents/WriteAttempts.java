@@ -2,6 +2,7 @@ package io.github.kubeevents;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
@@ -121,6 +122,8 @@ final class WriteAttempts {
 
 	private volatile boolean cancelled;
 
+	private final AtomicBoolean listenerFailureLogged = new AtomicBoolean();
+
 	private volatile @Nullable ForbiddenHandler forbiddenHandler;
 
 	/**
@@ -168,6 +171,11 @@ final class WriteAttempts {
 				attempt.run();
 				this.rejectedInARow.set(0);
 				return Outcome.WRITTEN;
+			}
+			catch (RuntimeException ex) {
+				// not a sink failure (those arrive as EventSinkException from request): building the write failed
+				return refused(recorded, occurrences, EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
+						ex.toString(), ex));
 			}
 			catch (EventSinkException ex) {
 				if (!ex.isRetryable()) {
@@ -218,7 +226,7 @@ final class WriteAttempts {
 
 	private Outcome refused(RecordedEvent recorded, int occurrences, EventSinkException ex) {
 		ForbiddenHandler handler = this.forbiddenHandler;
-		if (ex.isForbidden() && handler != null && handler.forbidden(recorded, occurrences, ex)) {
+		if (ex.isForbidden() && !ex.namespaceTerminating() && handler != null && handler.forbidden(recorded, occurrences, ex)) {
 			return Outcome.DROPPED;
 		}
 		this.failed.increment();
@@ -256,6 +264,13 @@ final class WriteAttempts {
 				completed(verb, "success", start);
 				(("create".equals(verb)) ? this.created : this.patched).increment();
 				return answer;
+			}
+			catch (RuntimeException ex) {
+				// a sink that breaks its contract: retried like an error client-go cannot classify
+				EventSinkException failure = EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
+						"The sink threw " + ex, ex);
+				completed(verb, SinkRequestListener.resultOf(failure), start);
+				throw failure;
 			}
 			catch (EventSinkException ex) {
 				completed(verb, SinkRequestListener.resultOf(ex), start);
@@ -303,21 +318,26 @@ final class WriteAttempts {
 	 * @return {@code false} when cancelled (before or during the wait) or interrupted
 	 */
 	private boolean pause(Duration delay) {
-		if (this.cancelled) {
-			return false;
-		}
 		try {
-			this.sleeper.sleep(delay);
+			return this.sleeper.sleepUnless(delay, () -> this.cancelled);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			return false;
 		}
-		return !this.cancelled;
 	}
 
 	private void completed(String verb, String result, long startNanos) {
-		this.listener.requestCompleted(this.api.value(), verb, result, Duration.ofNanos(System.nanoTime() - startNanos));
+		try {
+			this.listener.requestCompleted(this.api.value(), verb, result,
+					Duration.ofNanos(System.nanoTime() - startNanos));
+		}
+		catch (RuntimeException ex) {
+			// the request is done: a failing listener must not turn a written event into a retry or a drop
+			if (this.listenerFailureLogged.compareAndSet(false, true)) {
+				logger.warn("The sink request listener failed (logged once; the write is not affected)", ex);
+			}
+		}
 	}
 
 	/** Stop or shutdown began: nothing waits any more, each pending write gets its current attempt only. */

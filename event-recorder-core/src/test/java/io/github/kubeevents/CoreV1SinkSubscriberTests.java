@@ -7,6 +7,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import ch.qos.logback.classic.Level;
 import io.github.kubeevents.introspect.RecorderStats;
@@ -62,9 +63,13 @@ class CoreV1SinkSubscriberTests {
 	}
 
 	private CoreV1SinkSubscriber recording(RetryPolicy policy, Sleeper sleeper) {
+		return recording(policy, this.sink, sleeper);
+	}
+
+	private CoreV1SinkSubscriber recording(RetryPolicy policy, EventSink sink, Sleeper sleeper) {
 		SinkSettings settings = TestSinks.settings(policy, sleeper,
 				(api, verb, result, duration) -> this.requests.add(api + " " + verb + " " + result), this.clock);
-		CoreV1SinkSubscriber recording = new CoreV1SinkSubscriber("sink", this.sink,
+		CoreV1SinkSubscriber recording = new CoreV1SinkSubscriber("sink", sink,
 				new ApiChoice(EventsApi.CORE_V1, "configured"), settings, this.counters);
 		recording.started();
 		this.recordings.add(recording);
@@ -130,6 +135,78 @@ class CoreV1SinkSubscriberTests {
 		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 0, 1, 0));
 		assertThat(totalDropped()).isZero();
 		assertThat(this.requests).containsExactly("core/v1 create transport_error", "core/v1 create success");
+	}
+
+	@Test
+	void aSinkThatThrowsARuntimeExceptionIsRetriedLikeAnUnclassifiedErrorAndTheEventWritten() {
+		AtomicInteger throwsLeft = new AtomicInteger(2);
+		EventSink throwing = new EventSink() {
+
+			@Override
+			public CoreV1Event create(CoreV1Event event) throws EventSinkException {
+				if (throwsLeft.getAndDecrement() > 0) {
+					throw new IllegalStateException("connection pool closed");
+				}
+				return CoreV1SinkSubscriberTests.this.sink.create(event);
+			}
+
+			@Override
+			public CoreV1Event patch(CoreV1Event event, EventSink.CountPatch patch) throws EventSinkException {
+				return CoreV1SinkSubscriberTests.this.sink.patch(event, patch);
+			}
+
+		};
+		CoreV1SinkSubscriber recording = recording(new RetryPolicy(12, Duration.ZERO), throwing,
+				this.recordingSleeper);
+		handle(recording, pod());
+		assertThat(this.sink.stored()).hasSize(1);
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 0, 2, 0));
+		assertThat(totalDropped()).isZero();
+		assertThat(this.requests).containsExactly("core/v1 create unexpected_response",
+				"core/v1 create unexpected_response", "core/v1 create success");
+	}
+
+	@Test
+	void aSinkThatAlwaysThrowsCostsTheRetryLimitAndACountedDrop() {
+		EventSink throwing = new EventSink() {
+
+			@Override
+			public CoreV1Event create(CoreV1Event event) {
+				throw new IllegalStateException("broken sink");
+			}
+
+			@Override
+			public CoreV1Event patch(CoreV1Event event, EventSink.CountPatch patch) {
+				throw new IllegalStateException("broken sink");
+			}
+
+		};
+		CoreV1SinkSubscriber recording = recording(new RetryPolicy(3, Duration.ZERO), throwing, this.recordingSleeper);
+		handle(recording, pod());
+		assertThat(this.counters.dropped(DropReason.RETRIES_EXHAUSTED)).isEqualTo(1);
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(0, 0, 2, 1));
+	}
+
+	@Test
+	void aListenerThatThrowsChangesNothingAboutTheWrite() {
+		SinkSettings settings = TestSinks.settings(new RetryPolicy(12, Duration.ZERO), this.recordingSleeper,
+				(api, verb, result, duration) -> {
+					throw new IllegalStateException("meter registry closed");
+				}, this.clock);
+		CoreV1SinkSubscriber recording = new CoreV1SinkSubscriber("sink", this.sink,
+				new ApiChoice(EventsApi.CORE_V1, "configured"), settings, this.counters);
+		recording.started();
+		this.recordings.add(recording);
+		try (LogCapture log = LogCapture.of(WriteAttempts.class, Level.WARN)) {
+			handle(recording, pod());
+			handle(recording, pod());
+			assertThat(log.warnings()).singleElement()
+				.asString()
+				.startsWith("The sink request listener failed (logged once; the write is not affected)");
+		}
+		assertThat(this.sink.calls()).extracting(ScriptedSink.Call::verb).containsExactly("create", "patch");
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 1, 0, 0));
+		assertThat(totalDropped()).isZero();
 	}
 
 	@Test

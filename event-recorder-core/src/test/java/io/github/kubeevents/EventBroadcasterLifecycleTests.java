@@ -172,6 +172,17 @@ class EventBroadcasterLifecycleTests {
 
 	@Test
 	void secondShutdownAndCloseReturnAtOnceWhileTheFirstStillWaits() throws Exception {
+		try (LogCapture log = LogCapture.of(EventCounters.class, Level.INFO)) {
+			secondShutdownAndCloseReturnAtOnce();
+			assertThat(log.messages(Level.INFO))
+				.as("only the call that waited writes the final summary, with the final counts")
+				.filteredOn((line) -> line.startsWith("Kubernetes event recorder stopped"))
+				.containsExactly("Kubernetes event recorder stopped: accepted 1, created 0, patched 0, dropped 0 {queue_full=0, spam_filtered=0,"
+						+ " rejected_by_server=0, retries_exhausted=0, shutdown=0, invalid_input=0}");
+		}
+	}
+
+	private void secondShutdownAndCloseReturnAtOnce() throws Exception {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
 		CountDownLatch entered = new CountDownLatch(1);
 		AtomicBoolean interrupted = new AtomicBoolean();
@@ -193,6 +204,49 @@ class EventBroadcasterLifecycleTests {
 		assertThat(interrupted).isFalse();
 		assertThat(broadcaster.shutdown(Duration.ofHours(1))).as("after a clean drain").isTrue();
 		broadcaster.close();
+	}
+
+	@Test
+	void aSubscriberThatThrowsLosesNoEventUncounted() {
+		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
+		List<String> received = new CopyOnWriteArrayList<>();
+		broadcaster.subscribe("picky", (event) -> {
+			if (event.reason().equals("Reason1")) {
+				throw new IllegalStateException("cannot handle " + event.reason());
+			}
+			received.add(event.reason());
+		});
+		broadcaster.start();
+		try (LogCapture log = LogCapture.of(SubscriberQueue.class, Level.ERROR)) {
+			for (int i = 0; i < 3; i++) {
+				broadcaster.publish(event(i));
+			}
+			await().atMost(WAIT).until(() -> received.size() == 2);
+			assertThat(log.messages(Level.ERROR)).singleElement()
+				.asString()
+				.startsWith("Event subscriber 'picky' failed on object=\"ns/pod-1\"")
+				.endsWith("(dropped, counted as invalid_input)");
+		}
+		assertThat(received).containsExactly("Reason0", "Reason2");
+		assertThat(broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(1);
+	}
+
+	@Test
+	void closedSinksLeaveTheirCountsAndAreForgotten() {
+		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
+		broadcaster.start();
+		ObjectRecorder recorder = broadcaster.newRecorder(new EventSource("example.com/web", "web-0"))
+			.about(TestEvents.object("Pod", "web-1", "ns"));
+		for (int i = 0; i < 100; i++) {
+			Subscription subscription = broadcaster.startRecordingToSink(new ScriptedSink());
+			recorder.normal("Restarted", "restart " + i);
+			long written = i + 1;
+			await().atMost(WAIT).until(() -> broadcaster.stats().writes().created() == written);
+			subscription.close();
+		}
+		await().atMost(WAIT).until(() -> broadcaster.sinkCount() == 0);
+		assertThat(broadcaster.stats().writes().created()).as("what the closed sinks wrote").isEqualTo(100);
+		assertThat(broadcaster.snapshot(0).sinks()).isEmpty();
 	}
 
 	@Test

@@ -151,7 +151,7 @@ class EventBroadcasterTests {
 
 	@Test
 	void publishNeverBlocksAndDropsBeyondCapacity() {
-		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
+		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder().incomingQueueCapacity(1000));
 		List<RecordedEvent> got = new CopyOnWriteArrayList<>();
 		broadcaster.subscribe("got", got::add);
 		int accepted = 0;
@@ -345,7 +345,7 @@ class EventBroadcasterTests {
 		assertThat(snapshot.dropped().keySet()).containsExactly("queue_full", "spam_filtered", "rejected_by_server",
 				"retries_exhausted", "shutdown", "invalid_input");
 		assertThat(broadcaster.stats().accepted()).isEqualTo(2);
-		assertThat(broadcaster.stats().queue().capacity()).isEqualTo(1000);
+		assertThat(broadcaster.stats().queue().capacity()).isEqualTo(EventBroadcaster.Builder.DEFAULT_INCOMING_QUEUE_CAPACITY);
 		assertThat(broadcaster.stats().writes()).isEqualTo(new RecorderStats.Writes(1, 1, 0, 0));
 		assertThat(broadcaster.isShutdown()).isFalse();
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
@@ -364,7 +364,21 @@ class EventBroadcasterTests {
 		assertThat(broadcaster.stats().subscribers()).extracting(RecorderStats.Subscriber::capacity)
 			.containsExactly(7 + 3 * 5, 7);
 		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().writerQueueCapacity(0))
-			.withMessage("writerQueueCapacity must be at least 1, was 0");
+			.withMessage("writerQueueCapacity must be between 1 and 16777216, was 0");
+	}
+
+	@Test
+	void everyQueueCapacityIsBoundedSinceItsSlotsAreAllocatedUpFront() {
+		int max = SubscriberOptions.MAX_QUEUE_CAPACITY;
+		assertThat(max).isEqualTo(16_777_216);
+		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().incomingQueueCapacity(max + 1))
+			.withMessage("incoming queue capacity must be between 1 and 16777216, was 16777217");
+		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().writerQueueCapacity(max + 1))
+			.withMessage("writerQueueCapacity must be between 1 and 16777216, was 16777217");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new SubscriberOptions(Integer.MAX_VALUE, SubscriberOptions.FullQueuePolicy.DROP))
+			.withMessage("subscriber queue capacity must be between 1 and 16777216, was 2147483647");
+		assertThat(EventBroadcaster.builder().incomingQueueCapacity(max).writerQueueCapacity(max)).isNotNull();
 	}
 
 	@Test

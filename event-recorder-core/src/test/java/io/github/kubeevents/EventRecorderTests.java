@@ -207,13 +207,14 @@ class EventRecorderTests {
 			this.recorder.event("a string", EventType.NORMAL, "R", "unknown type");
 			this.recorder.eventf(nameless, EventType.NORMAL, "R", "reference without name");
 			this.recorder.about("a string", (String s) -> null).normal("R", "m");
+			this.recorder.record(null);
 		});
 		this.recorder.event(pod(), EventType.NORMAL, "R", "ok");
 		await().atMost(WAIT).until(() -> this.received.size() == 1);
 		assertThat(this.received.get(0).message()).isEqualTo("ok");
-		assertThat(this.broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(10);
+		assertThat(this.broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(11);
 		assertThat(this.broadcaster.stats().accepted()).isEqualTo(1);
-		assertThat(warnings()).hasSize(10).allSatisfy((line) -> assertThat(line).startsWith("Dropped event (invalid_input)"));
+		assertThat(warnings()).hasSize(11).allSatisfy((line) -> assertThat(line).startsWith("Dropped event (invalid_input)"));
 		assertThat(warnings()).satisfiesExactly(
 				(line) -> assertThat(line).contains("object=null", "involved object is null"),
 				(line) -> assertThat(line).contains("object=null", "involved object is null"),
@@ -226,7 +227,8 @@ class EventRecorderTests {
 				(line) -> assertThat(line).contains("object=java.lang.String",
 						"cannot reference an object of type java.lang.String"),
 				(line) -> assertThat(line).contains("involved object has no name (kind Pod"),
-				(line) -> assertThat(line).contains("the InvolvedObjectAdapter returned null for java.lang.String"));
+				(line) -> assertThat(line).contains("the InvolvedObjectAdapter returned null for java.lang.String"),
+				(line) -> assertThat(line).contains("Could not record event: the spec is null"));
 	}
 
 	@Test

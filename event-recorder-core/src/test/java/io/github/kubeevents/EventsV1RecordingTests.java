@@ -160,6 +160,43 @@ class EventsV1RecordingTests {
 		assertThat(this.sink.calls).hasSize(1);
 	}
 
+	/**
+	 * Issue 12 item 8: the snapshot's times are per series and mean what they say: when this entry will be finished
+	 * (the first finish pass that sees it idle for more than 6 minutes; passes every 6 minutes from the start) and,
+	 * only when it comes first, when the heartbeat will next write its count.
+	 */
+	@Test
+	void snapshotShowsWhenEachSeriesWillBeFinishedOrRefreshed() {
+		EventRecorder recorder = recorder();
+		ObjectRecorder a = recorder.about(pod("a"));
+		a.warning("BackOff", "x");
+		this.clock.advance(Duration.ofSeconds(1));
+		a.warning("BackOff", "x");
+		this.clock.advance(Duration.ofSeconds(419));
+		recorder.about(pod("c")).normal("Started", "once");
+		ObjectRecorder b = recorder.about(pod("b"));
+		b.warning("BackOff", "x");
+		this.clock.advance(Duration.ofSeconds(1));
+		b.warning("BackOff", "x");
+		await().atMost(WAIT).until(() -> series().size() == 3 && this.sink.calls.size() == 5);
+		assertThat(series().entries()).extracting((e) -> e.object().name() + " " + e.count() + " finishes "
+				+ e.finishesAt() + " heartbeat " + e.nextHeartbeat())
+			.containsExactlyInAnyOrder("a 2 finishes " + T0.plus(Duration.ofMinutes(12)) + " heartbeat null",
+					"c 1 finishes " + T0.plus(Duration.ofMinutes(18)) + " heartbeat null",
+					"b 2 finishes " + T0.plus(Duration.ofMinutes(18)) + " heartbeat null");
+		// near the 30-minute heartbeat, a series that stays active is refreshed before it could be finished
+		this.clock.advance(Duration.ofMinutes(19));
+		ObjectRecorder d = recorder.about(pod("d"));
+		d.warning("BackOff", "x");
+		this.clock.advance(Duration.ofSeconds(1));
+		d.warning("BackOff", "x");
+		await().atMost(WAIT).until(() -> series().size() == 1 && series().entries().get(0).count() == 2);
+		assertThat(series().entries()).singleElement().satisfies((e) -> {
+			assertThat(e.nextHeartbeat()).isEqualTo(T0.plus(Duration.ofMinutes(30)));
+			assertThat(e.finishesAt()).isEqualTo(T0.plus(Duration.ofMinutes(36)));
+		});
+	}
+
 	/** TestRecordEventToSink (c): PATCH 404 → create with the series; AlreadyExists there is retried. */
 	@Test
 	void notFoundPatchCreatesWithTheSeriesAndAlreadyExistsFromASeriesIsRetried() {

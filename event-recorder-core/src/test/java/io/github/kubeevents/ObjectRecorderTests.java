@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import ch.qos.logback.classic.Level;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -200,6 +201,29 @@ class ObjectRecorderTests {
 		annotations.put("b", "2");
 		annotated.normal("R", "m");
 		assertThat(this.recorder.single().annotations()).isEqualTo(Map.of("a", "1"));
+	}
+
+	@Test
+	void annotationsWithoutKeyOrValueAreLeftOutWithAWarningAndNeverThrow() {
+		Map<String, String> withNulls = new HashMap<>();
+		withNulls.put("a", "1");
+		withNulls.put("b", null);
+		withNulls.put(null, "3");
+		try (LogCapture log = LogCapture.of(EventRecorder.class, Level.WARN)) {
+			this.recorder.about(POD)
+				.withAnnotations(null)
+				.withAnnotations(withNulls)
+				.withAnnotation("c", null)
+				.withAnnotation(null, "5")
+				.withAnnotation("d", "4")
+				.normal("R", "m");
+			assertThat(log.warnings()).containsExactlyInAnyOrder(
+					"Annotation b=null left out of the event: Kubernetes annotations need a key and a value",
+					"Annotation null=3 left out of the event: Kubernetes annotations need a key and a value",
+					"Annotation c=null left out of the event: Kubernetes annotations need a key and a value",
+					"Annotation null=5 left out of the event: Kubernetes annotations need a key and a value");
+		}
+		assertThat(this.recorder.single().annotations()).isEqualTo(Map.of("a", "1", "d", "4"));
 	}
 
 	@Test

@@ -57,6 +57,8 @@ class WriteBudgetTests {
 				this.clock.advance(duration);
 			})
 			.writeBudget(2, 3)
+			// one writer: each wait is taken, and the clock advanced, before the next request reserves its token
+			.sinkWriters(1)
 			.build();
 		List<String> written = new CopyOnWriteArrayList<>();
 		broadcaster.startRecordingToSink(new EventSink() {

@@ -23,7 +23,8 @@ public interface EventSink {
 	 * Creates the Event ({@code POST /api/v1/namespaces/{ns}/events}).
 	 * @param event the event to create
 	 * @return the Event the server stored
-	 * @throws EventSinkException classified by {@link EventSinkException#kind()}
+	 * @throws EventSinkException classified by {@link EventSinkException#kind()}; a {@code RuntimeException}
+	 * instead is retried like {@link EventSinkException.Kind#UNEXPECTED_RESPONSE}
 	 */
 	CoreV1Event create(CoreV1Event event) throws EventSinkException;
 
@@ -32,7 +33,8 @@ public interface EventSink {
 	 * @param event the event being updated (its name and namespace address the target)
 	 * @param patch the fields to change
 	 * @return the Event the server stored
-	 * @throws EventSinkException classified by {@link EventSinkException#kind()}
+	 * @throws EventSinkException classified by {@link EventSinkException#kind()}; a {@code RuntimeException}
+	 * instead is retried like {@link EventSinkException.Kind#UNEXPECTED_RESPONSE}
 	 */
 	CoreV1Event patch(CoreV1Event event, CountPatch patch) throws EventSinkException;
 

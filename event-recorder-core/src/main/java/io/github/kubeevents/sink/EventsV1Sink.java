@@ -23,7 +23,8 @@ public interface EventsV1Sink {
 	 * Creates the Event ({@code POST /apis/events.k8s.io/v1/namespaces/{ns}/events}).
 	 * @param event the event to create, possibly with a series (after its Event expired or was deleted)
 	 * @return the Event the server stored
-	 * @throws EventSinkException classified by {@link EventSinkException#kind()}
+	 * @throws EventSinkException classified by {@link EventSinkException#kind()}; a {@code RuntimeException}
+	 * instead is retried like {@link EventSinkException.Kind#UNEXPECTED_RESPONSE}
 	 */
 	EventsV1Event create(EventsV1Event event) throws EventSinkException;
 
@@ -33,7 +34,8 @@ public interface EventsV1Sink {
 	 * @param event the event being updated (its name and namespace address the target)
 	 * @param patch the new series count and last observed time
 	 * @return the Event the server stored
-	 * @throws EventSinkException classified by {@link EventSinkException#kind()}
+	 * @throws EventSinkException classified by {@link EventSinkException#kind()}; a {@code RuntimeException}
+	 * instead is retried like {@link EventSinkException.Kind#UNEXPECTED_RESPONSE}
 	 */
 	EventsV1Event patch(EventsV1Event event, SeriesPatch patch) throws EventSinkException;
 

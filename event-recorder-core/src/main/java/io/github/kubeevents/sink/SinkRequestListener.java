@@ -7,7 +7,7 @@ import java.time.Duration;
  * {@code kubeevents.sink.requests} timer).
  *
  * <p>Called on the sink's thread right after each request; implementations must be fast, thread-safe and must
- * not throw.
+ * not throw (an exception is logged once and ignored).
  */
 @FunctionalInterface
 public interface SinkRequestListener {
@@ -22,7 +22,8 @@ public interface SinkRequestListener {
 	 * @param verb {@code create} or {@code patch}
 	 * @param result {@code success}, {@code client_error} (4xx), {@code server_error} (5xx),
 	 * {@code transport_error}, {@code unexpected_response} or {@code invalid_request}
-	 * @param duration how long it took, Retry-After waits included
+	 * @param duration how long this request took; after a 429/5xx with {@code Retry-After}, the wait and the repeated
+	 * request are not included (the repeat is reported as a request of its own)
 	 */
 	void requestCompleted(String api, String verb, String result, Duration duration);
 

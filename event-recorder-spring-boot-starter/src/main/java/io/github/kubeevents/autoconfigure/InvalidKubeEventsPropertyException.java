@@ -1,5 +1,6 @@
 package io.github.kubeevents.autoconfigure;
 
+import io.github.kubeevents.SubscriberOptions;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,6 +52,13 @@ public final class InvalidKubeEventsPropertyException extends IllegalArgumentExc
 		if (!condition) {
 			throw new InvalidKubeEventsPropertyException(property, value, requirement);
 		}
+	}
+
+	/** A queue capacity: its slots are allocated at startup, so a typo must not become an OutOfMemoryError. */
+	static void requireCapacity(int capacity, String property) {
+		require(capacity >= 1 && capacity <= SubscriberOptions.MAX_QUEUE_CAPACITY, property, capacity,
+				"must be between 1 and " + SubscriberOptions.MAX_QUEUE_CAPACITY
+						+ " (a queue's slots are allocated at startup)");
 	}
 
 }

@@ -13,10 +13,14 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Starts and stops the {@link EventBroadcaster} with the application context.
  *
- * <p>{@link #start()} subscribes the resolved sink (if any) and the structured logger (if enabled), then starts
- * the broadcaster; events recorded before that wait in its bounded queue. {@link #stop()} shuts it down,
- * writing what is queued within {@code kubeevents.shutdown-timeout}. Stopping is final: the broadcaster cannot
- * be restarted.
+ * <p>The first {@link #start()} subscribes the resolved sink (if any) and the structured logger (if enabled), then
+ * starts the broadcaster; events recorded before that wait in its bounded queue. {@link #stop()} stops the
+ * broadcaster ({@link EventBroadcaster#stop(Duration)}): what was recorded before is written (with the final counts
+ * of events.k8s.io/v1 series) within {@code kubeevents.shutdown-timeout}, and its threads end. A later
+ * {@link #start()} starts it again with its subscriptions and caches, and writes what was recorded meanwhile: a
+ * context that is stopped and started again (spring-test pausing a cached context, {@code stop()}/{@code start()}
+ * of the context, a checkpoint and restore) loses nothing. Only closing the context is final: the broadcaster bean
+ * is then shut down ({@link EventBroadcaster#close()}), with its final summary line.
  *
  * <p><b>Phase.</b> {@link #PHASE} is {@code SmartLifecycle.DEFAULT_PHASE - 4096}. Stop order is highest phase
  * first; Spring Boot drains in-flight web requests (graceful shutdown) at {@code DEFAULT_PHASE - 1024}
@@ -49,7 +53,8 @@ final class KubeEventsLifecycle implements SmartLifecycle {
 
 	private boolean running;
 
-	private boolean stopped;
+	/** Whether the sink and the logger were subscribed (once, at the first start). */
+	private boolean subscribed;
 
 	/**
 	 * A lifecycle for {@code broadcaster}.
@@ -57,7 +62,7 @@ final class KubeEventsLifecycle implements SmartLifecycle {
 	 * @param status the resolved sink and whether to log events
 	 * @param source the reporting component and host, for the startup log line
 	 * @param shutdownTimeout how long {@link #stop()} waits for queued events to be written (the broadcaster's own
-	 * {@code close()}, which Spring also calls, then returns at once)
+	 * {@code close()}, which Spring calls when the context closes, then has little left to do)
 	 */
 	KubeEventsLifecycle(EventBroadcaster broadcaster, KubeEventsStatus status, EventSource source,
 			Duration shutdownTimeout) {
@@ -68,35 +73,42 @@ final class KubeEventsLifecycle implements SmartLifecycle {
 	}
 
 	/**
-	 * Subscribes the sink and the logger, then starts the broadcaster. Does nothing when running, or after
-	 * {@link #stop()}.
+	 * The first time, subscribes the sink and the logger; then starts the broadcaster. Does nothing while running;
+	 * after {@link #stop()} starts it again (nothing after the broadcaster was shut down).
 	 */
 	@Override
 	public void start() {
+		boolean first;
 		synchronized (this.monitor) {
 			if (this.running) {
 				return;
 			}
-			if (this.stopped) {
-				logger.warn("The Kubernetes event recorder was stopped and cannot be restarted");
-				return;
-			}
-			SinkTarget target = this.status.target();
-			if (target != null) {
-				target.subscribe(this.broadcaster);
-			}
-			if (this.status.logEvents()) {
-				this.broadcaster.startLogging();
+			first = !this.subscribed;
+			if (first) {
+				SinkTarget target = this.status.target();
+				if (target != null) {
+					target.subscribe(this.broadcaster);
+				}
+				if (this.status.logEvents()) {
+					this.broadcaster.startLogging();
+				}
+				this.subscribed = true;
 			}
 			this.broadcaster.start();
 			this.running = true;
 		}
-		logger.info("Recording Kubernetes events as component '{}' (host '{}'): {}", this.source.component(),
-				this.source.host(), this.status.describe());
+		if (first) {
+			logger.info("Recording Kubernetes events as component '{}' (host '{}'): {}", this.source.component(),
+					this.source.host(), this.status.describe());
+		}
+		else {
+			logger.info("Recording Kubernetes events again after a stop: {}", this.status.describe());
+		}
 	}
 
 	/**
-	 * Shuts the broadcaster down, waiting up to the shutdown timeout for queued events to be written.
+	 * Stops the broadcaster, waiting up to the shutdown timeout for what was recorded to be written; a later
+	 * {@link #start()} starts it again.
 	 */
 	@Override
 	public void stop() {
@@ -105,10 +117,9 @@ final class KubeEventsLifecycle implements SmartLifecycle {
 				return;
 			}
 			this.running = false;
-			this.stopped = true;
+			boolean drained = this.broadcaster.stop(this.shutdownTimeout);
+			logger.debug("Kubernetes event recorder stopped (drained: {})", drained);
 		}
-		boolean drained = this.broadcaster.shutdown(this.shutdownTimeout);
-		logger.debug("Kubernetes event recorder stopped (drained: {})", drained);
 	}
 
 	/**

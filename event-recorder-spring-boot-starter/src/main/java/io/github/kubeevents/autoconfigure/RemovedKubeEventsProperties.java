@@ -19,8 +19,8 @@ import org.springframework.core.env.Environment;
  * Fails startup when the configuration sets a {@code kubeevents.*} property that was renamed or removed, naming its
  * replacement, rather than letting the old name be ignored (or fail with Spring Boot's generic "No converter found",
  * as the old flat {@code kubeevents.sink=kubernetes} does). Spring Boot's own mechanism, error-level deprecations in
- * the configuration metadata (which this starter also has for the names released), is enforced only when
- * {@code spring-boot-properties-migrator} is on the class path.
+ * the configuration metadata, is enforced only when {@code spring-boot-properties-migrator} is on the class path;
+ * the metadata has none, since none of these names was ever released.
  *
  * <p>A bean factory post-processor, so it runs before any bean binds {@link KubeEventsProperties}. Names are matched
  * as Spring Boot binds them (relaxed: {@code KUBEEVENTS_API}, {@code kubeevents.retry.maxAttempts}, ...).

@@ -16,8 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The properties documented for users ({@code docs/configuration.md} at the repository root) are exactly the
  * properties in the configuration metadata, both ways: none documented that does not exist, none that exists and is
- * not documented. The metadata is this module's (renamed names, at deprecation level {@code error}, are not
- * properties any more) and that of {@code event-recorder-spring-boot-starter-test} ({@code kubeevents.test.*}, read
+ * not documented. The metadata is this module's and that of {@code event-recorder-spring-boot-starter-test} ({@code kubeevents.test.*}, read
  * from its source tree since that module depends on this one).
  */
 class ConfigurationDocsTests {

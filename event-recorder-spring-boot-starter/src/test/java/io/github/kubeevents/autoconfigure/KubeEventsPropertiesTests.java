@@ -108,17 +108,17 @@ class KubeEventsPropertiesTests {
 			assertThat(options.messagePrefix()).isEqualTo(CorrelatorOptions.DEFAULT_MESSAGE_PREFIX);
 
 			RecorderSnapshot snapshot = snapshot(context);
-			assertThat(snapshot.queue()).isEqualTo(new RecorderStats.Queue(0, 1000));
+			assertThat(snapshot.queue()).isEqualTo(new RecorderStats.Queue(0, 10_000));
 			assertThat(snapshot.subscribers())
-				.containsExactly(new RecorderStats.Subscriber("logging", 0, 1000, "drop", 0));
+				.containsExactly(new RecorderStats.Subscriber("logging", 0, 10_000, "drop", 0));
 			assertThat(ReflectionTestUtils.getField(context.getBean(KubeEventsLifecycle.class), "shutdownTimeout"))
 				.isEqualTo(Duration.ofSeconds(10));
 		});
 	}
 
 	/**
-	 * The defaults, spelled out (client-go's: queue 1000, 12 attempts 10 s apart, burst 25 refilled every 300 s,
-	 * aggregation of 10 within 600 s, caches of 4096).
+	 * The defaults, spelled out: client-go's (12 attempts 10 s apart, burst 25 refilled every 300 s, aggregation of
+	 * 10 within 600 s, caches of 4096) but for the queues, which hold 10,000 instead of 1000.
 	 * @return the defaults
 	 */
 	static KubeEventsProperties defaults() {
@@ -127,7 +127,7 @@ class KubeEventsPropertiesTests {
 				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
 						new KubeEventsProperties.RateLimit(null, 10),
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10))),
-				new KubeEventsProperties.Queue(1000, 1000, SubscriberOptions.FullQueuePolicy.DROP),
+				new KubeEventsProperties.Queue(10_000, 10_000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
 						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),
@@ -441,8 +441,8 @@ class KubeEventsPropertiesTests {
 		Arguments.of("kubeevents.sink.writers=0", "kubeevents.sink.writers must be between 1 and 64, was '0'"),
 		Arguments.of("kubeevents.sink.writers=-1", "kubeevents.sink.writers must be between 1 and 64, was '-1'"),
 		Arguments.of("kubeevents.sink.writers=65", "kubeevents.sink.writers must be between 1 and 64, was '65'"),
-		Arguments.of("kubeevents.sink.writer-queue-capacity=0", "kubeevents.sink.writer-queue-capacity must be at least 1, was '0'"),
-		Arguments.of("kubeevents.sink.writer-queue-capacity=-1", "kubeevents.sink.writer-queue-capacity must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.sink.writer-queue-capacity=0", "kubeevents.sink.writer-queue-capacity must be between 1 and 16777216 (a queue's slots are allocated at startup), was '0'"),
+		Arguments.of("kubeevents.sink.writer-queue-capacity=-1", "kubeevents.sink.writer-queue-capacity must be between 1 and 16777216 (a queue's slots are allocated at startup), was '-1'"),
 		Arguments.of("kubeevents.sink.series-cache-size=0", "kubeevents.sink.series-cache-size must be at least 1, was '0'"),
 		Arguments.of("kubeevents.sink.series-cache-size=-1", "kubeevents.sink.series-cache-size must be at least 1, was '-1'"),
 		Arguments.of("kubeevents.sink.rate-limit.qps=0", "kubeevents.sink.rate-limit.qps must be positive, was '0.0'"),
@@ -454,10 +454,11 @@ class KubeEventsPropertiesTests {
 		Arguments.of("kubeevents.sink.retry.max-attempts=0", "kubeevents.sink.retry.max-attempts must be at least 1, was '0'"),
 		Arguments.of("kubeevents.sink.retry.max-attempts=-1", "kubeevents.sink.retry.max-attempts must be at least 1, was '-1'"),
 		Arguments.of("kubeevents.sink.retry.sleep=-1s", "kubeevents.sink.retry.sleep must be zero or positive, was 'PT-1S'"),
-		Arguments.of("kubeevents.queue.capacity=0", "kubeevents.queue.capacity must be at least 1, was '0'"),
-		Arguments.of("kubeevents.queue.capacity=-5", "kubeevents.queue.capacity must be at least 1, was '-5'"),
-		Arguments.of("kubeevents.queue.subscriber-capacity=0", "kubeevents.queue.subscriber-capacity must be at least 1, was '0'"),
-		Arguments.of("kubeevents.queue.subscriber-capacity=-1", "kubeevents.queue.subscriber-capacity must be at least 1, was '-1'"),
+		Arguments.of("kubeevents.queue.capacity=0", "kubeevents.queue.capacity must be between 1 and 16777216 (a queue's slots are allocated at startup), was '0'"),
+		Arguments.of("kubeevents.queue.capacity=-5", "kubeevents.queue.capacity must be between 1 and 16777216 (a queue's slots are allocated at startup), was '-5'"),
+		Arguments.of("kubeevents.queue.capacity=100000000", "kubeevents.queue.capacity must be between 1 and 16777216 (a queue's slots are allocated at startup), was '100000000'"),
+		Arguments.of("kubeevents.queue.subscriber-capacity=0", "kubeevents.queue.subscriber-capacity must be between 1 and 16777216 (a queue's slots are allocated at startup), was '0'"),
+		Arguments.of("kubeevents.queue.subscriber-capacity=-1", "kubeevents.queue.subscriber-capacity must be between 1 and 16777216 (a queue's slots are allocated at startup), was '-1'"),
 		Arguments.of("kubeevents.correlator.cache-size=0", "kubeevents.correlator.cache-size must be at least 1, was '0'"),
 		Arguments.of("kubeevents.correlator.cache-size=-1", "kubeevents.correlator.cache-size must be at least 1, was '-1'"),
 		Arguments.of("kubeevents.correlator.spam-filter.burst=0", "kubeevents.correlator.spam-filter.burst must be at least 1, was '0'"),

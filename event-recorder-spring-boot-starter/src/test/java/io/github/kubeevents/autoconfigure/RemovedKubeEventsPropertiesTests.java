@@ -137,18 +137,6 @@ class RemovedKubeEventsPropertiesTests {
 			.doesNotContain("No converter found");
 	}
 
-	@Test
-	void everyErrorLevelDeprecationInTheMetadataIsEnforcedWithTheSameReplacement() throws Exception {
-		Map<String, String> deprecated = ConfigurationMetadataTests.errorLevelDeprecations();
-		assertThat(deprecated).isNotEmpty();
-		deprecated.forEach((name, replacement) -> assertThat(RemovedKubeEventsProperties.REPLACEMENTS)
-			.as(name)
-			.anySatisfy((r) -> {
-				assertThat(r.name().toString()).isEqualTo(name);
-				assertThat(r.replacement()).isEqualTo(replacement);
-			}));
-	}
-
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration(KubeEventsAutoConfiguration.class)
 	static class Recorder {

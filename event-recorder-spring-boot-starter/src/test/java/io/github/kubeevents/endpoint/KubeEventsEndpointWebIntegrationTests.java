@@ -224,7 +224,7 @@ class KubeEventsEndpointWebIntegrationTests {
 			.expectBody()
 			.jsonPath("$.components.kubeevents")
 			.isEqualTo(java.util.Map.of("status", "UP", "details", java.util.Map.of("sink", "kubernetes", "api", "core/v1",
-					"apiReason", "configured", "queueDepth", 0, "queueCapacity", 1000, "accepted", 3, "dropped", 0,
+					"apiReason", "configured", "queueDepth", 0, "queueCapacity", 10000, "accepted", 3, "dropped", 0,
 					"rejectedInARow", 0)));
 	}
 

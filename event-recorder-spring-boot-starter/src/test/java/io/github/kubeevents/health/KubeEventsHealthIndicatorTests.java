@@ -60,7 +60,7 @@ class KubeEventsHealthIndicatorTests {
 		Health health = this.indicator.health();
 		assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
 		assertThat(health.getDetails()).isEqualTo(Map.of("state", "not started", "sink", "kubernetes", "queueDepth", 0,
-				"queueCapacity", 1000, "accepted", 0L, "dropped", 0L, "rejectedInARow", 0L));
+				"queueCapacity", 10000, "accepted", 0L, "dropped", 0L, "rejectedInARow", 0L));
 	}
 
 	@Test
@@ -71,7 +71,7 @@ class KubeEventsHealthIndicatorTests {
 		Health health = this.indicator.health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(health.getDetails()).isEqualTo(Map.of("sink", "kubernetes", "api", "core/v1", "apiReason",
-				"configured", "queueDepth", 0, "queueCapacity", 1000, "accepted", 1L, "dropped", 0L, "rejectedInARow",
+				"configured", "queueDepth", 0, "queueCapacity", 10000, "accepted", 1L, "dropped", 0L, "rejectedInARow",
 				0L));
 	}
 

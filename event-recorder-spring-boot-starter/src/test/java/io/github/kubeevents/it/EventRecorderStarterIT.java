@@ -62,6 +62,7 @@ import static io.github.kubeevents.it.ItSupport.snapshot;
 import static io.github.kubeevents.it.ItSupport.starter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The starter against a real kube-apiserver (the shared test cluster, see {@link WithTestCluster}): the
@@ -160,6 +161,36 @@ class EventRecorderStarterIT {
 		});
 		// closing the context stopped the lifecycle, which shut the broadcaster down
 		assertThat(broadcaster.get().isRunning()).isFalse();
+	}
+
+	/**
+	 * Issue 12 item 1: an application context stopped and started again (what spring-test's context pausing and
+	 * {@code ConfigurableApplicationContext.stop()/start()} do) writes the events recorded before the stop, those
+	 * recorded while it was stopped (after the start), and those recorded after, none twice and none dropped.
+	 */
+	@Test
+	void stoppedAndStartedContextWritesWhatWasRecordedBeforeBetweenAndAfter() throws ApiException {
+		InvolvedObject pod = InvolvedObject.of("Pod", "v1", this.ns, "web-0");
+		starter(this.cp.adminClient()).run((context) -> {
+			EventRecorder recorder = context.getBean(EventRecorder.class);
+			EventBroadcaster broadcaster = context.getBean(EventBroadcaster.class);
+			recorder.event(pod, EventType.NORMAL, "Before", "recorded while running");
+			awaiting().until(() -> sinkStats(context).created() == 1);
+
+			context.stop();
+			assertThat(broadcaster.stats().state()).isEqualTo("stopped");
+			recorder.event(pod, EventType.WARNING, "Between", "recorded while stopped");
+			assertThat(events(this.admin, this.ns)).extracting(CoreV1Event::getReason).containsExactly("Before");
+			assertThat(broadcaster.stats().queue().depth()).as("kept for the start").isEqualTo(1);
+
+			context.start();
+			assertThat(broadcaster.stats().state()).isEqualTo("running");
+			recorder.event(pod, EventType.NORMAL, "After", "recorded after the start");
+			awaiting().until(() -> sinkStats(context).created() == 3);
+			assertThat(events(this.admin, this.ns)).extracting(CoreV1Event::getReason, CoreV1Event::getCount)
+				.containsExactlyInAnyOrder(tuple("Before", 1), tuple("Between", 1), tuple("After", 1));
+			assertThat(snapshot(context).dropped()).isEqualTo(drops());
+		});
 	}
 
 	/**

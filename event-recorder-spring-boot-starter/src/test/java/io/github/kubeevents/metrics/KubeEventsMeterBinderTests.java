@@ -94,8 +94,8 @@ class KubeEventsMeterBinderTests {
 		assertThat(gauge("kubeevents.queue.depth", "queue", "incoming")).isZero();
 		assertThat(gauge("kubeevents.queue.capacity", "queue", "incoming")).isEqualTo(5.0);
 		// the sink's subscriber queue and its writer thread's queue
-		assertThat(gauge("kubeevents.queue.capacity", "queue", "sink")).isEqualTo(5000.0);
-		assertThat(gauge("kubeevents.queue.capacity", "queue", "logging")).isEqualTo(1000.0);
+		assertThat(gauge("kubeevents.queue.capacity", "queue", "sink")).isEqualTo(14_000.0);
+		assertThat(gauge("kubeevents.queue.capacity", "queue", "logging")).isEqualTo(10_000.0);
 	}
 
 	@Test

@@ -148,9 +148,9 @@ class SampleApplicationTests {
 					+ " kubeevents.kubeconfig.enabled=true or kubeevents.sink.mode=kubernetes")
 			.jsonPath("$.sink.logEvents").isEqualTo(true)
 			.jsonPath("$.recorder.state").isEqualTo("running")
-			.jsonPath("$.recorder.queue").isEqualTo(Map.of("depth", 0, "capacity", 1000))
+			.jsonPath("$.recorder.queue").isEqualTo(Map.of("depth", 0, "capacity", 10000))
 			.jsonPath("$.recorder.subscribers").isEqualTo(List.of(Map.of("name", "logging", "depth", 0,
-					"capacity", 1000, "fullQueuePolicy", "drop", "dropped", 0)))
+					"capacity", 10000, "fullQueuePolicy", "drop", "dropped", 0)))
 			.jsonPath("$.recorder.sinks").isEmpty();
 	}
 

@@ -14,6 +14,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 
@@ -86,6 +87,7 @@ public final class FakeEventRecorderAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
 	KubeEventsStatus fakeEventRecorderKubeEventsStatus() {
 		return KubeEventsStatus.discarding(REASON);
 	}

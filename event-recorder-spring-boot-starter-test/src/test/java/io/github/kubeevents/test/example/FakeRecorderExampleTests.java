@@ -9,7 +9,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 import static io.github.kubeevents.test.assertj.KubeEventsAssertions.assertThat;
 
-/** The README's first example: a {@code @SpringBootTest} with the fake recorder. */
+/** The example of docs/testing.md, "The fake recorder": a {@code @SpringBootTest} with the fake recorder. */
 @SpringBootTest
 @AutoConfigureFakeEventRecorder
 class FakeRecorderExampleTests {

@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The README's second example: {@code @ServiceConnection} on a K3s container. Needs a Docker engine that runs
- * privileged containers; skipped (and reported as skipped) without one.
+ * The example of docs/testing.md, "K3s with {@code @ServiceConnection}": {@code @ServiceConnection} on a K3s
+ * container. Needs a Docker engine that runs privileged containers; skipped (and reported as skipped) without one.
  */
 @Testcontainers(disabledWithoutDocker = true)
 @SpringBootTest

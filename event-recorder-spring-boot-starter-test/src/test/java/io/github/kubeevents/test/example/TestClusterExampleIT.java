@@ -14,8 +14,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The README's third example: the application writes into a real API server run from local binaries (or K3s where
- * only Docker is available), through the same connection details a {@code @ServiceConnection} K3s container gives.
+ * The setup of docs/testing.md's {@code @KubeEventsTestCluster} example (the page asserts with {@code ClusterEvents};
+ * this test reads through {@code CoreV1Api}): the application writes into a real API server run from local binaries
+ * (or K3s where only Docker is available), through the same connection details a {@code @ServiceConnection} K3s
+ * container gives.
  */
 @SpringBootTest
 @KubeEventsTestCluster

@@ -40,8 +40,8 @@ public final class KubeEventsEndpointAutoConfiguration {
 	KubeEventsEndpoint kubeEventsEndpoint(EventBroadcaster broadcaster, KubeEventsStatus status, EventSource source,
 			KubeEventsEndpointProperties properties, Environment environment) {
 		requireValidTimeToLive(environment);
-		return new KubeEventsEndpoint(broadcaster, status, source, properties.getDefaultLimit(),
-				properties.getShowValues(), properties.getRoles());
+		return new KubeEventsEndpoint(broadcaster, status, source, properties.defaultLimit(),
+				properties.showValues(), properties.roles());
 	}
 
 	/**

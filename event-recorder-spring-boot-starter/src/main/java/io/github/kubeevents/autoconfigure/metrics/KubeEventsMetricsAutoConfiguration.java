@@ -41,10 +41,10 @@ public final class KubeEventsMetricsAutoConfiguration {
 		List<String> subscribers = new ArrayList<>();
 		KubeEventsStatus resolved = status.getIfAvailable();
 		if (resolved != null && resolved.sink() == EffectiveSink.KUBERNETES) {
-			subscribers.add("sink");
+			subscribers.add(EventBroadcaster.FIRST_SINK_SUBSCRIBER);
 		}
 		if (resolved != null && resolved.logEvents()) {
-			subscribers.add("logging");
+			subscribers.add(EventBroadcaster.LOGGING_SUBSCRIBER);
 		}
 		return new KubeEventsMeterBinder(broadcaster, subscribers);
 	}
@@ -61,6 +61,7 @@ public final class KubeEventsMetricsAutoConfiguration {
 	 * binder, which needs the broadcaster.
 	 */
 	@Bean
+	@ConditionalOnMissingBean(name = "kubeEventsRequestTimerCustomizer")
 	EventBroadcasterCustomizer kubeEventsRequestTimerCustomizer(ObjectProvider<KubeEventsRequestTimer> timer) {
 		return (builder) -> builder.requestListener(new LazyRequestListener(timer));
 	}

@@ -101,9 +101,9 @@ class KubeEventsEndpointAutoConfigurationTests {
 	void propertiesDefaultToHiddenValuesAndALimitOf100() {
 		exposed().run((context) -> {
 			KubeEventsEndpointProperties properties = context.getBean(KubeEventsEndpointProperties.class);
-			assertThat(properties.getShowValues()).isEqualTo(Show.NEVER);
-			assertThat(properties.getRoles()).isEmpty();
-			assertThat(properties.getDefaultLimit()).isEqualTo(100);
+			assertThat(properties.showValues()).isEqualTo(Show.NEVER);
+			assertThat(properties.roles()).isEmpty();
+			assertThat(properties.defaultLimit()).isEqualTo(100);
 		});
 	}
 
@@ -113,9 +113,9 @@ class KubeEventsEndpointAutoConfigurationTests {
 				"management.endpoint.kubeevents.roles=ops,admin", "management.endpoint.kubeevents.default-limit=7")
 			.run((context) -> {
 				KubeEventsEndpointProperties properties = context.getBean(KubeEventsEndpointProperties.class);
-				assertThat(properties.getShowValues()).isEqualTo(Show.WHEN_AUTHORIZED);
-				assertThat(properties.getRoles()).containsExactlyInAnyOrder("ops", "admin");
-				assertThat(properties.getDefaultLimit()).isEqualTo(7);
+				assertThat(properties.showValues()).isEqualTo(Show.WHEN_AUTHORIZED);
+				assertThat(properties.roles()).containsExactlyInAnyOrder("ops", "admin");
+				assertThat(properties.defaultLimit()).isEqualTo(7);
 			});
 	}
 

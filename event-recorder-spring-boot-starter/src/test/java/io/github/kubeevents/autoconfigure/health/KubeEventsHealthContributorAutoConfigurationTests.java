@@ -44,7 +44,7 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 			Health health = context.getBean(KubeEventsHealthIndicator.class).health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails()).isEqualTo(
-					Map.of("sink", "log", "queueDepth", 0, "queueCapacity", 1000, "accepted", 0L, "dropped", 0L,
+					Map.of("sink", "log", "queueDepth", 0, "queueCapacity", 10000, "accepted", 0L, "dropped", 0L,
 							"rejectedInARow", 0L));
 		});
 	}
@@ -56,7 +56,7 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 			Health health = context.getBean(KubeEventsHealthIndicator.class).health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails()).isEqualTo(
-					Map.of("sink", "none", "queueDepth", 0, "queueCapacity", 1000, "accepted", 0L, "dropped", 1L,
+					Map.of("sink", "none", "queueDepth", 0, "queueCapacity", 10000, "accepted", 0L, "dropped", 1L,
 							"rejectedInARow", 0L));
 		});
 	}

@@ -61,8 +61,6 @@ class SampleAppJarIT {
 	@ValueSource(strings = { "core/v1", "events.k8s.io/v1" })
 	void packagedAppWritesAnEventThroughKubeconfig(String api, KubernetesTestCluster cp, @TempDir Path tmp)
 			throws Exception {
-		Path jar = Path.of(System.getProperty("sample.jar", "target/sample-app-0.1.0-SNAPSHOT.jar"));
-		assertThat(jar).as("the packaged sample app (run 'package' first)").isRegularFile();
 		CoreV1Api admin = new CoreV1Api(cp.adminClient());
 		String ns = "it-" + UUID.randomUUID().toString().substring(0, 8);
 		admin.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(ns))).execute();
@@ -71,24 +69,11 @@ class SampleAppJarIT {
 				.data(Map.of("feature", "on")))
 			.execute();
 		String uid = configMap.getMetadata().getUid();
-		Path kubeconfig = cp.writeKubeconfig(tmp.resolve("kubeconfig.yaml"), Identity.ADMIN);
-		Path home = Files.createDirectories(tmp.resolve("home"));
+		Path kubeconfig = tmp.resolve("kubeconfig.yaml");
 		Path log = tmp.resolve("sample-app.log");
 		int port = freePort();
 		String base = "http://127.0.0.1:" + port;
-
-		ProcessBuilder builder = new ProcessBuilder(javaExecutable(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
-				"-Duser.home=" + home, "-jar", jar.toAbsolutePath().toString(), "--server.port=" + port,
-				"--server.address=127.0.0.1", "--kubeevents.kubeconfig.enabled=true", "--kubeevents.sink.api=" + api)
-			.redirectErrorStream(true)
-			.redirectOutput(log.toFile())
-			.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-		Map<String, String> env = builder.environment();
-		env.keySet().removeIf((name) -> name.startsWith("KUBERNETES_") || name.startsWith("KUBEEVENTS_"));
-		env.put("KUBECONFIG", kubeconfig.toString());
-		env.put("HOME", home.toString());
-		env.put("POD_NAME", POD_NAME);
-		Process app = builder.start();
+		Process app = start(cp, tmp, port, api, log);
 		boolean passed = false;
 		try {
 			Instant startedAt = Instant.now();
@@ -191,6 +176,82 @@ class SampleAppJarIT {
 				System.err.println("---- end of sample app log ----");
 			}
 		}
+	}
+
+	/**
+	 * Issue 12 item 4: SIGTERM after six occurrences of one events.k8s.io/v1 event. The server has the series at 2
+	 * (the second occurrence's PATCH); the later occurrences only count in the series cache until a heartbeat or the
+	 * finish would write them, so the graceful shutdown writes the final count before the process exits.
+	 */
+	@org.junit.jupiter.api.Test
+	void sigtermWritesTheFinalCountOfASeries(KubernetesTestCluster cp, @TempDir Path tmp) throws Exception {
+		CoreV1Api admin = new CoreV1Api(cp.adminClient());
+		String ns = "it-" + UUID.randomUUID().toString().substring(0, 8);
+		admin.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(ns))).execute();
+		int port = freePort();
+		String base = "http://127.0.0.1:" + port;
+		Path log = tmp.resolve("sample-app.log");
+		Process app = start(cp, tmp, port, "events.k8s.io/v1", log);
+		boolean passed = false;
+		try {
+			await().atMost(STARTUP).pollInterval(Duration.ofMillis(250)).until(() -> {
+				assertThat(app.isAlive()).as("sample app exited").isTrue();
+				return healthUp(base);
+			});
+			String body = """
+					{"kind": "Pod", "apiVersion": "v1", "namespace": "%s", "name": "db-0", "type": "Warning",
+					 "reason": "Unhealthy", "message": "Readiness probe failed"}
+					""".formatted(ns);
+			for (int i = 0; i < 6; i++) {
+				HttpResponse<String> posted = this.http.send(HttpRequest.newBuilder(URI.create(base + "/events"))
+					.header("Content-Type", "application/json")
+					.POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+					.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+				assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
+			}
+			EventsV1Api events = new EventsV1Api(cp.adminClient());
+			await().atMost(AWAIT).pollInterval(Duration.ofMillis(200)).until(() -> seriesCount(events, ns) == 2);
+			app.destroy();
+			assertThat(app.waitFor(45, TimeUnit.SECONDS)).as("the app exits on SIGTERM").isTrue();
+			assertThat(events.listNamespacedEvent(ns).execute().getItems()).singleElement()
+				.satisfies((event) -> assertThat(event.getSeries().getCount()).isEqualTo(6));
+			assertThat(Files.readString(log)).contains("Kubernetes event recorder stopped: accepted 6, created 1, patched 2");
+			passed = true;
+		}
+		finally {
+			stop(app);
+			if (!passed) {
+				System.err.println("---- sample app log (" + log + ") ----");
+				System.err.println(Files.exists(log) ? Files.readString(log) : "(no log)");
+				System.err.println("---- end of sample app log ----");
+			}
+		}
+	}
+
+	private static int seriesCount(EventsV1Api events, String ns) throws Exception {
+		List<EventsV1Event> stored = events.listNamespacedEvent(ns).execute().getItems();
+		return (stored.size() == 1 && stored.get(0).getSeries() != null) ? stored.get(0).getSeries().getCount() : 0;
+	}
+
+	/** Starts the packaged sample app against {@code cp} through a kubeconfig, with the given events API. */
+	private static Process start(KubernetesTestCluster cp, Path tmp, int port, String api, Path log)
+			throws IOException {
+		Path jar = Path.of(System.getProperty("sample.jar", "target/sample-app-0.1.0-SNAPSHOT.jar"));
+		assertThat(jar).as("the packaged sample app (run 'package' first)").isRegularFile();
+		Path kubeconfig = cp.writeKubeconfig(tmp.resolve("kubeconfig.yaml"), Identity.ADMIN);
+		Path home = Files.createDirectories(tmp.resolve("home"));
+		ProcessBuilder builder = new ProcessBuilder(javaExecutable(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
+				"-Duser.home=" + home, "-jar", jar.toAbsolutePath().toString(), "--server.port=" + port,
+				"--server.address=127.0.0.1", "--kubeevents.kubeconfig.enabled=true", "--kubeevents.sink.api=" + api)
+			.redirectErrorStream(true)
+			.redirectOutput(log.toFile())
+			.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+		Map<String, String> env = builder.environment();
+		env.keySet().removeIf((name) -> name.startsWith("KUBERNETES_") || name.startsWith("KUBEEVENTS_"));
+		env.put("KUBECONFIG", kubeconfig.toString());
+		env.put("HOME", home.toString());
+		env.put("POD_NAME", POD_NAME);
+		return builder.start();
 	}
 
 	private boolean healthUp(String base) {

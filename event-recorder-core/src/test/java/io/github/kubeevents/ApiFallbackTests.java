@@ -1,0 +1,179 @@
+package io.github.kubeevents;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import ch.qos.logback.classic.Level;
+import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.RetryPolicy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Issue 12 item 2: under {@code auto}, an events.k8s.io/v1 sink that RBAC refuses (HTTP 403) switches to core/v1
+ * for good when core/v1 Events are allowed, writes the refused occurrences there and every later one, and says so
+ * once; when core/v1 is refused too, or the API was configured, nothing switches. Scripted sinks stand in for the
+ * server here; {@code RbacFallbackIT} in the starter checks the same against a real kube-apiserver and RBAC.
+ */
+class ApiFallbackTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(10);
+
+	private static final EventSinkException FORBIDDEN = EventSinkException.status(403, "Forbidden",
+			"HTTP 403 Forbidden: events.events.k8s.io is forbidden: User \"system:serviceaccount:shop:web\" cannot create resource"
+					+ " \"events\" in API group \"events.k8s.io\" in the namespace \"ns\"");
+
+	private static final EventSinkException NAMESPACE_TERMINATING = new EventSinkException(
+			EventSinkException.Kind.HTTP_STATUS, 403, "Forbidden", true,
+			"HTTP 403 Forbidden: events.events.k8s.io \"a.1\" is forbidden: unable to create new content in namespace ns"
+					+ " because it is being terminated",
+			null);
+
+	private final TickingClock clock = TickingClock.fixed(Instant.parse("2026-12-01T09:00:00Z"));
+
+	private final EventCounters counters = new EventCounters(this.clock, Duration.ofSeconds(10));
+
+	private final EventsV1RecordingTests.Script eventsV1 = new EventsV1RecordingTests.Script();
+
+	private final ScriptedSink coreV1 = new ScriptedSink();
+
+	private final List<String> accessReviews = new CopyOnWriteArrayList<>();
+
+	private final EventBroadcaster broadcaster = EventBroadcaster.builder().clock(this.clock).build();
+
+	@AfterEach
+	void shutDown() {
+		this.broadcaster.shutdown(WAIT);
+	}
+
+	/** An auto sink whose events.k8s.io/v1 writes are all refused, over the scripted sinks. */
+	private EventsV1SinkSubscriber autoSink(Boolean coreV1Allowed) {
+		return autoSink(coreV1Allowed, FORBIDDEN);
+	}
+
+	private EventsV1SinkSubscriber autoSink(Boolean coreV1Allowed, EventSinkException refusal) {
+		for (int i = 0; i < 100; i++) {
+			this.eventsV1.failAt.put(i, refusal);
+		}
+		SinkSettings settings = TestSinks.settings(RetryPolicy.defaults(), (duration) -> {
+		}, (api, verb, result, duration) -> {
+		}, this.clock);
+		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber("sink-core", this.coreV1,
+				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), settings, this.counters);
+		EventsV1SinkSubscriber sink = new EventsV1SinkSubscriber("sink", this.eventsV1,
+				new ApiChoice(EventsApi.EVENTS_V1, "auto: the API server serves events.k8s.io/v1"), settings,
+				this.counters, fallback, new ApiFallback((namespace) -> {
+					this.accessReviews.add(namespace);
+					return coreV1Allowed;
+				}));
+		this.broadcaster.subscribe("sink", sink);
+		this.broadcaster.start();
+		return sink;
+	}
+
+	private ObjectRecorder pod(String name) {
+		return this.broadcaster.newRecorder(new EventSource("example.com/web", "web-0"))
+			.about(TestEvents.object("Pod", name, "ns"));
+	}
+
+	@Test
+	void forbiddenEventsV1SwitchesToCoreV1ForGoodAndWritesEveryOccurrenceThere() {
+		EventsV1SinkSubscriber sink;
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
+			sink = autoSink(true);
+			pod("a").warning("FailedCreate", "quota exceeded");
+			await().atMost(WAIT).until(() -> this.coreV1.calls().size() == 1);
+			pod("b").warning("FailedCreate", "quota exceeded");
+			pod("c").normal("Created", "ok");
+			await().atMost(WAIT).until(() -> this.coreV1.calls().size() == 3);
+			assertThat(log.warnings()).filteredOn((line) -> line.startsWith("Writing core/v1")).singleElement()
+				.asString()
+				.contains("events.k8s.io/v1 Events are refused (HTTP 403 Forbidden: events.events.k8s.io is forbidden")
+				.contains("core/v1 Events are allowed in namespace 'ns'")
+				.contains("grant the rule {apiGroups: [\"events.k8s.io\"], resources: [\"events\"], verbs: [\"create\","
+						+ " \"patch\"]}");
+		}
+		assertThat(this.coreV1.calls()).extracting((call) -> call.event().getInvolvedObject().getName())
+			.containsExactlyInAnyOrder("a", "b", "c");
+		int triedOnEventsV1 = this.eventsV1.calls.size();
+		pod("d").normal("Created", "ok");
+		await().atMost(WAIT).until(() -> this.coreV1.calls().size() == 4);
+		assertThat(this.eventsV1.calls).as("after the switch events.k8s.io/v1 is not tried").hasSize(triedOnEventsV1);
+		assertThat(this.accessReviews).containsExactly("ns");
+		assertThat(this.counters.totalDropped()).isZero();
+		RecorderSnapshot.SinkSnapshot snapshot = sink.snapshot(10, (object) -> true);
+		assertThat(snapshot.api()).isEqualTo("core/v1");
+		assertThat(snapshot.apiReason()).startsWith("auto: switched from events.k8s.io/v1, which RBAC refuses (HTTP 403")
+			.endsWith("core/v1 Events are allowed");
+		assertThat(snapshot.stats().created()).isEqualTo(4);
+	}
+
+	@Test
+	void occurrencesASeriesHeldBeforeTheSwitchAreWrittenOnCoreV1Too() {
+		autoSink(true);
+		ObjectRecorder db = pod("db-0");
+		for (int i = 0; i < 5; i++) {
+			db.warning("Unhealthy", "probe failed");
+		}
+		// every occurrence ends up on core/v1 once, wherever the switch fell in the sequence: CREATE and 4 PATCHes
+		await().atMost(WAIT).until(() -> this.coreV1.stored().values().stream().anyMatch((e) -> e.getCount() == 5));
+		assertThat(this.coreV1.calls()).extracting(ScriptedSink.Call::verb)
+			.containsExactly("create", "patch", "patch", "patch", "patch");
+		assertThat(this.counters.totalDropped()).isZero();
+	}
+
+	@Test
+	void whenCoreV1IsRefusedTooNothingSwitchesAndTheRefusalIsCounted() {
+		EventsV1SinkSubscriber sink = autoSink(false);
+		pod("a").warning("FailedCreate", "quota exceeded");
+		pod("b").warning("FailedCreate", "quota exceeded");
+		await().atMost(WAIT).until(() -> this.counters.dropped(DropReason.REJECTED_BY_SERVER) == 2);
+		assertThat(this.coreV1.calls()).isEmpty();
+		assertThat(this.accessReviews).as("the namespace's answer is remembered").containsExactly("ns");
+		assertThat(sink.snapshot(0, (object) -> true).api()).isEqualTo("events.k8s.io/v1");
+		assertThat(sink.rejectedInARow()).isEqualTo(2);
+	}
+
+	@Test
+	void aFailedAccessReviewIsAskedAgainAtTheNextRefusal() {
+		autoSink(null);
+		pod("a").warning("FailedCreate", "quota exceeded");
+		await().atMost(WAIT).until(() -> this.counters.dropped(DropReason.REJECTED_BY_SERVER) == 1);
+		pod("b").warning("FailedCreate", "quota exceeded");
+		await().atMost(WAIT).until(() -> this.counters.dropped(DropReason.REJECTED_BY_SERVER) == 2);
+		assertThat(this.accessReviews).containsExactly("ns", "ns");
+		assertThat(this.coreV1.calls()).isEmpty();
+	}
+
+	@Test
+	void aRefusalBecauseTheNamespaceIsTerminatingIsNoRbacRefusalAndSwitchesNothing() {
+		EventsV1SinkSubscriber sink = autoSink(true, NAMESPACE_TERMINATING);
+		pod("a").warning("FailedDelete", "still has finalizers");
+		await().atMost(WAIT).until(() -> this.counters.dropped(DropReason.REJECTED_BY_SERVER) == 1);
+		assertThat(this.accessReviews).isEmpty();
+		assertThat(this.coreV1.calls()).isEmpty();
+		assertThat(sink.snapshot(0, (object) -> true).api()).isEqualTo("events.k8s.io/v1");
+		assertThat(sink.rejectedInARow()).as("an expected refusal").isZero();
+	}
+
+	@Test
+	void aConfiguredEventsV1SinkNeverSwitches() {
+		for (int i = 0; i < 10; i++) {
+			this.eventsV1.failAt.put(i, FORBIDDEN);
+		}
+		this.broadcaster.startRecordingToSink(this.eventsV1);
+		this.broadcaster.start();
+		pod("a").warning("FailedCreate", "quota exceeded");
+		await().atMost(WAIT).until(() -> this.broadcaster.stats().dropped(DropReason.REJECTED_BY_SERVER.tag()) == 1);
+		assertThat(this.coreV1.calls()).isEmpty();
+		assertThat(this.broadcaster.snapshot(0).sinks().get(0).api()).isEqualTo("events.k8s.io/v1");
+	}
+
+}
