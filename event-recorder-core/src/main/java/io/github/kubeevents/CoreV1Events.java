@@ -6,7 +6,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 
-import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -60,18 +59,12 @@ final class CoreV1Events {
 	 * @return the timestamp
 	 */
 	static OffsetDateTime timestamp(Instant time) {
-		return OffsetDateTime.of(LocalDateTime.ofEpochSecond(time.getEpochSecond(), 0, ZoneOffset.UTC),
-				ZoneOffset.UTC);
+		return timestamp(time.getEpochSecond());
 	}
 
-	static ObjectRef objectRef(CoreV1Event event) {
-		V1ObjectReference ref = event.getInvolvedObject();
-		if (ref == null) {
-			return new ObjectRef(null, null, "");
-		}
-		String namespace = ref.getNamespace();
-		return new ObjectRef(ref.getKind(), (namespace == null || namespace.isEmpty()) ? null : namespace,
-				String.valueOf(ref.getName()));
+	/** {@link #timestamp(Instant)} of a whole second. */
+	static OffsetDateTime timestamp(long epochSecond) {
+		return OffsetDateTime.of(LocalDateTime.ofEpochSecond(epochSecond, 0, ZoneOffset.UTC), ZoneOffset.UTC);
 	}
 
 	/**

@@ -21,11 +21,13 @@ import org.jspecify.annotations.Nullable;
  * @param spamFilterEnabled whether the per-object token bucket is applied; default {@code true}
  * @param burst token bucket capacity, also its initial fill; default 25
  * @param qps token refill rate per second; default 1/300 (one token every 5 minutes)
- * @param spamKeyFunction the bucket key; default {@link EventKeys#spamKey(CoreV1Event)}
+ * @param spamKeyFunction the bucket key; default {@link EventKeys#SPAM_KEY}
+ * ({@link EventKeys#spamKey(CoreV1Event)})
  * @param aggregationEnabled whether similar events are folded into one; default {@code true}
  * @param aggregateMaxEvents distinct messages within the window that trigger aggregation; default 10
  * @param aggregateInterval the sliding aggregation window; default 600 s
- * @param aggregateKeyFunction what makes events similar; default {@link EventKeys#aggregateByReason(CoreV1Event)}
+ * @param aggregateKeyFunction what makes events similar; default {@link EventKeys#AGGREGATE_BY_REASON}
+ * ({@link EventKeys#aggregateByReason(CoreV1Event)})
  * @param messagePrefix prefix of an aggregate event's message; default {@value #DEFAULT_MESSAGE_PREFIX}
  * @param messageFunction the aggregate event's message; default {@code messagePrefix + latest message}
  * @param clock the time source for the window and the token bucket; {@code null} (the default) means the clock of
@@ -137,7 +139,7 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 
 		private double qps = DEFAULT_QPS;
 
-		private Function<CoreV1Event, String> spamKeyFunction = EventKeys::spamKey;
+		private Function<CoreV1Event, String> spamKeyFunction = EventKeys.SPAM_KEY;
 
 		private boolean aggregationEnabled = true;
 
@@ -145,7 +147,7 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 
 		private Duration aggregateInterval = DEFAULT_AGGREGATE_INTERVAL;
 
-		private Function<CoreV1Event, AggregateKey> aggregateKeyFunction = EventKeys::aggregateByReason;
+		private Function<CoreV1Event, AggregateKey> aggregateKeyFunction = EventKeys.AGGREGATE_BY_REASON;
 
 		private String messagePrefix = DEFAULT_MESSAGE_PREFIX;
 
@@ -198,7 +200,7 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 
 		/**
 		 * Sets what shares one token bucket.
-		 * @param function the spam key (default {@link EventKeys#spamKey})
+		 * @param function the spam key (default {@link EventKeys#SPAM_KEY})
 		 * @return this builder
 		 */
 		public Builder spamKeyFunction(Function<CoreV1Event, String> function) {
@@ -238,7 +240,7 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 
 		/**
 		 * Sets what makes events similar.
-		 * @param function the aggregate key (default {@link EventKeys#aggregateByReason})
+		 * @param function the aggregate key (default {@link EventKeys#AGGREGATE_BY_REASON})
 		 * @return this builder
 		 */
 		public Builder aggregateKeyFunction(Function<CoreV1Event, AggregateKey> function) {

@@ -4,10 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashSet;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -28,6 +26,12 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
  * fallback as any event name, and it keeps the original's reportingComponent/reportingInstance, related object
  * and action. The element dropped when the set is full is the oldest one (client-go drops an arbitrary one).
  *
+ * <p>Records are keyed by the {@link KeyHash} of the aggregate key and keep the hashes of the local keys, not the
+ * strings (see {@link KeyHash} for why that decides the same), and while there is only one, the local key itself,
+ * so a repeated message costs an {@code equals} rather than a hash. A record is its own cache key and is updated
+ * in place. The event's full key and the aggregate key are hashed together ({@link KeyHash.Builder#buildWith}),
+ * since they start with the same fields.
+ *
  * <p>Thread-safe.
  */
 final class EventAggregator {
@@ -36,41 +40,61 @@ final class EventAggregator {
 
 	private final Clock clock;
 
-	private final Cache<String, AggregateRecord> records;
+	private final EventKeys.AggregateKeyWriter keyWriter;
+
+	private final Cache<KeyHash, AggregateRecord> records;
+
+	/** The event's full key; guarded by this aggregator's lock. */
+	private final KeyHash.Builder eventKey = new KeyHash.Builder();
+
+	/** The aggregate key, then the local key; guarded by this aggregator's lock. */
+	private final KeyHash.Builder aggregateKey = new KeyHash.Builder();
 
 	EventAggregator(CorrelatorOptions options, Clock clock) {
 		this.options = options;
 		this.clock = clock;
+		this.keyWriter = EventKeys.aggregateWriter(options.aggregateKeyFunction());
 		this.records = Caches.bounded(options.cacheSize());
 	}
 
 	/**
 	 * Aggregates one event.
 	 * @param event the incoming event (not modified)
-	 * @return the event to observe (the input or a new aggregate event) and its observation cache key
+	 * @return the event to observe (the input or a new aggregate event), its observation cache key, and its
+	 * subject (the record's when equal) for the other caches
 	 */
 	synchronized Aggregation aggregate(CoreV1Event event) {
-		String eventKey = EventKeys.eventKey(event);
+		EventKeys.writeEventKey(event, this.eventKey.reset());
 		if (!this.options.aggregationEnabled()) {
-			return new Aggregation(event, eventKey);
+			return new Aggregation(event, this.eventKey.build(), EventSubject.of(event));
 		}
 		Instant now = this.clock.instant();
-		AggregateKey keys = this.options.aggregateKeyFunction().apply(event);
-		AggregateRecord record = this.records.getIfPresent(keys.aggregateKey());
-		Set<String> localKeys = new LinkedHashSet<>();
-		if (record != null
-				&& Duration.between(record.lastTimestamp(), now).compareTo(this.options.aggregateInterval()) <= 0) {
-			localKeys.addAll(record.localKeys());
+		String localKey = this.keyWriter.writeAggregateKey(event, this.aggregateKey.reset());
+		KeyHash.Pair keys = this.eventKey.buildWith(this.aggregateKey);
+		KeyHash eventKey = keys.first();
+		KeyHash aggregateKey = keys.second();
+		AggregateRecord record = this.records.getIfPresent(aggregateKey);
+		boolean fresh = record == null || record.seenLongerAgoThan(this.options.aggregateInterval(), now);
+		if (record == null) {
+			record = new AggregateRecord(aggregateKey);
+			this.records.put(record, record);
 		}
-		localKeys.add(keys.localKey());
-		boolean aggregate = localKeys.size() >= this.options.aggregateMaxEvents();
-		if (aggregate) {
-			localKeys.remove(localKeys.iterator().next());
+		boolean aggregate;
+		if (fresh) {
+			aggregate = record.start(KeyHash.of(localKey, this.aggregateKey), localKey);
 		}
-		this.records.put(keys.aggregateKey(), new AggregateRecord(Collections.unmodifiableSet(localKeys), now,
-				CoreV1Events.objectRef(event), event.getType(), event.getReason()));
-		return aggregate ? new Aggregation(aggregateEvent(event, now), keys.aggregateKey())
-				: new Aggregation(event, eventKey);
+		else if (record.isOnly(localKey)) {
+			// the one local key in the set: nothing changes
+			aggregate = false;
+		}
+		else {
+			aggregate = record.add(KeyHash.of(localKey, this.aggregateKey), localKey,
+					this.options.aggregateMaxEvents());
+		}
+		record.lastSeen(now);
+		record.subject = EventSubject.of(event, record.subject);
+		return aggregate ? new Aggregation(aggregateEvent(event, now), aggregateKey, record.subject)
+				: new Aggregation(event, eventKey, record.subject);
 	}
 
 	private CoreV1Event aggregateEvent(CoreV1Event event, Instant now) {
@@ -96,15 +120,16 @@ final class EventAggregator {
 		return aggregate;
 	}
 
-	List<CorrelatorSnapshot.AggregateRecord> snapshot(int limit, Predicate<ObjectRef> filter) {
+	synchronized List<CorrelatorSnapshot.AggregateRecord> snapshot(int limit, Predicate<ObjectRef> filter) {
 		List<CorrelatorSnapshot.AggregateRecord> result = new ArrayList<>();
 		for (AggregateRecord record : this.records.asMap().values()) {
 			if (result.size() >= limit) {
 				break;
 			}
-			if (filter.test(record.object())) {
-				result.add(new CorrelatorSnapshot.AggregateRecord(record.object(), record.type(), record.reason(),
-						record.localKeys().size(), record.lastTimestamp()));
+			ObjectRef object = record.subject.object();
+			if (filter.test(object)) {
+				result.add(new CorrelatorSnapshot.AggregateRecord(object, record.subject.type(),
+						record.subject.reason(), record.size(), record.lastSeen()));
 			}
 		}
 		return result;
@@ -119,12 +144,112 @@ final class EventAggregator {
 	 * The result of {@link #aggregate(CoreV1Event)}.
 	 * @param event the event to observe
 	 * @param cacheKey the observation key: the full event key, or the aggregate key for an aggregate event
+	 * @param subject the subject for the other caches' entries
 	 */
-	record Aggregation(CoreV1Event event, String cacheKey) {
+	record Aggregation(CoreV1Event event, KeyHash cacheKey, EventSubject subject) {
 	}
 
-	private record AggregateRecord(Set<String> localKeys, Instant lastTimestamp, ObjectRef object, String type,
-			String reason) {
+	/**
+	 * The similar events seen in the current window, under the hash of their aggregate key: the hashes of their
+	 * distinct local keys, oldest first, and when one was last seen. Guarded by the aggregator's lock.
+	 */
+	private static final class AggregateRecord extends KeyHash {
+
+		/** The oldest local key's hash; a record always holds at least one local key. */
+		long firstHigh;
+
+		long firstLow;
+
+		/**
+		 * With one local key, the key itself, so that the next event with it costs an {@code equals} rather than a
+		 * hash; with more, the newer keys' hashes as (high, low) pairs, oldest first ({@code long[]}).
+		 */
+		Object rest;
+
+		long lastSeenSecond;
+
+		int lastSeenNano;
+
+		EventSubject subject;
+
+		AggregateRecord(KeyHash key) {
+			super(key);
+		}
+
+		/**
+		 * Starts a new window with one local key.
+		 * @param localKey the local key's hash
+		 * @param key the local key
+		 * @return {@code false}: one key never aggregates ({@code aggregateMaxEvents} is at least 2)
+		 */
+		boolean start(KeyHash localKey, String key) {
+			this.firstHigh = localKey.high();
+			this.firstLow = localKey.low();
+			this.rest = key;
+			return false;
+		}
+
+		/** Whether {@code key} is the one local key in the set. */
+		boolean isOnly(String key) {
+			return key.equals(this.rest);
+		}
+
+		/**
+		 * Adds a local key unless present; when that makes {@code maxEvents} distinct keys, drops the oldest.
+		 * @param localKey the local key's hash
+		 * @param key the local key
+		 * @param maxEvents {@code aggregateMaxEvents}
+		 * @return {@code true} when the events are to be aggregated
+		 */
+		boolean add(KeyHash localKey, String key, int maxEvents) {
+			long[] keys = (this.rest instanceof long[] newer) ? newer : null;
+			boolean present = localKey.is(this.firstHigh, this.firstLow);
+			int length = (keys != null) ? keys.length : 0;
+			for (int i = 0; i < length && !present; i += 2) {
+				present = localKey.is(keys[i], keys[i + 1]);
+			}
+			if (present) {
+				return false;
+			}
+			keys = (keys != null) ? Arrays.copyOf(keys, length + 2) : new long[2];
+			keys[length] = localKey.high();
+			keys[length + 1] = localKey.low();
+			if (1 + keys.length / 2 < maxEvents) {
+				this.rest = keys;
+				return false;
+			}
+			this.firstHigh = keys[0];
+			this.firstLow = keys[1];
+			// with one key left it is the one just added
+			this.rest = (keys.length > 2) ? Arrays.copyOfRange(keys, 2, keys.length) : key;
+			return true;
+		}
+
+		/** The number of distinct local keys. */
+		int size() {
+			return 1 + ((this.rest instanceof long[] newer) ? newer.length / 2 : 0);
+		}
+
+		/** {@code Duration.between(lastSeen(), now).compareTo(interval) > 0}, without the objects. */
+		boolean seenLongerAgoThan(Duration interval, Instant now) {
+			long seconds = now.getEpochSecond() - this.lastSeenSecond;
+			int nanos = now.getNano() - this.lastSeenNano;
+			if (nanos < 0) {
+				seconds--;
+				nanos += 1_000_000_000;
+			}
+			return seconds > interval.getSeconds() || (seconds == interval.getSeconds() && nanos > interval.getNano());
+		}
+
+		Instant lastSeen() {
+			return Instant.ofEpochSecond(this.lastSeenSecond, this.lastSeenNano);
+		}
+
+		void lastSeen(Instant time) {
+			this.lastSeenSecond = time.getEpochSecond();
+			this.lastSeenNano = time.getNano();
+		}
+
 	}
 
 }

@@ -17,6 +17,9 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
  * object and type, then one more every 300 s. When a key's entry is evicted its bucket is forgotten, and the
  * next event for that key starts with a full bucket.
  *
+ * <p>Buckets are keyed by the {@link KeyHash} of the spam key (see there for why that decides the same) and are
+ * their own cache keys.
+ *
  * <p>Thread-safe.
  */
 final class SpamFilter {
@@ -25,11 +28,17 @@ final class SpamFilter {
 
 	private final Clock clock;
 
-	private final Cache<String, Bucket> buckets;
+	private final EventKeys.KeyWriter keyWriter;
+
+	private final Cache<KeyHash, Bucket> buckets;
+
+	/** Hashes the keys; guarded by this filter's lock. */
+	private final KeyHash.Builder key = new KeyHash.Builder();
 
 	SpamFilter(CorrelatorOptions options, Clock clock) {
 		this.options = options;
 		this.clock = clock;
+		this.keyWriter = EventKeys.writer(options.spamKeyFunction());
 		this.buckets = Caches.bounded(options.cacheSize());
 	}
 
@@ -39,14 +48,30 @@ final class SpamFilter {
 	 * @return {@code true} to skip the event
 	 */
 	boolean filter(CoreV1Event event) {
+		return filter(event, EventSubject.of(event));
+	}
+
+	/**
+	 * Whether the event must be skipped. Takes a token when one is available.
+	 * @param event the (observed) event
+	 * @param subject its subject, shared with the other caches' entries
+	 * @return {@code true} to skip the event
+	 */
+	synchronized boolean filter(CoreV1Event event, EventSubject subject) {
 		if (!this.options.spamFilterEnabled()) {
 			return false;
 		}
 		Instant now = this.clock.instant();
-		String key = this.options.spamKeyFunction().apply(event);
-		Bucket bucket = this.buckets.get(key,
-				(k) -> new Bucket(new TokenBucket(this.options.burst(), this.options.qps(), now)));
-		bucket.latest = new Latest(CoreV1Events.objectRef(event), event.getType(), event.getReason());
+		this.keyWriter.writeKey(event, this.key.reset());
+		KeyHash key = this.key.build();
+		Bucket bucket = this.buckets.getIfPresent(key);
+		if (bucket == null) {
+			bucket = new Bucket(key, new TokenBucket(this.options.burst(), this.options.qps(), now), subject);
+			this.buckets.put(bucket, bucket);
+		}
+		else if (subject.or(bucket.subject) != bucket.subject) {
+			bucket.subject = subject;
+		}
 		return !bucket.tokens.tryAccept(now);
 	}
 
@@ -57,9 +82,10 @@ final class SpamFilter {
 			if (result.size() >= limit) {
 				break;
 			}
-			Latest latest = bucket.latest;
-			if (latest != null && filter.test(latest.object())) {
-				result.add(new CorrelatorSnapshot.SpamBucket(latest.object(), latest.type(), latest.reason(),
+			EventSubject subject = bucket.subject;
+			ObjectRef object = subject.object();
+			if (filter.test(object)) {
+				result.add(new CorrelatorSnapshot.SpamBucket(object, subject.type(), subject.reason(),
 						bucket.tokens.tokensAt(now), bucket.tokens.timeToNextToken(now)));
 			}
 		}
@@ -71,20 +97,19 @@ final class SpamFilter {
 		return this.buckets.estimatedSize();
 	}
 
-	/** A token bucket and the event that used it last (for introspection only). */
-	private static final class Bucket {
+	/** A token bucket and the subject of the event that used it last (for introspection only). */
+	private static final class Bucket extends KeyHash {
 
 		final TokenBucket tokens;
 
-		volatile Latest latest;
+		volatile EventSubject subject;
 
-		Bucket(TokenBucket tokens) {
+		Bucket(KeyHash key, TokenBucket tokens, EventSubject subject) {
+			super(key);
 			this.tokens = tokens;
+			this.subject = subject;
 		}
 
-	}
-
-	private record Latest(ObjectRef object, String type, String reason) {
 	}
 
 }

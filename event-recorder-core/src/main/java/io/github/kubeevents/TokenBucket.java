@@ -31,7 +31,10 @@ final class TokenBucket {
 
 	private double tokens;
 
-	private Instant last;
+	/** The last refill time as two numbers rather than an {@link Instant}: 16 bytes less per spam-filter entry. */
+	private long lastSecond;
+
+	private int lastNano;
 
 	private long throttled;
 
@@ -47,7 +50,8 @@ final class TokenBucket {
 		this.burst = burst;
 		this.qps = qps;
 		this.tokens = burst;
-		this.last = now;
+		this.lastSecond = now.getEpochSecond();
+		this.lastNano = now.getNano();
 	}
 
 	/**
@@ -123,17 +127,29 @@ final class TokenBucket {
 
 	private void refill(Instant now) {
 		this.tokens = tokensAt(now);
-		if (now.isAfter(this.last)) {
-			this.last = now;
+		if (isAfterLast(now)) {
+			this.lastSecond = now.getEpochSecond();
+			this.lastNano = now.getNano();
 		}
 	}
 
+	private boolean isAfterLast(Instant now) {
+		return now.getEpochSecond() > this.lastSecond
+				|| (now.getEpochSecond() == this.lastSecond && now.getNano() > this.lastNano);
+	}
+
+	/** {@code Duration.between(last, now)} in seconds, computed as that Duration's seconds and nanos would be. */
 	private double elapsedSeconds(Instant now) {
-		if (!now.isAfter(this.last)) {
+		if (!isAfterLast(now)) {
 			return 0;
 		}
-		Duration elapsed = Duration.between(this.last, now);
-		return elapsed.getSeconds() + elapsed.getNano() / NANOS_PER_SECOND;
+		long seconds = now.getEpochSecond() - this.lastSecond;
+		int nanos = now.getNano() - this.lastNano;
+		if (nanos < 0) {
+			seconds--;
+			nanos += 1_000_000_000;
+		}
+		return seconds + nanos / NANOS_PER_SECOND;
 	}
 
 }

@@ -2,7 +2,10 @@ package io.github.kubeevents;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
@@ -225,6 +228,49 @@ class EventCorrelatorTests {
 		assertThat(second.event().getMetadata().getName()).isEqualTo("server-name");
 		assertThat(second.event().getMetadata().getResourceVersion()).isEqualTo("77");
 		assertThat(second.event().getCount()).isEqualTo(8);
+	}
+
+	@Test
+	void aRepeatGetsBackExactlyTheNameResourceVersionAndFirstTimestampTheServerStored() {
+		OffsetDateTime whole = OffsetDateTime.parse("2026-11-30T12:00:00Z");
+		long firstNanos = EventNames.unixNanos(whole.toInstant());
+		// generated names within an int of nanoseconds of firstTimestamp are kept as numbers, the others as given
+		List<String> names = List.of(EventNames.generate("my-pod", whole.toInstant().plusNanos(123_456_789)),
+				"my-pod." + Long.toHexString(firstNanos + Integer.MAX_VALUE),
+				"my-pod." + Long.toHexString(firstNanos + Integer.MAX_VALUE + 1L),
+				"my-pod." + Long.toHexString(firstNanos + Integer.MIN_VALUE),
+				"my-pod." + Long.toHexString(firstNanos + Integer.MIN_VALUE - 1L), "my-pod.0",
+				"my-pod.187a3c5e2b1d0f00", "my-pod.ffffffffffffffff", "my-pod.00", "my-pod.ABC",
+				"my-pod.1ffffffffffffffff", "my-pod.", "my-pod", "other.1f", "my-pod.1f.x",
+				"3f2504e0-4f89-11d3-9a0c-0305e82c3301", "");
+		List<String> resourceVersions = Arrays.asList("0", "7", "123456789012345678", "1234567890123456789", "007",
+				"-1", "", "abc", null);
+		List<OffsetDateTime> firstTimestamps = Arrays.asList(whole, whole.plusNanos(1),
+				whole.withOffsetSameInstant(ZoneOffset.ofHours(1)), OffsetDateTime.parse("1900-01-01T00:00:00Z"),
+				OffsetDateTime.parse("2100-01-01T00:00:00Z"), null);
+		for (String name : names) {
+			for (String resourceVersion : resourceVersions) {
+				for (OffsetDateTime first : firstTimestamps) {
+					EventCorrelator correlator = new EventCorrelator(
+							CorrelatorOptions.builder().clock(TickingClock.fixed(START)).build());
+					CoreV1Event stored = TestEvents.copy(correlator.correlate(TestEvents.copy(this.duplicateEvent)).event());
+					stored.getMetadata().name(name).resourceVersion(resourceVersion);
+					stored.setFirstTimestamp(first);
+					correlator.updateState(stored);
+					CoreV1Event repeat = correlator.correlate(TestEvents.copy(this.duplicateEvent)).event();
+					assertThat(repeat.getMetadata().getName()).as("name %s", name).isEqualTo(name);
+					assertThat(repeat.getMetadata().getResourceVersion()).as("resourceVersion %s", resourceVersion)
+						.isEqualTo(resourceVersion);
+					assertThat(repeat.getFirstTimestamp()).as("firstTimestamp %s", first).isEqualTo(first);
+					assertThat(repeat.getCount()).isEqualTo(2);
+					CorrelatorSnapshot.ObservedEvent observed = correlator.snapshot(1, (object) -> true)
+						.observedEvents()
+						.get(0);
+					assertThat(observed.name()).isEqualTo(name);
+					assertThat(observed.firstTimestamp()).isEqualTo((first != null) ? first.toInstant() : null);
+				}
+			}
+		}
 	}
 
 	@Test

@@ -1,6 +1,10 @@
 package io.github.kubeevents;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1ObjectReference;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -76,6 +80,52 @@ class EventKeysTests {
 		CorrelatorOptions options = CorrelatorOptions.defaults();
 		assertThat(options.messageFunction().apply(this.event))
 			.isEqualTo("(combined from similar events): started container");
+	}
+
+	@Test
+	void constantsAreTheKeyFunctions() {
+		assertThat(EventKeys.SPAM_KEY.apply(this.event)).isEqualTo(EventKeys.spamKey(this.event));
+		assertThat(EventKeys.SPAM_KEY_WITH_REASON.apply(this.event)).isEqualTo(EventKeys.spamKeyWithReason(this.event));
+		assertThat(EventKeys.AGGREGATE_BY_REASON.apply(this.event)).isEqualTo(EventKeys.aggregateByReason(this.event));
+		assertThat(EventKeys.SPAM_KEY).hasToString("EventKeys.SPAM_KEY");
+		assertThat(EventKeys.SPAM_KEY_WITH_REASON).hasToString("EventKeys.SPAM_KEY_WITH_REASON");
+		assertThat(EventKeys.AGGREGATE_BY_REASON).hasToString("EventKeys.AGGREGATE_BY_REASON");
+	}
+
+	@Test
+	void keysWrittenFromTheFieldsHashLikeTheStrings() {
+		CoreV1Event noObjectNoSource = new CoreV1Event().reason("r").message("m").type("Normal");
+		CoreV1Event nullFields = TestEvents.event("Started", null, new V1ObjectReference().name("my-pod"))
+			.source(null)
+			.type(null);
+		KeyHash.Builder key = new KeyHash.Builder();
+		for (CoreV1Event e : List.of(this.event, noObjectNoSource, nullFields)) {
+			EventKeys.writeEventKey(e, key.reset());
+			assertThat(key.build()).isEqualTo(KeyHash.of(EventKeys.eventKey(e)));
+			EventKeys.writer(EventKeys.SPAM_KEY).writeKey(e, key.reset());
+			assertThat(key.build()).isEqualTo(KeyHash.of(EventKeys.spamKey(e)));
+			EventKeys.writer(EventKeys.SPAM_KEY_WITH_REASON).writeKey(e, key.reset());
+			assertThat(key.build()).isEqualTo(KeyHash.of(EventKeys.spamKeyWithReason(e)));
+			AggregateKey keys = EventKeys.aggregateByReason(e);
+			String localKey = EventKeys.aggregateWriter(EventKeys.AGGREGATE_BY_REASON).writeAggregateKey(e, key.reset());
+			assertThat(key.build()).isEqualTo(KeyHash.of(keys.aggregateKey()));
+			assertThat(localKey).isEqualTo(keys.localKey());
+		}
+	}
+
+	@Test
+	void onlyTheConstantsTakeTheFastPath() {
+		assertThat(EventKeys.writer(EventKeys.SPAM_KEY)).isSameAs(EventKeys.SPAM_KEY);
+		assertThat(EventKeys.aggregateWriter(EventKeys.AGGREGATE_BY_REASON)).isSameAs(EventKeys.AGGREGATE_BY_REASON);
+		List<String> calls = new ArrayList<>();
+		EventKeys.KeyWriter own = EventKeys.writer((e) -> {
+			calls.add(e.getReason());
+			return EventKeys.spamKey(e);
+		});
+		KeyHash.Builder key = new KeyHash.Builder();
+		own.writeKey(this.event, key);
+		assertThat(key.build()).isEqualTo(KeyHash.of(EventKeys.spamKey(this.event)));
+		assertThat(calls).containsExactly("Started");
 	}
 
 }

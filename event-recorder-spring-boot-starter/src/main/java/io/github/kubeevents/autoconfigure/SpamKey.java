@@ -16,13 +16,13 @@ public enum SpamKey {
 	 * One bucket per source and involved object and type, whatever the reason (client-go's default,
 	 * {@link EventKeys#spamKey(CoreV1Event)}).
 	 */
-	OBJECT(EventKeys::spamKey),
+	OBJECT(EventKeys.SPAM_KEY),
 
 	/**
 	 * One bucket per source, involved object, type and reason ({@link EventKeys#spamKeyWithReason(CoreV1Event)}),
 	 * so a flood of one reason does not silence an object's other reasons.
 	 */
-	OBJECT_AND_REASON(EventKeys::spamKeyWithReason);
+	OBJECT_AND_REASON(EventKeys.SPAM_KEY_WITH_REASON);
 
 	private final Function<CoreV1Event, String> function;
 

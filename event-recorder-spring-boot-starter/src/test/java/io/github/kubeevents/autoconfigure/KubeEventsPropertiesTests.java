@@ -265,6 +265,8 @@ class KubeEventsPropertiesTests {
 				assertThat(properties(context).correlator().spamFilter().key()).isEqualTo(SpamKey.OBJECT_AND_REASON);
 				CoreV1Event event = new CoreV1Event().reason("Started").type("Normal");
 				assertThat(options.spamKeyFunction().apply(event)).isEqualTo(EventKeys.spamKeyWithReason(event));
+				assertThat(options.spamKeyFunction()).as("the constant the correlator hashes from the fields")
+					.isSameAs(EventKeys.SPAM_KEY_WITH_REASON);
 				assertThat(options.aggregationEnabled()).isFalse();
 				assertThat(options.aggregateMaxEvents()).isEqualTo(4);
 				assertThat(options.aggregateInterval()).isEqualTo(Duration.ofMinutes(2));
