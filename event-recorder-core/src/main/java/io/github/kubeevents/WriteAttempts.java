@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
 
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
@@ -107,6 +108,9 @@ final class WriteAttempts {
 
 	private final EventCounters counters;
 
+	/** {@link System#nanoTime()}, or a test's ticker: times requests and Retry-After holds. */
+	private final LongSupplier nanoTime;
+
 	private final LongAdder created = new LongAdder();
 
 	private final LongAdder patched = new LongAdder();
@@ -117,8 +121,8 @@ final class WriteAttempts {
 
 	private final AtomicLong rejectedInARow = new AtomicLong();
 
-	/** {@link System#nanoTime()} until which a server's Retry-After holds every writer back. */
-	private final AtomicLong holdUntilNanos = new AtomicLong(System.nanoTime());
+	/** The {@link #nanoTime} until which a server's Retry-After holds every writer back. */
+	private final AtomicLong holdUntilNanos;
 
 	private volatile boolean cancelled;
 
@@ -134,6 +138,17 @@ final class WriteAttempts {
 	 * @param counters the broadcaster's counters
 	 */
 	WriteAttempts(EventsApi api, SinkSettings settings, EventCounters counters) {
+		this(api, settings, counters, System::nanoTime);
+	}
+
+	/**
+	 * The attempts of one sink, timed by {@code nanoTime} (tests step it exactly).
+	 * @param api the API the sink writes
+	 * @param settings the broadcaster's settings shared by its sinks
+	 * @param counters the broadcaster's counters
+	 * @param nanoTime a monotonic time in nanoseconds, like {@link System#nanoTime()}
+	 */
+	WriteAttempts(EventsApi api, SinkSettings settings, EventCounters counters, LongSupplier nanoTime) {
 		this.api = api;
 		this.policy = settings.retryPolicy();
 		this.sleeper = settings.sleeper();
@@ -142,6 +157,8 @@ final class WriteAttempts {
 		this.budget = settings.writeBudget();
 		this.clock = settings.clock();
 		this.counters = counters;
+		this.nanoTime = nanoTime;
+		this.holdUntilNanos = new AtomicLong(nanoTime.getAsLong());
 	}
 
 	/**
@@ -258,7 +275,7 @@ final class WriteAttempts {
 		awaitHold();
 		for (int repeat = 0;; repeat++) {
 			awaitBudget();
-			long start = System.nanoTime();
+			long start = this.nanoTime.getAsLong();
 			try {
 				T answer = request.send();
 				completed(verb, "success", start);
@@ -292,13 +309,13 @@ final class WriteAttempts {
 
 	/** Every writer of the sink waits until {@code wait} from now before its next request. */
 	private void hold(Duration wait) {
-		long until = System.nanoTime() + wait.toNanos();
+		long until = this.nanoTime.getAsLong() + wait.toNanos();
 		this.holdUntilNanos.accumulateAndGet(until, (current, proposed) -> (proposed - current > 0) ? proposed : current);
 	}
 
 	/** Waits for what is left of a Retry-After another writer of the sink received. */
 	private void awaitHold() {
-		long remaining = this.holdUntilNanos.get() - System.nanoTime();
+		long remaining = this.holdUntilNanos.get() - this.nanoTime.getAsLong();
 		if (remaining > 0) {
 			pause(Duration.ofNanos(remaining));
 		}
@@ -330,7 +347,7 @@ final class WriteAttempts {
 	private void completed(String verb, String result, long startNanos) {
 		try {
 			this.listener.requestCompleted(this.api.value(), verb, result,
-					Duration.ofNanos(System.nanoTime() - startNanos));
+					Duration.ofNanos(this.nanoTime.getAsLong() - startNanos));
 		}
 		catch (RuntimeException ex) {
 			// the request is done: a failing listener must not turn a written event into a retry or a drop
@@ -349,10 +366,6 @@ final class WriteAttempts {
 	/** The recorder starts again after a stop: writes wait and retry as usual again. */
 	void resume() {
 		this.cancelled = false;
-	}
-
-	boolean isCancelled() {
-		return this.cancelled;
 	}
 
 	void onForbidden(@Nullable ForbiddenHandler handler) {

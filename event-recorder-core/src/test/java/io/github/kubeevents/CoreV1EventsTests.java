@@ -3,17 +3,22 @@ package io.github.kubeevents;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TimeZone;
 
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EventSource;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The core/v1 Event made from a recorded event: client-go's {@code makeEvent}. */
+/**
+ * The core/v1 Event made from a recorded event (client-go's {@code makeEvent}), its timestamps, and the copy the
+ * correlator works on.
+ */
 class CoreV1EventsTests {
 
 	private static final Instant NOW = Instant.parse("2026-11-30T12:00:00.123456789Z");
@@ -103,6 +108,81 @@ class CoreV1EventsTests {
 	void timestampsBeforeTheEpochTruncateTowardsTheEarlierSecond() {
 		assertThat(CoreV1Events.timestamp(Instant.parse("1969-12-31T23:59:59.500Z")))
 			.isEqualTo(OffsetDateTime.of(1969, 12, 31, 23, 59, 59, 0, ZoneOffset.UTC));
+	}
+
+	/** Every field {@link CoreV1Events#copy(CoreV1Event)} copies, none left at its default. */
+	private static CoreV1Event everyCopiedField() {
+		OffsetDateTime first = OffsetDateTime.of(2026, 11, 30, 12, 0, 0, 0, ZoneOffset.UTC);
+		return new CoreV1Event().apiVersion("v1")
+			.kind("Event")
+			.metadata(new V1ObjectMeta().name("web-0.18ecd0dd41c04d15")
+				.namespace("shop")
+				.resourceVersion("4711")
+				.uid("e-uid")
+				.creationTimestamp(first.plusSeconds(1))
+				.annotations(new LinkedHashMap<>(Map.of("a", "1")))
+				.labels(new LinkedHashMap<>(Map.of("l", "2"))))
+			.involvedObject(new V1ObjectReference().kind("Pod")
+				.apiVersion("v1")
+				.namespace("shop")
+				.name("web-0")
+				.uid("p-uid")
+				.resourceVersion("10")
+				.fieldPath("spec.containers{app}"))
+			.related(new V1ObjectReference().kind("Node")
+				.apiVersion("v1")
+				.name("node-1")
+				.uid("n-uid")
+				.resourceVersion("3")
+				.fieldPath("status"))
+			.reason("FailedScheduling")
+			.message("no room")
+			.source(new V1EventSource().component("scheduler").host("node-0"))
+			.firstTimestamp(first)
+			.lastTimestamp(first.plusSeconds(30))
+			.eventTime(first.plusNanos(123_456_000))
+			.count(3)
+			.type("Warning")
+			.action("Scheduling")
+			.reportingComponent("default-scheduler")
+			.reportingInstance("default-scheduler-node-0");
+	}
+
+	@Test
+	void copyKeepsEveryFieldTheCorrelatorAndTheSinksReadOrWrite() {
+		CoreV1Event original = everyCopiedField();
+		CoreV1Event copy = CoreV1Events.copy(original);
+		assertThat(copy).isNotSameAs(original).isEqualTo(original);
+		assertThat(copy.getApiVersion()).isEqualTo("v1");
+		assertThat(copy.getKind()).isEqualTo("Event");
+		assertThat(copy.getRelated()).isEqualTo(original.getRelated());
+		assertThat(copy.getEventTime()).isEqualTo(OffsetDateTime.of(2026, 11, 30, 12, 0, 0, 123_456_000, ZoneOffset.UTC));
+		assertThat(copy.getAction()).isEqualTo("Scheduling");
+		assertThat(copy.getReportingComponent()).isEqualTo("default-scheduler");
+		assertThat(copy.getReportingInstance()).isEqualTo("default-scheduler-node-0");
+	}
+
+	@Test
+	void changingTheCopyNeverChangesTheOriginal() {
+		CoreV1Event original = everyCopiedField();
+		CoreV1Event before = TestEvents.copy(original);
+		CoreV1Event copy = CoreV1Events.copy(original);
+		copy.getMetadata().name("other").resourceVersion("1").putAnnotationsItem("b", "2").putLabelsItem("m", "3");
+		copy.getInvolvedObject().name("web-1").fieldPath(null);
+		copy.getRelated().name("node-2");
+		copy.getSource().host("node-9");
+		copy.count(4).lastTimestamp(null);
+		assertThat(original).isEqualTo(before);
+	}
+
+	@Test
+	void copyOfAnEventWithoutMetadataSourceOrReferencesHasNoneEither() {
+		CoreV1Event copy = CoreV1Events.copy(new CoreV1Event().reason("Started"));
+		assertThat(copy).isEqualTo(new CoreV1Event().reason("Started"));
+		assertThat(copy.getMetadata()).isNull();
+		assertThat(copy.getSource()).isNull();
+		assertThat(copy.getInvolvedObject()).isNull();
+		assertThat(copy.getRelated()).isNull();
 	}
 
 }

@@ -221,18 +221,6 @@ class CoreV1SinkSubscriberTests {
 	}
 
 	@Test
-	void retryPolicyDelays() {
-		RetryPolicy policy = RetryPolicy.defaults();
-		assertThat(policy.maxAttempts()).isEqualTo(12);
-		assertThat(policy.sleep()).isEqualTo(Duration.ofSeconds(10));
-		assertThat(policy.recordDelay(1, 0.0)).isEqualTo(Duration.ZERO);
-		assertThat(policy.recordDelay(1, 0.25)).isEqualTo(Duration.ofMillis(2500));
-		assertThat(policy.recordDelay(1, 0.999)).isEqualTo(Duration.ofMillis(9990));
-		assertThat(policy.recordDelay(2, 0.25)).isEqualTo(Duration.ofSeconds(10));
-		assertThat(policy.recordDelay(11, 0.0)).isEqualTo(Duration.ofSeconds(10));
-	}
-
-	@Test
 	void alreadyExistsAndNamespaceTerminatingAreDroppedWithoutRetryAndWithoutAWarning() {
 		try (LogCapture log = LogCapture.of(EventCounters.class, Level.DEBUG)) {
 			alreadyExistsAndNamespaceTerminatingAreDroppedWithoutRetry();

@@ -12,6 +12,8 @@ import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
 import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1EventSource;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -167,6 +169,136 @@ class EventCorrelatorTests {
 		assertThat(result.skip()).isFalse();
 		assertThat(result.event().getCount()).isEqualTo(1);
 		assertThat(result.event().getMessage()).isEqualTo("similar message");
+	}
+
+	@Test
+	void theAggregateEventKeepsTheOriginalsRelatedTypeActionSourceAndReportingFields() {
+		Instant now = START.plusNanos(123_456_789);
+		EventCorrelator correlator = new EventCorrelator(
+				CorrelatorOptions.builder().clock(TickingClock.fixed(now)).build());
+		CoreV1Event template = similarEvent();
+		template.type("Warning")
+			.action("Pulling")
+			.related(TestEvents.ref("Node", "node-1", null))
+			.reportingComponent("kubelet")
+			.reportingInstance("kubelet-node1");
+		CorrelationResult result = null;
+		for (CoreV1Event event : similar(10, template)) {
+			result = correlator.correlate(event);
+		}
+		OffsetDateTime second = OffsetDateTime.of(2026, 11, 30, 12, 0, 0, 0, ZoneOffset.UTC);
+		assertThat(result.event()).isEqualTo(new CoreV1Event()
+			.metadata(new V1ObjectMeta().name("my-pod." + Long.toHexString(EventNames.unixNanos(now))).namespace("my-ns"))
+			.involvedObject(similarEvent().getInvolvedObject())
+			.related(TestEvents.ref("Node", "node-1", null))
+			.type("Warning")
+			.reason("similar")
+			.action("Pulling")
+			.message("(combined from similar events): similar message9")
+			.source(new V1EventSource().component("kubelet").host("kublet.node1"))
+			.reportingComponent("kubelet")
+			.reportingInstance("kubelet-node1")
+			.count(1)
+			.firstTimestamp(second)
+			.lastTimestamp(second));
+		assertThat(result.patch()).isNull();
+	}
+
+	@Test
+	void anEventWithoutSourceAggregatesToOneWithoutSource() {
+		EventCorrelator correlator = new EventCorrelator(
+				CorrelatorOptions.builder().clock(TickingClock.fixed(START)).build());
+		CoreV1Event template = similarEvent().source(null);
+		CorrelationResult result = null;
+		for (CoreV1Event event : similar(10, template)) {
+			result = correlator.correlate(event);
+		}
+		assertThat(result.event().getMessage()).isEqualTo("(combined from similar events): similar message9");
+		assertThat(result.event().getSource()).isNull();
+		assertThat(result.event().getReportingComponent()).isNull();
+	}
+
+	@Test
+	void similarEventsExactlyOneWindowApartStillAggregateOneNanosecondMoreDoNot() {
+		for (Duration gap : List.of(CorrelatorOptions.DEFAULT_AGGREGATE_INTERVAL,
+				CorrelatorOptions.DEFAULT_AGGREGATE_INTERVAL.plusNanos(1))) {
+			TickingClock clock = TickingClock.fixed(START);
+			EventCorrelator correlator = new EventCorrelator(CorrelatorOptions.builder().clock(clock).build());
+			List<CoreV1Event> events = similar(10, similarEvent());
+			for (CoreV1Event event : events.subList(0, 9)) {
+				correlator.correlate(event);
+			}
+			clock.advance(gap);
+			String message = correlator.correlate(events.get(9)).event().getMessage();
+			assertThat(message).as("after %s", gap)
+				.isEqualTo(gap.equals(Duration.ofSeconds(600)) ? "(combined from similar events): similar message9"
+						: "similar message9");
+		}
+	}
+
+	@Test
+	void aStoredEventWithoutACountStartsOverWithACreate() {
+		EventCorrelator correlator = new EventCorrelator(
+				CorrelatorOptions.builder().clock(TickingClock.fixed(START)).build());
+		CoreV1Event stored = TestEvents.copy(correlator.correlate(TestEvents.copy(this.duplicateEvent)).event());
+		stored.getMetadata().name("server-name").resourceVersion("5");
+		stored.setCount(null);
+		correlator.updateState(stored);
+		CorrelationResult next = correlator.correlate(TestEvents.copy(this.duplicateEvent));
+		assertThat(next.patch()).isNull();
+		assertThat(next.event().getCount()).isEqualTo(1);
+		assertThat(next.event().getMetadata().getName()).isEqualTo("name");
+		assertThat(next.event().getMetadata().getResourceVersion()).isNull();
+	}
+
+	@Test
+	void aServerAnswerForAnEarlierCountKeepsTheHigherCountObservedMeanwhile() {
+		// the create's answer arrives after the repeat was observed (writes run on the writer threads)
+		EventCorrelator correlator = new EventCorrelator(
+				CorrelatorOptions.builder().clock(TickingClock.fixed(START)).build());
+		CorrelationResult create = correlator.correlate(TestEvents.copy(this.duplicateEvent));
+		assertThat(correlator.correlate(TestEvents.copy(this.duplicateEvent)).event().getCount()).isEqualTo(2);
+		CoreV1Event answer = TestEvents.copy(create.event());
+		answer.getMetadata().setResourceVersion("5");
+		correlator.updateState(answer);
+		CorrelationResult third = correlator.correlate(TestEvents.copy(this.duplicateEvent));
+		assertThat(third.event().getCount()).isEqualTo(3);
+		assertThat(third.event().getMetadata().getName()).isEqualTo("name");
+		assertThat(third.event().getMetadata().getResourceVersion()).isEqualTo("5");
+		assertThat(third.patch()).isEqualTo(new EventSink.CountPatch(3, third.event().getLastTimestamp(), "me again"));
+	}
+
+	@Test
+	void aServerAnswerForAnotherEventReplacesWhatWasObserved() {
+		EventCorrelator correlator = new EventCorrelator(
+				CorrelatorOptions.builder().clock(TickingClock.fixed(START)).build());
+		CorrelationResult create = correlator.correlate(TestEvents.copy(this.duplicateEvent));
+		correlator.correlate(TestEvents.copy(this.duplicateEvent));
+		CoreV1Event recreated = TestEvents.copy(create.event());
+		recreated.getMetadata().name("name.recreated").resourceVersion("9");
+		correlator.updateState(recreated);
+		CorrelationResult next = correlator.correlate(TestEvents.copy(this.duplicateEvent));
+		assertThat(next.event().getCount()).isEqualTo(2);
+		assertThat(next.event().getMetadata().getName()).isEqualTo("name.recreated");
+		assertThat(next.event().getMetadata().getResourceVersion()).isEqualTo("9");
+	}
+
+	@Test
+	void snapshotLimitCutsEveryListButNotTheSizes() {
+		EventCorrelator correlator = new EventCorrelator(
+				CorrelatorOptions.builder().clock(TickingClock.fixed(START)).build());
+		for (String pod : List.of("web-0", "web-1", "web-2")) {
+			correlator.correlate(TestEvents.event("A", "a", TestEvents.ref("Pod", pod, "shop")));
+		}
+		CorrelatorSnapshot one = correlator.snapshot(1, (object) -> true);
+		assertThat(one.aggregateRecords()).hasSize(1);
+		assertThat(one.observedEvents()).hasSize(1);
+		assertThat(one.spamBuckets()).hasSize(1);
+		assertThat(List.of(one.aggregatorSize(), one.observedSize(), one.spamBucketsSize())).containsExactly(3L, 3L, 3L);
+		CorrelatorSnapshot none = correlator.snapshot(0, (object) -> true);
+		assertThat(none.aggregateRecords()).isEmpty();
+		assertThat(none.observedEvents()).isEmpty();
+		assertThat(none.spamBuckets()).isEmpty();
 	}
 
 	@Test
