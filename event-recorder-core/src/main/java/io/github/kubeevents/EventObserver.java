@@ -134,7 +134,7 @@ final class EventObserver {
 	 * ({@code <subject name>.<hex Unix nanoseconds>}) within two seconds of firstTimestamp, and a decimal (or no)
 	 * resourceVersion are kept as numbers. Any other value keeps all four as given, in {@link #exact}.
 	 */
-	private static final class ObservedRecord extends KeyHash {
+	static final class ObservedRecord extends KeyHash {
 
 		private static final long NO_NUMBER = -1;
 
@@ -228,6 +228,14 @@ final class EventObserver {
 			else {
 				this.exact = new Exact(first, last, name, resourceVersion);
 			}
+		}
+
+		/**
+		 * Whether the record holds its four values in the compact form; tests check that what the recorder and
+		 * the API server write takes it.
+		 */
+		boolean isCompact() {
+			return this.exact == null;
 		}
 
 		@Nullable OffsetDateTime firstTimestamp() {

@@ -200,12 +200,13 @@ class CoreV1SinkSubscriberTests {
 		try (LogCapture log = LogCapture.of(WriteAttempts.class, Level.WARN)) {
 			handle(recording, pod());
 			handle(recording, pod());
+			handle(recording, pod());
 			assertThat(log.warnings()).singleElement()
 				.asString()
 				.startsWith("The sink request listener failed (logged once; the write is not affected)");
 		}
-		assertThat(this.sink.calls()).extracting(ScriptedSink.Call::verb).containsExactly("create", "patch");
-		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 1, 0, 0));
+		assertThat(this.sink.calls()).extracting(ScriptedSink.Call::verb).containsExactly("create", "patch", "patch");
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 2, 0, 0));
 		assertThat(totalDropped()).isZero();
 	}
 

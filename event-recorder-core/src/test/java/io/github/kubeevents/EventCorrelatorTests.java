@@ -269,6 +269,22 @@ class EventCorrelatorTests {
 	}
 
 	@Test
+	void aServerAnswerWithTheSameCountReplacesTheObservedLastTimestamp() {
+		EventCorrelator correlator = new EventCorrelator(
+				CorrelatorOptions.builder().clock(TickingClock.fixed(START)).build());
+		CorrelationResult create = correlator.correlate(TestEvents.copy(this.duplicateEvent));
+		CoreV1Event answer = TestEvents.copy(create.event());
+		answer.getMetadata().setResourceVersion("5");
+		answer.lastTimestamp(answer.getLastTimestamp().plusSeconds(5));
+		correlator.updateState(answer);
+		List<CorrelatorSnapshot.ObservedEvent> observed = correlator.snapshot(10, (object) -> true).observedEvents();
+		assertThat(observed).singleElement().satisfies((event) -> {
+			assertThat(event.count()).isEqualTo(1);
+			assertThat(event.lastTimestamp()).isEqualTo(answer.getLastTimestamp().toInstant());
+		});
+	}
+
+	@Test
 	void aServerAnswerForAnotherEventReplacesWhatWasObserved() {
 		EventCorrelator correlator = new EventCorrelator(
 				CorrelatorOptions.builder().clock(TickingClock.fixed(START)).build());

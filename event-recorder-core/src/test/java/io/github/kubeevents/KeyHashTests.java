@@ -1,10 +1,14 @@
 package io.github.kubeevents;
 
+import java.lang.reflect.Field;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -115,11 +119,104 @@ class KeyHashTests {
 		assertThatNullPointerException().isThrownBy(() -> KeyHash.of(null));
 	}
 
+	@Test
+	void eachHalfIsThePolynomialOfTheDigitsAtItsSecretPointModuloTwoToThe61MinusOneThenMixed() throws Exception {
+		// the construction the Javadoc states, computed independently (BigInteger, the digits cut one run at a time)
+		long r1 = secretPoint("R1");
+		long r2 = secretPoint("R2");
+		List<String> texts = new ArrayList<>(List.of("", "a", "kubelet", "kubelet.", "kubeletnode1PodshopBackOff",
+				"\u00ff", "\u0100", "\u00ff\u0100\u00ff", "ab\u4e2d\u6587\u5b57\u7b26cd", "\uffff\uffff\uffff\uffff",
+				"abcdef\u0100", "abcdefg\u0100", "\u0100abcdefgh", "\0\0\0\0\0\0\0\0"));
+		Random random = new Random(61);
+		for (int n = 0; n < 500; n++) {
+			texts.add(randomText(random, random.nextInt(40)));
+		}
+		for (String text : texts) {
+			List<Long> digits = digits(text);
+			KeyHash hash = KeyHash.of(text);
+			String what = text.chars().boxed().toList().toString();
+			assertThat(hash.high()).as("first half of %s", what).isEqualTo(fmix64(polynomial(digits, r1)));
+			assertThat(hash.low()).as("second half of %s", what).isEqualTo(fmix64(polynomial(digits, r2)));
+		}
+	}
+
+	@Test
+	void aStaleLongerKeyInTheBuilderDoesNotLeakIntoTheNextOne() {
+		KeyHash.Builder builder = new KeyHash.Builder();
+		for (String text : List.of("abcdefghijklmnopq", "ab", "\u0100\u0101\u0102\u0103\u0104", "\u0100", "abcdefgh", "a")) {
+			assertThat(builder.reset().add(text).build()).as(text).isEqualTo(KeyHash.of(text));
+		}
+	}
+
+	@Test
+	void hashCodesSpreadOverTheKeys() {
+		Set<Integer> hashCodes = new HashSet<>();
+		for (int i = 0; i < 1000; i++) {
+			KeyHash hash = KeyHash.of("kubeletnode1Podshopweb-" + i);
+			hashCodes.add(hash.hashCode());
+			assertThat(hash.hashCode()).isEqualTo((int) hash.high());
+		}
+		assertThat(hashCodes).hasSizeGreaterThan(990);
+	}
+
+	@Test
+	void toStringIsBothHalvesInHex() {
+		assertThat(new KeyHash(0x1L, 0xabcL)).hasToString("0000000000000001" + "0000000000000abc");
+		assertThat(new KeyHash(-1L, 0L)).hasToString("ffffffffffffffff" + "0000000000000000");
+	}
+
+	private static long secretPoint(String name) throws ReflectiveOperationException {
+		Field field = KeyHash.class.getDeclaredField(name);
+		field.setAccessible(true);
+		return field.getLong(null);
+	}
+
+	/** Runs of up to seven Latin-1 characters or up to three others, each with its kind and length above it. */
+	private static List<Long> digits(String text) {
+		List<Long> digits = new ArrayList<>();
+		int i = 0;
+		while (i < text.length()) {
+			boolean wide = text.charAt(i) >= 256;
+			BigInteger run = BigInteger.ZERO;
+			int length = 0;
+			while (i < text.length() && length < (wide ? 3 : 7) && (text.charAt(i) >= 256) == wide) {
+				run = run.multiply(BigInteger.valueOf(wide ? 65536 : 256)).add(BigInteger.valueOf(text.charAt(i)));
+				i++;
+				length++;
+			}
+			BigInteger kind = wide ? BigInteger.ZERO : BigInteger.TWO.pow(59);
+			digits.add(kind.add(BigInteger.valueOf(length).multiply(BigInteger.TWO.pow(56))).add(run).longValueExact());
+		}
+		return digits;
+	}
+
+	/** m1 r^(n-1) + ... + mn modulo 2^61 - 1. */
+	private static long polynomial(List<Long> digits, long point) {
+		BigInteger p = BigInteger.TWO.pow(61).subtract(BigInteger.ONE);
+		BigInteger r = BigInteger.valueOf(point);
+		BigInteger value = BigInteger.ZERO;
+		for (long digit : digits) {
+			value = value.multiply(r).add(BigInteger.valueOf(digit)).mod(p);
+		}
+		return value.longValueExact();
+	}
+
+	/** MurmurHash3's 64-bit finaliser, as published. */
+	private static long fmix64(long k) {
+		k ^= k >>> 33;
+		k *= 0xff51afd7ed558ccdL;
+		k ^= k >>> 33;
+		k *= 0xc4ceb9fe1a85ec53L;
+		k ^= k >>> 33;
+		return k;
+	}
+
 	private static String randomText(Random random, int length) {
 		StringBuilder text = new StringBuilder();
 		for (int i = 0; i < length; i++) {
-			int kind = random.nextInt(8);
-			text.append((kind == 0) ? (char) random.nextInt(0x10000) : (char) ('a' + random.nextInt(3)));
+			int kind = random.nextInt(10);
+			text.append((kind == 0) ? (char) random.nextInt(0x10000)
+					: (kind == 1) ? (char) (255 + random.nextInt(2)) : (char) ('a' + random.nextInt(3)));
 		}
 		return text.toString();
 	}
