@@ -107,7 +107,7 @@ class SampleApplicationTests {
 				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
 						new KubeEventsProperties.RateLimit(null, 10),
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10))),
-				new KubeEventsProperties.Queue(1000, 1000, SubscriberOptions.FullQueuePolicy.DROP),
+				new KubeEventsProperties.Queue(10000, 10000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
 						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),
@@ -247,7 +247,7 @@ class SampleApplicationTests {
 			.expectStatus()
 			.isOk()
 			.expectBody()
-			.jsonPath("$.measurements[0].value").isEqualTo(1000.0);
+			.jsonPath("$.measurements[0].value").isEqualTo(10000.0);
 		this.client.get()
 			.uri("/actuator/metrics/kubeevents.dropped?tag=reason:invalid_input")
 			.exchange()
