@@ -44,10 +44,7 @@ final class BroadcastingEventRecorder implements EventRecorder {
 		RecordedEvent event;
 		try {
 			message = EventSpec.format(spec.message(), spec.args());
-			if (EventSpec.exceeds(message.text(), this.maxMessageBytes)) {
-				throw new IllegalArgumentException("message is " + EventSpec.utf8Length(message.text())
-						+ " UTF-8 bytes, more than the limit of " + this.maxMessageBytes);
-			}
+			EventSpec.requireWithinLimit(message.text(), this.maxMessageBytes);
 			event = spec.build(this.source, this.clock.instant(), message.text());
 		}
 		catch (RuntimeException ex) {

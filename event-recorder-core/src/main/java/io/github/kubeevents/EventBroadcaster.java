@@ -379,6 +379,9 @@ public final class EventBroadcaster implements AutoCloseable {
 		/** The default capacity of each writer thread's queue: 1000 writes. */
 		public static final int DEFAULT_WRITER_QUEUE_CAPACITY = 1000;
 
+		/** The default limit of a message: 1 MiB of UTF-8 (see {@link #maxMessageBytes(int)}). */
+		public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+
 		int incomingQueueCapacity = DEFAULT_INCOMING_QUEUE_CAPACITY;
 
 		SubscriberOptions subscriberOptions = SubscriberOptions.defaults();
@@ -393,7 +396,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		DoubleSupplier jitter = () -> ThreadLocalRandom.current().nextDouble();
 
-		int maxMessageBytes = 1024 * 1024;
+		int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
 
 		Duration shutdownTimeout = Duration.ofSeconds(10);
 

@@ -139,6 +139,30 @@ public record EventSpec(@Nullable Object regarding, @Nullable InvolvedObjectAdap
 		return build(source, timestamp, format(this.message, this.args).text());
 	}
 
+	/**
+	 * {@link #toRecordedEvent(EventSource, Instant)} with the recorder's message limit
+	 * ({@link EventBroadcaster.Builder#maxMessageBytes(int)}), as the library's recorder applies it.
+	 * @param source the reporting component and host
+	 * @param timestamp the recording time
+	 * @param maxMessageBytes the largest formatted message accepted, in UTF-8 bytes
+	 * @return the event
+	 * @throws IllegalArgumentException as {@link #toRecordedEvent(EventSource, Instant)} does, and when the
+	 * formatted message is longer than {@code maxMessageBytes}
+	 */
+	public RecordedEvent toRecordedEvent(EventSource source, Instant timestamp, int maxMessageBytes) {
+		String text = format(this.message, this.args).text();
+		requireWithinLimit(text, maxMessageBytes);
+		return build(source, timestamp, text);
+	}
+
+	/** Throws naming both sizes when {@code message} is more than {@code maxBytes} UTF-8 bytes. */
+	static void requireWithinLimit(String message, int maxBytes) {
+		if (exceeds(message, maxBytes)) {
+			throw new IllegalArgumentException(
+					"message is " + utf8Length(message) + " UTF-8 bytes, more than the limit of " + maxBytes);
+		}
+	}
+
 	RecordedEvent build(EventSource source, Instant timestamp, String formattedMessage) {
 		Objects.requireNonNull(source, "source");
 		Objects.requireNonNull(timestamp, "timestamp");

@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * {@link #events(Format)}).
  *
  * <p>It turns calls into events exactly as the real recorder does ({@link EventSpec#toRecordedEvent}: the same
- * validation and the same formatting rule); invalid calls are not captured but listed in {@link #invalidInputs()}.
+ * validation, the same formatting rule and the same message limit, 1 MiB unless given); invalid calls are not
+ * captured but listed in {@link #invalidInputs()}.
  * Unlike client-go's, it never blocks (it keeps everything in memory) and formats with Java's
  * {@link String#format}.
  *
@@ -54,23 +55,41 @@ public final class FakeEventRecorder implements EventRecorder {
 
 	private final Clock clock;
 
+	private final int maxMessageBytes;
+
 	private final List<RecordedEvent> recorded = new CopyOnWriteArrayList<>();
 
 	private final List<String> invalid = new CopyOnWriteArrayList<>();
 
-	/** A recorder with {@link #DEFAULT_SOURCE} and the system clock. */
+	/** A recorder with {@link #DEFAULT_SOURCE}, the system clock and the default message limit. */
 	public FakeEventRecorder() {
 		this(DEFAULT_SOURCE, Clock.systemUTC());
+	}
+
+	/**
+	 * A recorder with the default message limit ({@link EventBroadcaster.Builder#DEFAULT_MAX_MESSAGE_BYTES}).
+	 * @param source the source written into captured events
+	 * @param clock the clock of their timestamps
+	 */
+	public FakeEventRecorder(EventSource source, Clock clock) {
+		this(source, clock, EventBroadcaster.Builder.DEFAULT_MAX_MESSAGE_BYTES);
 	}
 
 	/**
 	 * A recorder.
 	 * @param source the source written into captured events
 	 * @param clock the clock of their timestamps
+	 * @param maxMessageBytes the largest message captured, in UTF-8 bytes, as
+	 * {@link EventBroadcaster.Builder#maxMessageBytes(int)}; longer ones are listed as invalid input
+	 * @throws IllegalArgumentException when {@code maxMessageBytes} is below 1
 	 */
-	public FakeEventRecorder(EventSource source, Clock clock) {
+	public FakeEventRecorder(EventSource source, Clock clock, int maxMessageBytes) {
+		if (maxMessageBytes < 1) {
+			throw new IllegalArgumentException("maxMessageBytes must be at least 1, was " + maxMessageBytes);
+		}
 		this.source = Objects.requireNonNull(source, "source");
 		this.clock = Objects.requireNonNull(clock, "clock");
+		this.maxMessageBytes = maxMessageBytes;
 	}
 
 	@Override
@@ -80,7 +99,7 @@ public final class FakeEventRecorder implements EventRecorder {
 			return;
 		}
 		try {
-			this.recorded.add(spec.toRecordedEvent(this.source, this.clock.instant()));
+			this.recorded.add(spec.toRecordedEvent(this.source, this.clock.instant(), this.maxMessageBytes));
 		}
 		catch (RuntimeException ex) {
 			this.invalid.add(ex.getMessage());

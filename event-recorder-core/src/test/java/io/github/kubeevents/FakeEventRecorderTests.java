@@ -1,6 +1,7 @@
 package io.github.kubeevents;
 
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 
@@ -10,6 +11,7 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /** client-go's two FakeRecorders' strings (record's and events'). */
 class FakeEventRecorderTests {
@@ -69,6 +71,24 @@ class FakeEventRecorderTests {
 				"involved object is null", "reason is empty");
 		recorder.clear();
 		assertThat(recorder.invalidInputs()).isEmpty();
+	}
+
+	@Test
+	void appliesTheRecordersMessageLimit() {
+		FakeEventRecorder recorder = new FakeEventRecorder(FakeEventRecorder.DEFAULT_SOURCE, Clock.systemUTC(), 10);
+		recorder.eventf(this.pod, EventType.WARNING, "Full", "Disk %s", "full!");
+		recorder.eventf(this.pod, EventType.WARNING, "Full", "Disk %s", "\u00e4\u00e4 full");
+		assertThat(recorder.recordedEvents()).extracting(RecordedEvent::message).containsExactly("Disk full!");
+		assertThat(recorder.invalidInputs())
+			.containsExactly("message is 14 UTF-8 bytes, more than the limit of 10");
+		FakeEventRecorder byDefault = new FakeEventRecorder();
+		byDefault.event(this.pod, EventType.NORMAL, "Big", "x".repeat(1024 * 1024));
+		byDefault.event(this.pod, EventType.NORMAL, "Big", "x".repeat(1024 * 1024 + 1));
+		assertThat(byDefault.recordedEvents()).hasSize(1);
+		assertThat(byDefault.invalidInputs())
+			.containsExactly("message is 1048577 UTF-8 bytes, more than the limit of 1048576");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new FakeEventRecorder(FakeEventRecorder.DEFAULT_SOURCE, Clock.systemUTC(), 0));
 	}
 
 	@Test

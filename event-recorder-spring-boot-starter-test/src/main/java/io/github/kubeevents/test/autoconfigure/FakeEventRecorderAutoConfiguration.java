@@ -2,10 +2,12 @@ package io.github.kubeevents.test.autoconfigure;
 
 import java.time.Clock;
 
+import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
+import io.github.kubeevents.autoconfigure.KubeEventsProperties;
 import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +39,8 @@ import org.springframework.context.annotation.Primary;
  * failing with "more than one 'primary' bean found". Such beans stay in the context and can be injected by name or
  * qualifier; a decorator that takes an {@link EventRecorder} gets the fake as its delegate. An INFO line names each
  * bean that lost {@code @Primary}. The fake captures with the application's {@link EventSource} (the component and
- * host the real recorder would write) and the system clock.
+ * host the real recorder would write), its message limit ({@code kubeevents.max-message-size}) and the system
+ * clock.
  */
 @AutoConfiguration(before = KubeEventsAutoConfiguration.class)
 public final class FakeEventRecorderAutoConfiguration {
@@ -82,8 +85,11 @@ public final class FakeEventRecorderAutoConfiguration {
 
 	@Bean(BEAN_NAME)
 	@Primary
-	FakeEventRecorder fakeEventRecorder(ObjectProvider<EventSource> source) {
-		return new FakeEventRecorder(source.getIfAvailable(() -> FakeEventRecorder.DEFAULT_SOURCE), Clock.systemUTC());
+	FakeEventRecorder fakeEventRecorder(ObjectProvider<EventSource> source,
+			ObjectProvider<KubeEventsProperties> properties) {
+		KubeEventsProperties kubeEvents = properties.getIfAvailable();
+		return new FakeEventRecorder(source.getIfAvailable(() -> FakeEventRecorder.DEFAULT_SOURCE), Clock.systemUTC(),
+				(kubeEvents != null) ? kubeEvents.maxMessageBytes() : EventBroadcaster.Builder.DEFAULT_MAX_MESSAGE_BYTES);
 	}
 
 	@Bean

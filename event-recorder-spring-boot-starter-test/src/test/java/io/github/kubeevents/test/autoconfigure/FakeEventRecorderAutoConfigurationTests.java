@@ -73,6 +73,30 @@ class FakeEventRecorderAutoConfigurationTests {
 	}
 
 	@Test
+	void fakeAppliesTheApplicationsMessageLimit() {
+		this.runner.withPropertyValues("kubeevents.max-message-size=16B").run((context) -> {
+			EventRecorder recorder = context.getBean(EventRecorder.class);
+			recorder.about(POD).warning("Full", "sixteen bytes ok");
+			recorder.about(POD).warning("Full", "seventeen bytes !");
+			FakeEventRecorder fake = context.getBean(FakeEventRecorder.class);
+			assertThat(fake).onlyEvent().hasMessage("sixteen bytes ok");
+			assertThat(fake.invalidInputs()).containsExactly("message is 17 UTF-8 bytes, more than the limit of 16");
+		});
+	}
+
+	@Test
+	void fakeWithoutTheStarterHasTheDefaultMessageLimit() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(FakeEventRecorderAutoConfiguration.class))
+			.run((context) -> {
+				EventRecorder recorder = context.getBean(EventRecorder.class);
+				recorder.about(POD).warning("Big", "x".repeat(1024 * 1024));
+				recorder.about(POD).warning("Big", "x".repeat(1024 * 1024 + 1));
+				assertThat(context.getBean(FakeEventRecorder.class).recordedEvents()).hasSize(1);
+			});
+	}
+
+	@Test
 	void fakeWinsOverAnApplicationRecorderBean() {
 		this.runner.withBean("applicationRecorder", EventRecorder.class, FakeEventRecorder::new).run((context) -> {
 			assertThat(context.getBean(EventRecorder.class)).isSameAs(context.getBean("fakeEventRecorder"));
