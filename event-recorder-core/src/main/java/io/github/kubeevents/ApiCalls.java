@@ -20,6 +20,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import okhttp3.Call;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -205,7 +206,9 @@ final class ApiCalls {
 		this.httpClient.connectionPool().evictAll();
 	}
 
-	static String requireNamespace(@Nullable String namespace) throws EventSinkException {
+	/** The namespace an Event is written to; a missing one fails the request before it is sent. */
+	static String requireNamespace(@Nullable V1ObjectMeta metadata) throws EventSinkException {
+		String namespace = (metadata != null) ? metadata.getNamespace() : null;
 		if (namespace == null || namespace.isEmpty()) {
 			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
 					"Unable to construct request: event has no namespace", null);
@@ -213,7 +216,9 @@ final class ApiCalls {
 		return namespace;
 	}
 
-	static String requireName(@Nullable String name) throws EventSinkException {
+	/** The name of the Event a patch is for; a missing one fails the request before it is sent. */
+	static String requireName(@Nullable V1ObjectMeta metadata) throws EventSinkException {
+		String name = (metadata != null) ? metadata.getName() : null;
 		if (name == null || name.isEmpty()) {
 			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
 					"Unable to construct patch request: event has no name", null);

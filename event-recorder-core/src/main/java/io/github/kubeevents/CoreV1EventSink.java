@@ -52,15 +52,15 @@ final class CoreV1EventSink implements EventSink {
 
 	@Override
 	public CoreV1Event create(CoreV1Event event) throws EventSinkException {
-		String namespace = ApiCalls.requireNamespace((event.getMetadata() != null) ? event.getMetadata().getNamespace() : null);
+		String namespace = ApiCalls.requireNamespace(event.getMetadata());
 		return this.calls.call(() -> this.api.createNamespacedEvent(namespace, event).buildCall(null), CoreV1Event.class,
 				"create");
 	}
 
 	@Override
 	public CoreV1Event patch(CoreV1Event event, CountPatch patch) throws EventSinkException {
-		String namespace = ApiCalls.requireNamespace((event.getMetadata() != null) ? event.getMetadata().getNamespace() : null);
-		String name = ApiCalls.requireName(event.getMetadata().getName());
+		String namespace = ApiCalls.requireNamespace(event.getMetadata());
+		String name = ApiCalls.requireName(event.getMetadata());
 		return this.calls.patch(() -> this.api.patchNamespacedEvent(name, namespace, new V1Patch("{}")).buildCall(null),
 				patch.toMap(), CoreV1Event.class);
 	}

@@ -36,15 +36,15 @@ final class EventsV1EventSink implements EventsV1Sink {
 
 	@Override
 	public EventsV1Event create(EventsV1Event event) throws EventSinkException {
-		String namespace = ApiCalls.requireNamespace((event.getMetadata() != null) ? event.getMetadata().getNamespace() : null);
+		String namespace = ApiCalls.requireNamespace(event.getMetadata());
 		return this.calls.call(() -> this.api.createNamespacedEvent(namespace, event).buildCall(null),
 				EventsV1Event.class, "create");
 	}
 
 	@Override
 	public EventsV1Event patch(EventsV1Event event, SeriesPatch patch) throws EventSinkException {
-		String namespace = ApiCalls.requireNamespace((event.getMetadata() != null) ? event.getMetadata().getNamespace() : null);
-		String name = ApiCalls.requireName(event.getMetadata().getName());
+		String namespace = ApiCalls.requireNamespace(event.getMetadata());
+		String name = ApiCalls.requireName(event.getMetadata());
 		return this.calls.patch(() -> this.api.patchNamespacedEvent(name, namespace, new V1Patch("{}")).buildCall(null),
 				patch.toMap(), EventsV1Event.class);
 	}
