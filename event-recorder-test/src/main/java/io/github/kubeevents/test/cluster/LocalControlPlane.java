@@ -5,7 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 import org.slf4j.Logger;
@@ -110,29 +112,33 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 	/** Starts a control plane for {@link Builder#start()}, after its leftover clean-up. */
 	static LocalControlPlane start(Path assets, Duration eventTtl, Duration startupTimeout,
-			List<String> extraApiServerArgs, Path stateDirectory, LeftoverProcesses.Report leftoverReport) {
+			List<String> extraApiServerArgs, Map<String, String> admissionPlugins, Path stateDirectory,
+			LeftoverProcesses.Report leftoverReport) {
 		LocalControlPlane cp = new LocalControlPlane(assets, eventTtl, startupTimeout, extraApiServerArgs,
-				stateDirectory, leftoverReport);
+				admissionPlugins, stateDirectory, leftoverReport);
 		cp.startAll();
 		return cp;
 	}
 
 	private LocalControlPlane(Path assets, Duration eventTtl, Duration startupTimeout, List<String> extraApiServerArgs,
-			Path stateDirectory, LeftoverProcesses.Report leftoverReport) {
+			Map<String, String> admissionPlugins, Path stateDirectory, LeftoverProcesses.Report leftoverReport) {
 		this.eventTtl = eventTtl;
 		this.startupTimeout = startupTimeout;
 		this.leftoverReport = leftoverReport;
+		List<String> apiServerArgs = new ArrayList<>();
 		try {
 			this.directory = ControlPlaneDirectory.create();
 			this.ports = ControlPlanePorts.allocate();
 			this.credentials = ControlPlaneCredentials.write(this.directory.tokenFile(), this.directory.saPublicKey(),
 					this.directory.saPrivateKey());
+			apiServerArgs.addAll(AdmissionConfiguration.flags(admissionPlugins, this.directory.root()));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("could not prepare the control plane's directory", ex);
 		}
+		apiServerArgs.addAll(extraApiServerArgs);
 		ControlPlaneCommands commands = new ControlPlaneCommands(assets, this.directory, this.ports, eventTtl,
-				extraApiServerArgs);
+				apiServerArgs);
 		this.processes = new ControlPlaneProcesses(commands, stateDirectory);
 		this.shutdownHook = new Thread(() -> {
 			this.processes.kill();
@@ -374,6 +380,8 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 
 		private final List<String> extraApiServerArgs = new ArrayList<>();
 
+		private final Map<String, String> admissionPlugins = new LinkedHashMap<>();
+
 		/** Use {@link LocalControlPlane#builder()}. */
 		Builder() {
 		}
@@ -425,6 +433,36 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		}
 
 		/**
+		 * Enables an admission plugin on top of kube-apiserver's defaults, with its configuration, e.g. the
+		 * EventRateLimit plugin:
+		 * <pre>{@code
+		 * LocalControlPlane.builder()
+		 *     .admissionPlugin("EventRateLimit", """
+		 *         apiVersion: eventratelimit.admission.k8s.io/v1alpha1
+		 *         kind: Configuration
+		 *         limits:
+		 *         - type: Namespace
+		 *           qps: 1
+		 *           burst: 3
+		 *         """)
+		 *     .start();
+		 * }</pre>
+		 * The plugins are given as {@code --enable-admission-plugins}; the configurations are written into one
+		 * {@code AdmissionConfiguration} file in the control plane's directory, given as
+		 * {@code --admission-control-config-file}. Such a control plane is the caller's own; for a test class,
+		 * start it in {@code @BeforeAll} and close it in {@code @AfterAll} (a shared cluster has no extra flags).
+		 * @param name the plugin's name, e.g. {@code EventRateLimit}
+		 * @param configuration the plugin's configuration as YAML (embedded in the file as it is), or {@code ""}
+		 * for a plugin without one
+		 * @return this builder
+		 */
+		public Builder admissionPlugin(String name, String configuration) {
+			this.admissionPlugins.put(Objects.requireNonNull(name, "name"),
+					Objects.requireNonNull(configuration, "configuration"));
+			return this;
+		}
+
+		/**
 		 * Where pid files are kept (see the {@link LocalControlPlane} class comment).
 		 * @param directory the directory; default {@code -Dkubeevents.test.cluster.state-dir}, else
 		 * {@code ${java.io.tmpdir}/kube-events-test-cluster}
@@ -454,6 +492,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 			Path state = (this.stateDirectory != null) ? this.stateDirectory : LeftoverProcesses.defaultStateDirectory();
 			LeftoverProcesses.Report report = LeftoverProcesses.cleanUp(state);
 			return LocalControlPlane.start(dir, this.eventTtl, this.startupTimeout, List.copyOf(this.extraApiServerArgs),
+					new LinkedHashMap<>(this.admissionPlugins),
 					state, report);
 		}
 
