@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The events API a recorder writes, and why: the configured one, or what discovery found for
  * {@link EventsApi#AUTO} (client-go's {@code NewEventBroadcasterAdapter}: events.k8s.io/v1 when the server
- * serves it, else core/v1); and whether the identity may write core/v1 Events, for the RBAC fallback of
- * {@code auto} ({@link ApiFallback}).
+ * serves it, else core/v1); and the SelfSubjectAccessReview behind the {@link EventsAccess} probe of a client's
+ * sink.
  *
  * <p>Immutable and thread-safe.
  *
@@ -80,16 +80,19 @@ record ApiChoice(EventsApi api, String reason) {
 	}
 
 	/**
-	 * Whether the client's identity may create core/v1 Events in {@code namespace}: one SelfSubjectAccessReview
-	 * (which every authenticated user may make).
+	 * Whether the client's identity may use {@code verb} on {@code events} of {@code apiGroup} in
+	 * {@code namespace}: one SelfSubjectAccessReview (which every authenticated user may make).
 	 * @param client the client
+	 * @param apiGroup {@code ""} (core/v1) or {@code events.k8s.io}
+	 * @param verb e.g. {@code create}
 	 * @param namespace the namespace
 	 * @param timeout the time limit of the request; {@link Duration#ZERO} for the client's own
 	 * @return the review's answer; {@code null} when the review itself failed (logged), so it can be asked again
 	 */
-	static @Nullable Boolean coreV1EventsAllowed(ApiClient client, String namespace, Duration timeout) {
+	static @Nullable Boolean eventsAllowed(ApiClient client, String apiGroup, String verb, String namespace,
+			Duration timeout) {
 		V1SelfSubjectAccessReview review = new V1SelfSubjectAccessReview().spec(new V1SelfSubjectAccessReviewSpec()
-			.resourceAttributes(new V1ResourceAttributes().group("").resource("events").verb("create").namespace(namespace)));
+			.resourceAttributes(new V1ResourceAttributes().group(apiGroup).resource("events").verb(verb).namespace(namespace)));
 		try {
 			Call call = new AuthorizationV1Api(client).createSelfSubjectAccessReview(review).buildCall(null);
 			if (!timeout.isZero()) {
@@ -100,13 +103,13 @@ record ApiChoice(EventsApi api, String reason) {
 			return answer.getStatus() != null && Boolean.TRUE.equals(answer.getStatus().getAllowed());
 		}
 		catch (ApiException ex) {
-			logger.warn("Could not ask whether core/v1 Events may be created in namespace '{}': {}", namespace,
-					ApiErrors.classify(ex).getMessage());
+			logger.warn("Could not ask whether {} on events in API group '{}' is allowed in namespace '{}': {}", verb,
+					apiGroup, namespace, ApiErrors.classify(ex).getMessage());
 			return null;
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Could not ask whether core/v1 Events may be created in namespace '{}': {}", namespace,
-					ex.toString());
+			logger.warn("Could not ask whether {} on events in API group '{}' is allowed in namespace '{}': {}", verb,
+					apiGroup, namespace, ex.toString());
 			return null;
 		}
 	}

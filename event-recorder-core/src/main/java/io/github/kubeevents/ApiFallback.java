@@ -1,8 +1,5 @@
 package io.github.kubeevents;
 
-import java.util.function.Function;
-
-import com.github.benmanes.caffeine.cache.Cache;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import org.jspecify.annotations.Nullable;
@@ -10,13 +7,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The RBAC fallback of {@code auto}: discovery chose events.k8s.io/v1, but the identity may only write core/v1
- * Events (the RBAC most charts grant: {@code events} in API group {@code ""}). client-go's adapter then loses
- * every event; here, when a write of events.k8s.io/v1 is refused with HTTP 403, one SelfSubjectAccessReview asks
- * whether core/v1 Events may be created in that namespace, and if so the sink switches to core/v1 for good, with one
- * WARN naming the RBAC rule that would allow events.k8s.io/v1. A namespace where the review says core/v1 is refused
- * too is remembered (bounded), so its refusals cost no further review; a review that fails (a timeout, a 5xx) is
- * asked again at the next refusal. An explicitly configured API never switches.
+ * The RBAC choice of {@code auto} once discovery chose events.k8s.io/v1: the identity may lack verbs there that
+ * core/v1 grants (the RBAC most charts write: {@code events} in API group {@code ""}, often with {@code create}
+ * alone). client-go's adapter then loses every event, or every repeat. Here the {@link EventsAccess} probe is asked,
+ * verb by verb and for both APIs, at startup (for the recorder's own namespace) and after each refusal of
+ * events.k8s.io/v1 (HTTP 403, for the refused event's namespace), and {@link #decide} says whether to switch to
+ * core/v1 for good: when core/v1 serves the recorder better, i.e.
+ * <ul>
+ * <li>core/v1 allows {@code create} and {@code patch} and events.k8s.io/v1 does not allow both, or</li>
+ * <li>core/v1 allows {@code create} and events.k8s.io/v1 does not, or</li>
+ * <li>both allow {@code create} without {@code patch}: core/v1 then writes each repeat as an Event of its own at
+ * once ({@code written_without_patch}), where events.k8s.io/v1 would hold repeats in a series it cannot patch.</li>
+ * </ul>
+ * A switch is logged once at WARN with the RBAC rule that would allow events.k8s.io/v1. A namespace where neither
+ * API is better is remembered by the probe, so its refusals cost no further review; a review that fails (a
+ * timeout, a 5xx) is asked again at the next refusal. An explicitly configured API never switches.
  *
  * <p>Thread-safe: writer threads report refusals concurrently; the switch happens once.
  */
@@ -27,62 +32,130 @@ final class ApiFallback {
 	/** The RBAC rule that allows events.k8s.io/v1 Events, as a chart would write it. */
 	static final String EVENTS_V1_RULE = "{apiGroups: [\"events.k8s.io\"], resources: [\"events\"], verbs: [\"create\", \"patch\"]}";
 
-	private final Function<String, @Nullable Boolean> coreV1Allowed;
+	/** What {@link #decide} concluded. */
+	enum Decision {
 
-	private final Cache<String, Boolean> refusedNamespaces = Caches.bounded(256);
+		/** Keep writing events.k8s.io/v1. */
+		KEEP,
+
+		/** Write core/v1 from now on. */
+		SWITCH,
+
+		/** A review failed: ask again at the next refusal. */
+		UNDECIDED
+
+	}
+
+	private final EventsAccess access;
 
 	private volatile @Nullable ApiChoice switched;
 
 	/**
-	 * @param coreV1Allowed whether core/v1 Events may be created in a namespace (a SelfSubjectAccessReview);
-	 * {@code null} when that cannot be told now
+	 * @param access the probe, for both APIs
 	 */
-	ApiFallback(Function<String, @Nullable Boolean> coreV1Allowed) {
-		this.coreV1Allowed = coreV1Allowed;
+	ApiFallback(EventsAccess access) {
+		this.access = access;
 	}
 
 	/**
-	 * A write of events.k8s.io/v1 was refused with 403: switch to core/v1 if it is allowed.
+	 * Whether to switch from events.k8s.io/v1 to core/v1, given what each allows in one namespace.
+	 * @param eventsV1 the events.k8s.io/v1 answers
+	 * @param coreV1 the core/v1 answers
+	 * @return {@link Decision#UNDECIDED} only when an answer that matters is unknown
+	 */
+	static Decision decide(EventsAccess.Check eventsV1, EventsAccess.Check coreV1) {
+		if (eventsV1.complete()) {
+			return Decision.KEEP;
+		}
+		if (!coreV1.known() || !eventsV1.known()) {
+			return Decision.UNDECIDED;
+		}
+		int core = coreV1.rank();
+		int events = eventsV1.rank();
+		return (core > events || (core == 1 && events == 1)) ? Decision.SWITCH : Decision.KEEP;
+	}
+
+	/**
+	 * The startup check, for the recorder's own namespace: switches at once when core/v1 serves better there.
+	 * @param namespace the namespace
+	 * @return the answers for events.k8s.io/v1 and core/v1 in it
+	 */
+	EventsAccess.Check[] atStart(String namespace) {
+		EventsAccess.Check eventsV1 = this.access.check(EventsApi.EVENTS_V1, namespace);
+		EventsAccess.Check coreV1 = this.access.check(EventsApi.CORE_V1, namespace);
+		if (decide(eventsV1, coreV1) == Decision.SWITCH) {
+			switchNow(namespace, eventsV1, coreV1, "RBAC in namespace '" + namespace + "': " + eventsV1.describe());
+		}
+		return new EventsAccess.Check[] { eventsV1, coreV1 };
+	}
+
+	/**
+	 * A write of events.k8s.io/v1 was refused with 403: switch to core/v1 if it serves better.
 	 * @param recorded the refused write's event
+	 * @param verb the refused request's verb ({@code create} or {@code patch})
 	 * @param refusal the server's answer
 	 * @return {@code true} when writing core/v1 from now on (switched now or before)
 	 */
-	boolean refused(RecordedEvent recorded, EventSinkException refusal) {
+	boolean refused(RecordedEvent recorded, String verb, EventSinkException refusal) {
 		if (this.switched != null) {
 			return true;
 		}
 		String namespace = recorded.eventNamespace();
-		if (this.refusedNamespaces.getIfPresent(namespace) != null) {
-			return false;
-		}
 		synchronized (this) {
 			if (this.switched != null) {
 				return true;
 			}
-			Boolean allowed = this.coreV1Allowed.apply(namespace);
-			if (allowed == null) {
+			EventsAccess.Check eventsV1 = this.access.recheck(EventsApi.EVENTS_V1, namespace, verb);
+			EventsAccess.Check coreV1 = this.access.check(EventsApi.CORE_V1, namespace);
+			Decision decision = decide(eventsV1, coreV1);
+			if (decision == Decision.UNDECIDED) {
 				return false;
 			}
-			if (!allowed) {
-				this.refusedNamespaces.put(namespace, Boolean.TRUE);
-				logger.warn("Kubernetes events in namespace '{}' are refused by both APIs: events.k8s.io/v1 ({}) and"
-						+ " core/v1 (the access review says no); grant create and patch on events", namespace,
-						refusal.getMessage());
+			if (decision == Decision.KEEP) {
+				if (!eventsV1.withoutPatch()) {
+					logger.warn("Kubernetes events in namespace '{}' are refused: events.k8s.io/v1 ({}; {}) and"
+							+ " {}; grant create and patch on events", namespace, eventsV1.describe(),
+							refusal.getMessage(), coreV1.describe());
+				}
 				return false;
+			}
+			switchNow(namespace, eventsV1, coreV1, refusal.getMessage());
+		}
+		return true;
+	}
+
+	/**
+	 * Whether events.k8s.io/v1 stays the API in {@code namespace} although it lacks {@code patch} (repeats are
+	 * written as new Events there): it allows create without patch and core/v1 serves no better.
+	 */
+	boolean keepsWithoutPatch(String namespace) {
+		if (this.switched != null) {
+			return false;
+		}
+		EventsAccess.Check eventsV1 = this.access.check(EventsApi.EVENTS_V1, namespace);
+		return eventsV1.withoutPatch()
+				&& decide(eventsV1, this.access.check(EventsApi.CORE_V1, namespace)) == Decision.KEEP;
+	}
+
+	private void switchNow(String namespace, EventsAccess.Check eventsV1, EventsAccess.Check coreV1, String why) {
+		synchronized (this) {
+			if (this.switched != null) {
+				return;
 			}
 			this.switched = new ApiChoice(EventsApi.CORE_V1, "auto: switched from events.k8s.io/v1, which RBAC refuses ("
-					+ refusal.getMessage() + "); core/v1 Events are allowed");
+					+ why + "); core/v1 Events are allowed (" + coreV1.describe() + ")");
 		}
 		logger.atWarn()
-			.setMessage("Writing core/v1 Kubernetes events from now on: events.k8s.io/v1 Events are refused ({})"
-					+ " while core/v1 Events are allowed in namespace '{}'. To write events.k8s.io/v1 Events, grant"
-					+ " the rule {}, or configure core/v1 as the events API to choose it explicitly")
-			.addArgument(refusal::getMessage)
+			.setMessage("Writing core/v1 Kubernetes events from now on: events.k8s.io/v1 Events are refused ({}; {})"
+					+ " while core/v1 Events are allowed in namespace '{}' ({}). To write events.k8s.io/v1 Events,"
+					+ " grant the rule {}, or configure core/v1 as the events API to choose it explicitly")
+			.addArgument(eventsV1::describe)
+			.addArgument(why)
 			.addArgument(namespace)
+			.addArgument(coreV1::describe)
 			.addArgument(EVENTS_V1_RULE)
 			.addKeyValue("eventsApi", EventsApi.CORE_V1.value())
 			.log();
-		return true;
 	}
 
 	/** The choice after the switch, or {@code null} while events.k8s.io/v1 is written. */

@@ -13,12 +13,16 @@ public enum DropReason {
 	/** The per-object token bucket had no token left (client-go drops these silently). */
 	SPAM_FILTERED("spam_filtered", true),
 
-	/** The API server answered with an HTTP error status (4xx/5xx); never retried, like client-go. */
+	/**
+	 * The API server answered with an HTTP error status (4xx/5xx); never retried, like client-go, except 429 Too
+	 * Many Requests (retried on the retry policy) and a 403 that {@code auto} or a missing {@code patch} handles.
+	 */
 	REJECTED_BY_SERVER("rejected_by_server", false),
 
 	/**
 	 * Every attempt failed with a retryable error (default 12 attempts): the server could not be reached, its
-	 * answer could not be read, or it stayed busy (429/5xx) after the Retry-After waits it asked for.
+	 * answer could not be read, it stayed busy (429/5xx) after the Retry-After waits it asked for, or it kept
+	 * answering 429 without Retry-After (the EventRateLimit admission plugin).
 	 */
 	RETRIES_EXHAUSTED("retries_exhausted", false),
 

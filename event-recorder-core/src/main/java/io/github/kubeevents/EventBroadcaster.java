@@ -65,6 +65,12 @@ public final class EventBroadcaster implements AutoCloseable {
 	 */
 	public static final String FIRST_SINK_SUBSCRIBER = "sink";
 
+	/**
+	 * The namespace whose RBAC a sink built for a client checks at startup unless told otherwise: {@value}, where
+	 * events about cluster-scoped objects go.
+	 */
+	public static final String DEFAULT_ACCESS_CHECK_NAMESPACE = "default";
+
 
 	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
 
@@ -102,7 +108,7 @@ public final class EventBroadcaster implements AutoCloseable {
 				builder.clock, builder.sinkWriters, builder.writerQueueCapacity, builder.eventsApi,
 				builder.requestTimeout, builder.seriesCacheSize, builder.correlatorOptions.withDefaultClock(builder.clock),
 				builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock));
-		this.sinks = new SinkFactory(this.sinkSettings, this.counters);
+		this.sinks = new SinkFactory(this.sinkSettings, this.counters, builder.accessCheckNamespace);
 	}
 
 	/**
@@ -176,7 +182,11 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * {@link EventsApi#AUTO} (the default) one discovery request decides between events.k8s.io/v1 (when served)
 	 * and core/v1, as client-go's {@code NewEventBroadcasterAdapter} does, and an events.k8s.io/v1 sink switches to
 	 * core/v1 for good when RBAC refuses events.k8s.io/v1 (HTTP 403) and allows core/v1 (client-go's adapter loses
-	 * those events). The choice, any switch and why are logged and shown in {@link #snapshot(int)}.
+	 * those events). RBAC is checked verb by verb ({@code create}, {@code patch}) for both APIs with
+	 * SelfSubjectAccessReviews, at startup for the builder's {@code accessCheckNamespace} and after a refusal;
+	 * where {@code patch} is refused and {@code create} allowed, repeats are written as new Events
+	 * ({@code written_without_patch}). The choice, any switch, the missing verbs and why are logged and shown in
+	 * {@link #stats()} and {@link #snapshot(int)}.
 	 * @param client the client of the cluster to write to
 	 * @return the subscription
 	 */
@@ -299,7 +309,8 @@ public final class EventBroadcaster implements AutoCloseable {
 		return new RecorderStats(this.fanout.state().tag(), incomingQueue(), this.counters.acceptedCount(),
 				this.counters.droppedByReason(), this.counters.truncatedCount(), this.counters.formatFailureCount(),
 				this.sinks.writes(), this.sinks.rejectedInARow(), this.counters.lastRejection(), subscriberStats(),
-				writeBudget());
+				writeBudget(), this.counters.writtenWithoutPatchCount(), this.counters.throttledBySource(),
+				this.sinks.missingAccessNow());
 	}
 
 	/**
@@ -328,7 +339,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 		return new RecorderSnapshot(this.clock.instant(), this.fanout.state().tag(), incomingQueue(),
 				this.counters.acceptedCount(), this.counters.droppedByReason(), subscriberStats(), sinkViews,
-				writeBudget());
+				writeBudget(), this.counters.writtenWithoutPatchCount(), this.counters.throttledBySource());
 	}
 
 	private RecorderStats.Queue incomingQueue() {
@@ -415,6 +426,8 @@ public final class EventBroadcaster implements AutoCloseable {
 		EventsApi eventsApi = EventsApi.AUTO;
 
 		Duration requestTimeout = CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT;
+
+		String accessCheckNamespace = DEFAULT_ACCESS_CHECK_NAMESPACE;
 
 		int seriesCacheSize = 4096;
 
@@ -617,6 +630,27 @@ public final class EventBroadcaster implements AutoCloseable {
 		 */
 		public Builder eventsApi(EventsApi api) {
 			this.eventsApi = Objects.requireNonNull(api, "eventsApi");
+			return this;
+		}
+
+		/**
+		 * Sets the namespace whose RBAC the sinks built by
+		 * {@link EventBroadcaster#startRecordingTo(io.kubernetes.client.openapi.ApiClient)} check at startup, verb by
+		 * verb and for both events APIs (one SelfSubjectAccessReview per verb and API): the recorder's own namespace,
+		 * where most of its events go. The answers decide the API of {@code auto} before the first write, and a
+		 * missing verb is logged at WARN and shown in {@link EventBroadcaster#stats()} and
+		 * {@link EventBroadcaster#snapshot(int)}. Other namespaces are checked after their first refusal.
+		 * @param namespace the namespace (default {@value EventBroadcaster#DEFAULT_ACCESS_CHECK_NAMESPACE}, where
+		 * events about cluster-scoped objects go); a running Pod's own is in
+		 * {@code /var/run/secrets/kubernetes.io/serviceaccount/namespace}
+		 * @return this builder
+		 */
+		public Builder accessCheckNamespace(String namespace) {
+			Objects.requireNonNull(namespace, "accessCheckNamespace");
+			if (namespace.isBlank()) {
+				throw new IllegalArgumentException("accessCheckNamespace must not be blank");
+			}
+			this.accessCheckNamespace = namespace;
 			return this;
 		}
 

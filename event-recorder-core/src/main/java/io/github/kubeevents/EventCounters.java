@@ -44,6 +44,10 @@ final class EventCounters {
 
 	private final LongAdder formatFailures = new LongAdder();
 
+	private final LongAdder writtenWithoutPatch = new LongAdder();
+
+	private final LongAdder[] throttled = { new LongAdder(), new LongAdder() };
+
 	/** Patterns whose format failure was logged, so each is logged once (bounded). */
 	private final Cache<String, Boolean> failedPatterns = Caches.bounded(1024);
 
@@ -88,6 +92,32 @@ final class EventCounters {
 
 	long truncatedCount() {
 		return this.truncated.sum();
+	}
+
+	/**
+	 * Counts repeats written as new Events because RBAC refuses {@code patch} (each is also a created write).
+	 * @param occurrences how many repeats the new Event stands for
+	 */
+	void writtenWithoutPatch(int occurrences) {
+		this.writtenWithoutPatch.add(occurrences);
+	}
+
+	long writtenWithoutPatchCount() {
+		return this.writtenWithoutPatch.sum();
+	}
+
+	/** Counts a request the API server answered with 429 Too Many Requests. */
+	void throttled(ServerThrottle source) {
+		this.throttled[source.ordinal()].increment();
+	}
+
+	/** 429 answers by source tag, every source present, in declaration order. */
+	Map<String, Long> throttledBySource() {
+		Map<String, Long> result = new LinkedHashMap<>();
+		for (ServerThrottle source : ServerThrottle.values()) {
+			result.put(source.tag(), this.throttled[source.ordinal()].sum());
+		}
+		return result;
 	}
 
 	/**

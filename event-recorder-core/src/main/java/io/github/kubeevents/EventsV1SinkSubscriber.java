@@ -13,9 +13,11 @@ import com.github.benmanes.caffeine.cache.Cache;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.EventsV1EventSeries;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,6 +77,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 	private final @Nullable ApiFallback apiFallback;
 
+	private final @Nullable EventsAccess access;
+
 	/** Occurrences of refused writes, for the fallback; bounded by {@link #reroutedCapacity}. */
 	private final Queue<RecordedEvent> rerouted = new ConcurrentLinkedQueue<>();
 
@@ -92,20 +96,24 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
 			EventCounters counters) {
-		this(name, sink, choice, settings, counters, null, null);
+		this(name, sink, choice, settings, counters, null, null, null);
 	}
 
 	/**
 	 * A subscriber that falls back to core/v1 when RBAC refuses events.k8s.io/v1 and allows core/v1.
 	 * @param fallback the core/v1 subscriber written through after the switch
 	 * @param apiFallback decides the switch
+	 * @param access the RBAC probe, for writing repeats as new Events where {@code patch} is refused (and the switch
+	 * does not help); {@code null} for none
 	 */
 	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
-			EventCounters counters, @Nullable CoreV1SinkSubscriber fallback, @Nullable ApiFallback apiFallback) {
+			EventCounters counters, @Nullable CoreV1SinkSubscriber fallback, @Nullable ApiFallback apiFallback,
+			@Nullable EventsAccess access) {
 		super(name, choice, new SinkControl(sink::cancel, sink::abort, sink::resume, sink::stopped), settings,
 				counters);
 		this.fallback = fallback;
 		this.apiFallback = apiFallback;
+		this.access = access;
 		this.reroutedCapacity = settings.writers() * settings.writerQueueCapacity();
 		if (apiFallback != null) {
 			this.attempts.onForbidden(this::forbidden);
@@ -194,8 +202,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 	}
 
 	/** A write was refused with 403 (a writer thread): its occurrences go to core/v1 if the sink switches. */
-	private boolean forbidden(RecordedEvent recorded, int occurrences, EventSinkException refusal) {
-		if (this.apiFallback == null || !this.apiFallback.refused(recorded, refusal)) {
+	private boolean forbidden(RecordedEvent recorded, int occurrences, String verb, EventSinkException refusal) {
+		if (this.apiFallback == null || !this.apiFallback.refused(recorded, verb, refusal)) {
 			return false;
 		}
 		for (int i = 0; i < occurrences; i++) {
@@ -375,12 +383,26 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 	}
 
 	private void writeSeries(SeriesCache.Write write) throws EventSinkException {
+		String namespace = write.created().getMetadata().getNamespace();
+		if (namespace != null && this.access != null) {
+			EventsAccess.Check known = this.access.known(EventsApi.EVENTS_V1, namespace);
+			if (known != null && known.withoutPatch() && keepsWithoutPatch(namespace)) {
+				createWithoutPatch(write);
+				return;
+			}
+		}
 		EventsV1Sink.SeriesPatch patch = new EventsV1Sink.SeriesPatch(write.count(), write.lastObserved());
 		try {
 			this.attempts.request("patch", () -> this.sink.patch(write.created(), patch));
 			return;
 		}
 		catch (EventSinkException ex) {
+			if (ex.isForbidden() && !ex.namespaceTerminating() && namespace != null && this.access != null
+					&& this.access.recheck(EventsApi.EVENTS_V1, namespace, "patch").withoutPatch()
+					&& keepsWithoutPatch(namespace)) {
+				createWithoutPatch(write);
+				return;
+			}
 			if (!ex.isNotFound()) {
 				throw ex;
 			}
@@ -400,6 +422,49 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 			}
 			throw createFailed;
 		}
+	}
+
+	/** Whether events.k8s.io/v1 stays the API without patch (no fallback, or the fallback would not switch). */
+	private boolean keepsWithoutPatch(String namespace) {
+		return this.apiFallback == null || this.apiFallback.keepsWithoutPatch(namespace);
+	}
+
+	/**
+	 * The occurrences a series write newly carries, as a new Event of their own (RBAC refuses patch): the latest
+	 * occurrence's name, with a series of those occurrences alone when there are two or more, so the Events on the
+	 * server add up to every occurrence. A write that carries none (a repeated count) needs no request.
+	 */
+	private void createWithoutPatch(SeriesCache.Write write) throws EventSinkException {
+		int occurrences = write.occurrences();
+		if (occurrences <= 0) {
+			return;
+		}
+		EventsV1Event created = write.created();
+		EventsV1Event event = copyWithSeries(created, (occurrences < 2) ? null
+				: new EventsV1EventSeries().count(occurrences)
+					.lastObservedTime(EventsV1Events.microTime(write.lastObserved())));
+		event.metadata(new V1ObjectMeta().name(write.recorded().generateEventName())
+			.namespace(created.getMetadata().getNamespace())
+			.annotations(created.getMetadata().getAnnotations()));
+		if (occurrences < 2) {
+			event.eventTime(EventsV1Events.microTime(write.lastObserved()));
+		}
+		this.attempts.request("create", () -> this.sink.create(event));
+		this.counters.writtenWithoutPatch(occurrences);
+	}
+
+	/** The verbs refused on the API this sink writes now. */
+	@Override
+	List<RecorderStats.MissingAccess> missingAccessNow() {
+		ApiChoice switched = (this.apiFallback != null) ? this.apiFallback.switched() : null;
+		if (switched != null && this.fallback != null) {
+			return this.fallback.missingAccessNow();
+		}
+		return (this.access != null) ? this.access.missingAccess(EventsApi.EVENTS_V1) : List.of();
+	}
+
+	private List<RecorderStats.MissingAccess> missingAccess() {
+		return (this.access != null) ? this.access.missingAccess() : List.of();
 	}
 
 	private static EventsV1Event copyWithSeries(EventsV1Event created, @Nullable EventsV1EventSeries series) {
@@ -422,12 +487,13 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 		if (switched != null && this.fallback != null) {
 			RecorderSnapshot.SinkSnapshot core = this.fallback.snapshot(limit, filter);
 			return new RecorderSnapshot.SinkSnapshot(this.name, switched.api().value(), switched.reason(), writes(),
-					core.correlator(), this.cache.snapshot(limit, filter, this.nextFinish, this.nextHeartbeat));
+					core.correlator(), this.cache.snapshot(limit, filter, this.nextFinish, this.nextHeartbeat),
+					missingAccess());
 		}
 		ApiChoice choice = choice();
 		return new RecorderSnapshot.SinkSnapshot(this.name, choice.api().value(), choice.reason(), writes(),
 				(this.correlator != null) ? this.correlator.snapshot(limit, filter) : null,
-				this.cache.snapshot(limit, filter, this.nextFinish, this.nextHeartbeat));
+				this.cache.snapshot(limit, filter, this.nextFinish, this.nextHeartbeat), missingAccess());
 	}
 
 }

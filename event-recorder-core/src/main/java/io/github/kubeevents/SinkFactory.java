@@ -1,5 +1,6 @@
 package io.github.kubeevents;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,9 +41,15 @@ final class SinkFactory {
 
 	private final AtomicInteger count = new AtomicInteger();
 
-	SinkFactory(SinkSettings settings, EventCounters counters) {
+	private final String accessCheckNamespace;
+
+	/**
+	 * @param accessCheckNamespace the namespace whose RBAC a client's sink checks at startup
+	 */
+	SinkFactory(SinkSettings settings, EventCounters counters, String accessCheckNamespace) {
 		this.settings = settings;
 		this.counters = counters;
+		this.accessCheckNamespace = accessCheckNamespace;
 	}
 
 	/** A core/v1 sink subscriber with a correlator of its own (two sinks never share caches). */
@@ -58,27 +65,80 @@ final class SinkFactory {
 	}
 
 	/**
-	 * The sink subscriber of the configured API for a client; for {@code auto} one discovery request decides, and
-	 * an events.k8s.io/v1 sink falls back to core/v1 when RBAC refuses the former and allows the latter.
+	 * The sink subscriber of the configured API for a client, with an {@link EventsAccess} probe asking
+	 * SelfSubjectAccessReviews. For {@code auto} one discovery request decides, then the probe's answers for the
+	 * startup namespace ({@link ApiFallback}); an events.k8s.io/v1 sink falls back to core/v1 when RBAC serves the
+	 * latter better. The startup line gives the choice and the probe's answers; a verb missing on the API written
+	 * is logged at WARN.
 	 */
 	SinkSubscriber forClient(ApiClient client) {
-		ApiChoice choice = ApiChoice.choose(this.settings.eventsApi(), client, this.settings.requestTimeout());
-		logger.info("Writing Kubernetes events with the {} API ({})", choice.api().value(), choice.reason());
+		Duration timeout = this.settings.requestTimeout();
+		return forAccess(ApiChoice.choose(this.settings.eventsApi(), client, timeout),
+				new CoreV1EventSink(client, timeout), new EventsV1EventSink(client, timeout),
+				new EventsAccess((group, verb, namespace) -> ApiChoice.eventsAllowed(client, group, verb, namespace,
+						timeout), EventsAccess.WRITE_VERBS));
+	}
+
+	/** {@link #forClient} after discovery, for any client's sinks and access review. */
+	SinkSubscriber forAccess(ApiChoice choice, EventSink coreSink, EventsV1Sink sink, EventsAccess access) {
 		String name = nextName();
-		CoreV1EventSink coreSink = new CoreV1EventSink(client, this.settings.requestTimeout());
+		String namespace = this.accessCheckNamespace;
 		if (choice.api() == EventsApi.CORE_V1) {
-			return remember(new CoreV1SinkSubscriber(name, coreSink, choice, this.settings, this.counters));
+			EventsAccess.Check core = access.check(EventsApi.CORE_V1, namespace);
+			logChoice(choice, namespace, core.describe());
+			warnIfIncomplete(core);
+			return remember(new CoreV1SinkSubscriber(name, coreSink, choice, this.settings, this.counters, access));
 		}
-		EventsV1EventSink sink = new EventsV1EventSink(client, this.settings.requestTimeout());
 		if (this.settings.eventsApi() != EventsApi.AUTO) {
-			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters));
+			EventsAccess.Check eventsV1 = access.check(EventsApi.EVENTS_V1, namespace);
+			logChoice(choice, namespace, eventsV1.describe());
+			warnIfIncomplete(eventsV1);
+			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, null, null,
+					access));
 		}
+		ApiFallback apiFallback = new ApiFallback(access);
+		EventsAccess.Check[] checks = apiFallback.atStart(namespace);
+		ApiChoice switched = apiFallback.switched();
+		logChoice((switched != null) ? switched : choice, namespace,
+				checks[0].describe() + "; " + checks[1].describe());
+		warnIfIncomplete((switched != null) ? checks[1] : checks[0]);
 		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber(name + "-core", coreSink,
-				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters);
-		ApiFallback apiFallback = new ApiFallback(
-				(namespace) -> ApiChoice.coreV1EventsAllowed(client, namespace, this.settings.requestTimeout()));
+				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters, access);
 		return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, fallback,
-				apiFallback));
+				apiFallback, access));
+	}
+
+	private static void logChoice(ApiChoice choice, String namespace, String access) {
+		logger.info("Writing Kubernetes events with the {} API ({}); RBAC in namespace '{}': {}", choice.api().value(),
+				choice.reason(), namespace, access);
+	}
+
+	/** One WARN naming the verbs RBAC refuses on the API written, and what that costs. */
+	private static void warnIfIncomplete(EventsAccess.Check check) {
+		if (check.complete()) {
+			return;
+		}
+		String consequence;
+		if (check.withoutPatch()) {
+			consequence = "repeats of an event are written as new Events (counted as written_without_patch) instead"
+					+ " of raising the count of one";
+		}
+		else if (check.refuses("create")) {
+			consequence = "events are refused (counted as rejected_by_server)";
+		}
+		else {
+			consequence = "the recorder asks again after the first refusal";
+		}
+		logger.atWarn()
+			.setMessage("RBAC in namespace '{}': {} events: {}. Grant the verbs {} on {}")
+			.addArgument(check.namespace())
+			.addArgument(check::describe)
+			.addArgument(consequence)
+			.addArgument(EventsAccess.WRITE_VERBS)
+			.addArgument(() -> (check.api() == EventsApi.EVENTS_V1) ? "resource \"events\" in API group \"events.k8s.io\""
+					: "resource \"events\" in API group \"\" (core)")
+			.addKeyValue("eventsApi", check.api().value())
+			.log();
 	}
 
 	/** The writes of every sink ever built, summed. */
@@ -89,6 +149,17 @@ final class SinkFactory {
 				total = total.plus(sink.writes());
 			}
 			return total;
+		}
+	}
+
+	/** The verbs RBAC refuses on the API each open sink writes now. */
+	List<RecorderStats.MissingAccess> missingAccessNow() {
+		synchronized (this.lock) {
+			List<RecorderStats.MissingAccess> result = new ArrayList<>();
+			for (SinkSubscriber sink : this.sinks) {
+				result.addAll(sink.missingAccessNow());
+			}
+			return result;
 		}
 	}
 

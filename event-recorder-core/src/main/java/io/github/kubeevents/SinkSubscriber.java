@@ -1,6 +1,7 @@
 package io.github.kubeevents;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.function.Predicate;
 
 import io.github.kubeevents.introspect.RecorderSnapshot;
@@ -133,6 +134,14 @@ abstract class SinkSubscriber implements EventHandler {
 	/** Refusals since its last written event. */
 	long rejectedInARow() {
 		return this.attempts.rejectedInARow();
+	}
+
+	/**
+	 * The verbs RBAC refuses on the API this sink writes now, as its access probe found them (empty without a
+	 * probe, or when none is known refused).
+	 */
+	List<RecorderStats.MissingAccess> missingAccessNow() {
+		return List.of();
 	}
 
 	/** Its writer queues, for the subscriber's gauges. */

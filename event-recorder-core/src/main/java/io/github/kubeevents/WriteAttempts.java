@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * only for the expected 409 AlreadyExists and writes into a terminating namespace; a request that cannot be built
  * → dropped as {@code invalid_input}; attempts used up → {@code retries_exhausted}; cancelled by stop or shutdown
  * → {@code shutdown}.</li>
+ * <li><b>Server throttling.</b> Every 429 answer is counted by its source ({@link ServerThrottle}: with
+ * Retry-After API Priority and Fairness, without it the EventRateLimit admission plugin) and retried on the retry
+ * policy (client-go drops a 429 without Retry-After).</li>
  * <li><b>Retry-After.</b> A 429 or 5xx answer with {@code Retry-After} holds back <em>every</em> writer of the sink
  * until the wait the server asked for has passed (so a throttled server does not get one request per writer),
  * then the request is repeated, up to {@value EventSinkException#MAX_RETRY_AFTER_REPEATS} times (client-go's REST
@@ -69,10 +72,11 @@ final class WriteAttempts {
 		/**
 		 * @param recorded the event of the write
 		 * @param occurrences how many recorded occurrences the write stood for
+		 * @param verb the refused request's verb: {@code create} or {@code patch}
 		 * @param refusal the server's answer
 		 * @return {@code true} when the handler took the occurrences over (no drop is counted)
 		 */
-		boolean forbidden(RecordedEvent recorded, int occurrences, EventSinkException refusal);
+		boolean forbidden(RecordedEvent recorded, int occurrences, String verb, EventSinkException refusal);
 
 	}
 
@@ -129,6 +133,9 @@ final class WriteAttempts {
 	private final AtomicBoolean listenerFailureLogged = new AtomicBoolean();
 
 	private volatile @Nullable ForbiddenHandler forbiddenHandler;
+
+	/** The verb of the last request that failed on this thread (a writer thread), for the 403 handler. */
+	private final ThreadLocal<String> failedVerb = ThreadLocal.withInitial(() -> "create");
 
 	/**
 	 * The attempts of one sink.
@@ -243,7 +250,8 @@ final class WriteAttempts {
 
 	private Outcome refused(RecordedEvent recorded, int occurrences, EventSinkException ex) {
 		ForbiddenHandler handler = this.forbiddenHandler;
-		if (ex.isForbidden() && !ex.namespaceTerminating() && handler != null && handler.forbidden(recorded, occurrences, ex)) {
+		if (ex.isForbidden() && !ex.namespaceTerminating() && handler != null
+				&& handler.forbidden(recorded, occurrences, this.failedVerb.get(), ex)) {
 			return Outcome.DROPPED;
 		}
 		this.failed.increment();
@@ -264,7 +272,7 @@ final class WriteAttempts {
 
 	/**
 	 * Makes one request: waits for a Retry-After hold and the write budget, times it, counts a successful create
-	 * or patch, and repeats it after a 429/5xx answer's Retry-After.
+	 * or patch and a 429 answer (by source), and repeats it after a 429/5xx answer's Retry-After.
 	 * @param verb {@code create} or {@code patch}
 	 * @param request the request
 	 * @return the server's answer
@@ -291,6 +299,11 @@ final class WriteAttempts {
 			}
 			catch (EventSinkException ex) {
 				completed(verb, SinkRequestListener.resultOf(ex), start);
+				this.failedVerb.set(verb);
+				ServerThrottle throttle = ServerThrottle.of(ex);
+				if (throttle != null) {
+					this.counters.throttled(throttle);
+				}
 				Duration wait = ex.retryAfter();
 				if (wait == null || ex.kind() != EventSinkException.Kind.HTTP_STATUS || this.cancelled) {
 					throw ex;

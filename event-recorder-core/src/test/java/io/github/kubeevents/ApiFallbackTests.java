@@ -69,10 +69,10 @@ class ApiFallbackTests {
 				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), settings, this.counters);
 		EventsV1SinkSubscriber sink = new EventsV1SinkSubscriber("sink", this.eventsV1,
 				new ApiChoice(EventsApi.EVENTS_V1, "auto: the API server serves events.k8s.io/v1"), settings,
-				this.counters, fallback, new ApiFallback((namespace) -> {
-					this.accessReviews.add(namespace);
-					return coreV1Allowed;
-				}));
+				this.counters, fallback, new ApiFallback(new EventsAccess((group, verb, namespace) -> {
+					this.accessReviews.add(group + " " + verb + " " + namespace);
+					return group.isEmpty() ? coreV1Allowed : Boolean.FALSE;
+				}, EventsAccess.WRITE_VERBS)), null);
 		this.broadcaster.subscribe("sink", sink);
 		this.broadcaster.start();
 		return sink;
@@ -95,8 +95,9 @@ class ApiFallbackTests {
 			await().atMost(WAIT).until(() -> this.coreV1.calls().size() == 3);
 			assertThat(log.warnings()).filteredOn((line) -> line.startsWith("Writing core/v1")).singleElement()
 				.asString()
-				.contains("events.k8s.io/v1 Events are refused (HTTP 403 Forbidden: events.events.k8s.io is forbidden")
-				.contains("core/v1 Events are allowed in namespace 'ns'")
+				.contains("events.k8s.io/v1 Events are refused (events.k8s.io/v1 refuses create, patch; HTTP 403 Forbidden:"
+						+ " events.events.k8s.io is forbidden")
+				.contains("core/v1 Events are allowed in namespace 'ns' (core/v1 allows create, patch)")
 				.contains("grant the rule {apiGroups: [\"events.k8s.io\"], resources: [\"events\"], verbs: [\"create\","
 						+ " \"patch\"]}");
 		}
@@ -106,12 +107,13 @@ class ApiFallbackTests {
 		pod("d").normal("Created", "ok");
 		await().atMost(WAIT).until(() -> this.coreV1.calls().size() == 4);
 		assertThat(this.eventsV1.calls).as("after the switch events.k8s.io/v1 is not tried").hasSize(triedOnEventsV1);
-		assertThat(this.accessReviews).containsExactly("ns");
+		assertThat(this.accessReviews).containsExactly("events.k8s.io create ns", "events.k8s.io patch ns", " create ns",
+				" patch ns");
 		assertThat(this.counters.totalDropped()).isZero();
 		RecorderSnapshot.SinkSnapshot snapshot = sink.snapshot(10, (object) -> true);
 		assertThat(snapshot.api()).isEqualTo("core/v1");
 		assertThat(snapshot.apiReason()).startsWith("auto: switched from events.k8s.io/v1, which RBAC refuses (HTTP 403")
-			.endsWith("core/v1 Events are allowed");
+			.endsWith("core/v1 Events are allowed (core/v1 allows create, patch)");
 		assertThat(snapshot.stats().created()).isEqualTo(4);
 	}
 
@@ -136,7 +138,8 @@ class ApiFallbackTests {
 		pod("b").warning("FailedCreate", "quota exceeded");
 		await().atMost(WAIT).until(() -> this.counters.dropped(DropReason.REJECTED_BY_SERVER) == 2);
 		assertThat(this.coreV1.calls()).isEmpty();
-		assertThat(this.accessReviews).as("the namespace's answer is remembered").containsExactly("ns");
+		assertThat(this.accessReviews).as("the namespace's answers are remembered")
+			.containsExactly("events.k8s.io create ns", "events.k8s.io patch ns", " create ns", " patch ns");
 		assertThat(sink.snapshot(0, (object) -> true).api()).isEqualTo("events.k8s.io/v1");
 		assertThat(sink.rejectedInARow()).isEqualTo(2);
 	}
@@ -148,7 +151,9 @@ class ApiFallbackTests {
 		await().atMost(WAIT).until(() -> this.counters.dropped(DropReason.REJECTED_BY_SERVER) == 1);
 		pod("b").warning("FailedCreate", "quota exceeded");
 		await().atMost(WAIT).until(() -> this.counters.dropped(DropReason.REJECTED_BY_SERVER) == 2);
-		assertThat(this.accessReviews).containsExactly("ns", "ns");
+		assertThat(this.accessReviews).as("the known answers are remembered, the failed ones asked again")
+			.containsExactly("events.k8s.io create ns", "events.k8s.io patch ns", " create ns", " patch ns",
+					" create ns", " patch ns");
 		assertThat(this.coreV1.calls()).isEmpty();
 	}
 

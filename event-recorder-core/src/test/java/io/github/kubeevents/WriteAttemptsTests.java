@@ -161,8 +161,8 @@ class WriteAttemptsTests {
 		WriteAttempts attempts = attempts(this.recording);
 		EventSinkException forbidden = EventSinkException.status(403, "Forbidden", "cannot create events");
 		List<String> told = new ArrayList<>();
-		attempts.onForbidden((recorded, occurrences, refusal) -> {
-			told.add(recorded.reason() + " x" + occurrences + " " + refusal.statusCode());
+		attempts.onForbidden((recorded, occurrences, verb, refusal) -> {
+			told.add(recorded.reason() + " x" + occurrences + " " + verb + " " + refusal.statusCode());
 			return occurrences > 1;
 		});
 		assertThat(attempts.write(this.event, 3, failing(new AtomicInteger(), forbidden)))
@@ -176,7 +176,7 @@ class WriteAttemptsTests {
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
 		assertThat(attempts.stats().failed()).isEqualTo(1);
 		assertThat(attempts.rejectedInARow()).isEqualTo(1);
-		assertThat(told).containsExactly("BackOff x3 403", "BackOff x1 403");
+		assertThat(told).containsExactly("BackOff x3 create 403", "BackOff x1 create 403");
 	}
 
 	@Test

@@ -27,18 +27,23 @@ import org.jspecify.annotations.Nullable;
  * @param subscribers every active subscriber
  * @param sinks every active sink, with its counters and correlation state
  * @param writeBudget the limit on the sinks' requests, or {@code null} when there is none (the default)
+ * @param writtenWithoutPatch repeats written as new Events because RBAC refuses {@code patch}
+ * ({@link RecorderStats#writtenWithoutPatch()})
+ * @param throttledByServer 429 answers by source ({@link RecorderStats#throttledByServer()})
  */
 public record RecorderSnapshot(Instant takenAt, String state, RecorderStats.Queue queue, long accepted,
 		Map<String, Long> dropped, List<RecorderStats.Subscriber> subscribers, List<SinkSnapshot> sinks,
-		RecorderStats.@Nullable WriteBudget writeBudget) {
+		RecorderStats.@Nullable WriteBudget writeBudget, long writtenWithoutPatch,
+		Map<String, Long> throttledByServer) {
 
 	/**
-	 * Copies the collections, keeping the order of {@code dropped}.
+	 * Copies the collections, keeping the order of {@code dropped} and {@code throttledByServer}.
 	 */
 	public RecorderSnapshot {
 		dropped = Collections.unmodifiableMap(new LinkedHashMap<>(dropped));
 		subscribers = List.copyOf(subscribers);
 		sinks = List.copyOf(sinks);
+		throttledByServer = Collections.unmodifiableMap(new LinkedHashMap<>(throttledByServer));
 	}
 
 	/**
@@ -66,10 +71,21 @@ public record RecorderSnapshot(Instant takenAt, String state, RecorderStats.Queu
 	 * @param stats its counters
 	 * @param correlator its core/v1 correlator's caches, or {@code null} when it has none
 	 * @param series its events.k8s.io/v1 series cache, or {@code null} when it has none
+	 * @param missingAccess every verb the access probe found refused, on both APIs and in every namespace it asked
+	 * about (the recorder's own namespace at startup, a refused event's namespace after a refusal); empty for a sink
+	 * without a probe (an application's own sink)
 	 */
 	public record SinkSnapshot(String name, String api, String apiReason, RecorderStats.Writes stats,
 			@Nullable CorrelatorSnapshot correlator,
-			@Nullable SeriesSnapshot series) {
+			@Nullable SeriesSnapshot series, List<RecorderStats.MissingAccess> missingAccess) {
+
+		/**
+		 * Copies the list.
+		 */
+		public SinkSnapshot {
+			missingAccess = List.copyOf(missingAccess);
+		}
+
 	}
 
 	/**

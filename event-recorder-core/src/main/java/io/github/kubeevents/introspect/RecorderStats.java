@@ -31,17 +31,38 @@ import org.jspecify.annotations.Nullable;
  * @param lastRejection the latest event the API server refused, or {@code null}
  * @param subscribers every active subscriber's queue
  * @param writeBudget the limit on the sinks' requests, or {@code null} when there is none (the default)
+ * @param writtenWithoutPatch repeats written as new Events (each also counted as created) because RBAC allows
+ * {@code create} but not {@code patch} on the API written: nothing is lost, but the server shows several Events
+ * where one with a count was meant
+ * @param throttledByServer requests the API server answered with 429 Too Many Requests, by source:
+ * {@code api_priority_and_fairness} (with Retry-After) and {@code event_rate_limit} (without: the EventRateLimit
+ * admission plugin); both retried on the retry policy, every source present
+ * @param missingAccess the verbs RBAC refuses on the API each sink writes now, as the access probe found them (at
+ * startup for the recorder's own namespace, after a refusal for the refused event's); empty when none is known
+ * missing
  */
 public record RecorderStats(String state, Queue queue, long accepted, Map<String, Long> dropped, long truncatedNotes,
 		long formatFailures, Writes writes, long rejectedInARow, @Nullable Rejection lastRejection,
-		List<Subscriber> subscribers, @Nullable WriteBudget writeBudget) {
+		List<Subscriber> subscribers, @Nullable WriteBudget writeBudget, long writtenWithoutPatch,
+		Map<String, Long> throttledByServer, List<MissingAccess> missingAccess) {
 
 	/**
-	 * Copies the collections, keeping the order of {@code dropped}.
+	 * Copies the collections, keeping the order of {@code dropped} and {@code throttledByServer}.
 	 */
 	public RecorderStats {
 		dropped = Collections.unmodifiableMap(new LinkedHashMap<>(dropped));
 		subscribers = List.copyOf(subscribers);
+		throttledByServer = Collections.unmodifiableMap(new LinkedHashMap<>(throttledByServer));
+		missingAccess = List.copyOf(missingAccess);
+	}
+
+	/**
+	 * 429 answers of one source.
+	 * @param source {@code api_priority_and_fairness} or {@code event_rate_limit}
+	 * @return the count, 0 for an unknown source
+	 */
+	public long throttledByServer(String source) {
+		return this.throttledByServer.getOrDefault(source, 0L);
 	}
 
 	/**
@@ -122,6 +143,24 @@ public record RecorderStats(String state, Queue queue, long accepted, Map<String
 	 * @param error what the server answered
 	 */
 	public record Rejection(Instant at, String event, String error) {
+	}
+
+	/**
+	 * A verb RBAC refuses on Events, as an access review (SelfSubjectAccessReview) answered it.
+	 * @param api {@code core/v1} or {@code events.k8s.io/v1}
+	 * @param verb e.g. {@code patch}
+	 * @param namespace where it was asked
+	 */
+	public record MissingAccess(String api, String verb, String namespace) {
+
+		/**
+		 * One line for logs and health details.
+		 * @return e.g. {@code "patch on core/v1 events in namespace 'shop'"}
+		 */
+		public String describe() {
+			return this.verb + " on " + this.api + " events in namespace '" + this.namespace + "'";
+		}
+
 	}
 
 	/**

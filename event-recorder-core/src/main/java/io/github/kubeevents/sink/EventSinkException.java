@@ -23,7 +23,10 @@ public final class EventSinkException extends Exception {
 		/** The request could not be built ({@code rest.RequestConstructionError}): dropped, never retried. */
 		REQUEST_CONSTRUCTION,
 
-		/** The server answered with an HTTP error status ({@code errors.StatusError}): dropped, never retried. */
+		/**
+		 * The server answered with an HTTP error status ({@code errors.StatusError}): dropped, never retried, except
+		 * 429 Too Many Requests ({@link EventSinkException#isRetryable()}).
+		 */
 		HTTP_STATUS,
 
 		/** The server's answer could not be read as an Event ({@code UnexpectedObjectError}): retried. */
@@ -141,9 +144,22 @@ public final class EventSinkException extends Exception {
 		return this.namespaceTerminating;
 	}
 
-	/** @return whether the recorder retries this failure (transport, unexpected-response and unavailable errors) */
+	/**
+	 * Whether the recorder retries this failure on the retry policy: transport, unexpected-response and unavailable
+	 * errors, and HTTP 429 Too Many Requests with or without {@code Retry-After} (API Priority and Fairness, the
+	 * EventRateLimit admission plugin). Differs from client-go for 429 deliberately: there a 429 without
+	 * Retry-After is a {@code StatusError} and the event is dropped, so a server enforcing its event rate limit
+	 * loses every event over the limit; here the limit delays them.
+	 * @return whether it is retried
+	 */
 	public boolean isRetryable() {
-		return this.kind == Kind.TRANSPORT || this.kind == Kind.UNEXPECTED_RESPONSE || this.kind == Kind.UNAVAILABLE;
+		return this.kind == Kind.TRANSPORT || this.kind == Kind.UNEXPECTED_RESPONSE || this.kind == Kind.UNAVAILABLE
+				|| isTooManyRequests();
+	}
+
+	/** @return whether this is HTTP 429 Too Many Requests (still so after the Retry-After waits) */
+	public boolean isTooManyRequests() {
+		return (this.kind == Kind.HTTP_STATUS || this.kind == Kind.UNAVAILABLE) && this.statusCode == 429;
 	}
 
 	/** @return whether this is HTTP 404 (the Event expired or was deleted) */

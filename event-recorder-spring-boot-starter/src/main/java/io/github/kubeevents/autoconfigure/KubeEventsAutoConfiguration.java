@@ -94,7 +94,7 @@ public final class KubeEventsAutoConfiguration {
 	@ConditionalOnMissingBean
 	EventBroadcaster kubeEventsBroadcaster(KubeEventsProperties properties,
 			ObjectProvider<EventBroadcasterCustomizer> broadcasterCustomizers,
-			ObjectProvider<CorrelatorOptionsCustomizer> correlatorCustomizers) {
+			ObjectProvider<CorrelatorOptionsCustomizer> correlatorCustomizers, Environment environment) {
 		CorrelatorOptions.Builder coreV1 = properties.correlator().toOptionsBuilder(EventsApi.CORE_V1);
 		CorrelatorOptions.Builder eventsV1 = properties.correlator().toOptionsBuilder(EventsApi.EVENTS_V1);
 		correlatorCustomizers.orderedStream().forEach((customizer) -> {
@@ -117,6 +117,10 @@ public final class KubeEventsAutoConfiguration {
 			.eventsV1CorrelatorOptions(eventsV1.build());
 		if (sink.rateLimit().qps() != null) {
 			builder.writeBudget(sink.rateLimit().qps(), sink.rateLimit().burst());
+		}
+		String ownNamespace = OwnNamespace.detect(environment, KubernetesConfigDetector.DEFAULT_SERVICE_ACCOUNT_DIR);
+		if (ownNamespace != null) {
+			builder.accessCheckNamespace(ownNamespace);
 		}
 		broadcasterCustomizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();

@@ -20,10 +20,11 @@ final class Redaction {
 		List<RecorderSnapshot.SinkSnapshot> sinks = snapshot.sinks()
 			.stream()
 			.map((sink) -> new RecorderSnapshot.SinkSnapshot(sink.name(), sink.api(), sink.apiReason(), sink.stats(),
-					hide(sink.correlator()), hide(sink.series())))
+					hide(sink.correlator()), hide(sink.series()), sink.missingAccess()))
 			.toList();
 		return new RecorderSnapshot(snapshot.takenAt(), snapshot.state(), snapshot.queue(), snapshot.accepted(),
-				snapshot.dropped(), snapshot.subscribers(), sinks, snapshot.writeBudget());
+				snapshot.dropped(), snapshot.subscribers(), sinks, snapshot.writeBudget(), snapshot.writtenWithoutPatch(),
+				snapshot.throttledByServer());
 	}
 
 	private static @Nullable CorrelatorSnapshot hide(@Nullable CorrelatorSnapshot correlator) {

@@ -17,7 +17,9 @@ import org.springframework.boot.health.contributor.Status;
  * <li><b>UP</b> while the recorder runs and its writes succeed;</li>
  * <li><b>{@value #DEGRADED_CODE}</b> while it runs but the API server refuses its writes: none written yet and
  * refusals, or {@value #REJECTIONS_IN_A_ROW} refusals in a row (expected refusals such as 409 AlreadyExists not
- * counted), e.g. RBAC without the verbs. The status is not in Spring Boot's default status order, so it shows here
+ * counted), e.g. RBAC without the verbs; or while RBAC is known to refuse a verb on the API written (the access
+ * probe's answer, at startup for the recorder's own namespace and after a refusal), so repeats are written as new
+ * Events ({@code written_without_patch}) or events are refused. The status is not in Spring Boot's default status order, so it shows here
  * without changing the aggregate status or readiness; to let it count, add it to the order, e.g.
  * {@code management.endpoint.health.status.order=down,out-of-service,degraded,up,unknown}, and map it with
  * {@code management.endpoint.health.status.http-mapping.degraded=503};</li>
@@ -30,7 +32,11 @@ import org.springframework.boot.health.contributor.Status;
  * <p>Details: {@code sink} (kubernetes, log or none), {@code api} and {@code apiReason} of the first sink (how
  * {@code auto} chose, and why it switched to core/v1 when RBAC refuses events.k8s.io/v1), {@code queueDepth},
  * {@code queueCapacity}, {@code accepted}, {@code dropped} (total over every reason), {@code rejectedInARow} and,
- * once the server refused an event, {@code lastRejection} with {@code at}, {@code event} and {@code error}.
+ * once the server refused an event, {@code lastRejection} with {@code at}, {@code event} and {@code error}; once
+ * RBAC is known to refuse a verb on the API written, {@code missingAccess} naming each (e.g.
+ * {@code "patch on core/v1 events in namespace 'shop'"}); once a repeat was written as a new Event,
+ * {@code writtenWithoutPatch}; once the server answered 429, {@code throttledByServer} by source
+ * ({@code api_priority_and_fairness}, {@code event_rate_limit}).
  *
  * <p>Thread-safe.
  */
@@ -65,7 +71,8 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 	protected void doHealthCheck(Health.Builder builder) {
 		RecorderStats stats = this.broadcaster.stats();
 		switch (stats.state()) {
-			case "running" -> builder.status(refused(stats) ? DEGRADED : Status.UP);
+			case "running" -> builder.status((refused(stats) || !stats.missingAccess().isEmpty()
+					|| stats.writtenWithoutPatch() > 0) ? DEGRADED : Status.UP);
 			case "draining", "terminated" -> builder.down().withDetail("state", "shut down");
 			case "stopping", "stopped" -> builder.unknown().withDetail("state", "stopped");
 			default -> builder.unknown().withDetail("state", "not started");
@@ -84,6 +91,16 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 		RecorderStats.Rejection rejection = stats.lastRejection();
 		if (rejection != null) {
 			builder.withDetail("lastRejection", rejection);
+		}
+		if (!stats.missingAccess().isEmpty()) {
+			builder.withDetail("missingAccess",
+					stats.missingAccess().stream().map(RecorderStats.MissingAccess::describe).toList());
+		}
+		if (stats.writtenWithoutPatch() > 0) {
+			builder.withDetail("writtenWithoutPatch", stats.writtenWithoutPatch());
+		}
+		if (stats.throttledByServer().values().stream().anyMatch((count) -> count > 0)) {
+			builder.withDetail("throttledByServer", stats.throttledByServer());
 		}
 	}
 

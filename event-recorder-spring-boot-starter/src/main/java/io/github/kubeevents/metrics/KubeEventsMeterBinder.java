@@ -26,6 +26,11 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code invalid_input} → {@code kubeevents_dropped_events_total};</li>
  * <li>{@code kubeevents.written} (counter, events), tag {@code result} = {@code created} or {@code patched}:
  * successful API server writes → {@code kubeevents_written_events_total};</li>
+ * <li>{@code kubeevents.written.without.patch} (counter, events): repeats written as new Events because RBAC
+ * refuses {@code patch} (also counted as {@code created}) → {@code kubeevents_written_without_patch_events_total};</li>
+ * <li>{@code kubeevents.server.throttled} (counter), tag {@code source} = {@code api_priority_and_fairness} (429
+ * with Retry-After) or {@code event_rate_limit} (429 without: the EventRateLimit admission plugin): requests the
+ * API server throttled, each retried → {@code kubeevents_server_throttled_total};</li>
  * <li>{@code kubeevents.sink.retries} (counter): attempts that followed a failed attempt →
  * {@code kubeevents_sink_retries_total};</li>
  * <li>{@code kubeevents.truncated} (counter, events): events.k8s.io/v1 notes cut to the server's 1024 bytes →
@@ -79,6 +84,18 @@ public final class KubeEventsMeterBinder implements MeterBinder {
 		}
 		written(registry, "created", RecorderStats.Writes::created);
 		written(registry, "patched", RecorderStats.Writes::patched);
+		FunctionCounter.builder("kubeevents.written.without.patch", this.broadcaster,
+				(b) -> b.stats().writtenWithoutPatch())
+			.description("Repeats written as new Events because RBAC refuses patch (also counted as created)")
+			.baseUnit("events")
+			.register(registry);
+		for (String source : List.of("api_priority_and_fairness", "event_rate_limit")) {
+			FunctionCounter
+				.builder("kubeevents.server.throttled", this.broadcaster, (b) -> b.stats().throttledByServer(source))
+				.tag("source", source)
+				.description("API server requests answered with 429 Too Many Requests, by source (each retried)")
+				.register(registry);
+		}
 		FunctionCounter.builder("kubeevents.sink.retries", this.broadcaster, (b) -> b.stats().writes().retried())
 			.description("API server write attempts that followed a failed attempt")
 			.register(registry);

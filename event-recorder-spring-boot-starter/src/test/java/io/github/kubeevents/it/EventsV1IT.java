@@ -283,7 +283,7 @@ class EventsV1IT {
 					assertThat(sink.api()).isEqualTo("core/v1");
 					assertThat(sink.apiReason()).startsWith("auto: switched from events.k8s.io/v1, which RBAC refuses"
 							+ " (HTTP 403 Forbidden: events.events.k8s.io is forbidden")
-						.endsWith("core/v1 Events are allowed");
+						.endsWith("core/v1 Events are allowed (core/v1 allows create, patch)");
 				});
 				assertThat(snapshot(context).dropped().values()).containsOnly(0L);
 			});
@@ -320,6 +320,11 @@ class EventsV1IT {
 			});
 			assertThat(http.summary()).containsExactly("GET 200");
 			assertThat(http.exchanges().get(0).path()).isEqualTo("/apis/events.k8s.io/v1/");
+			// the RBAC probe at startup: create and patch, events.k8s.io/v1 then core/v1, in namespace default
+			assertThat(http.accessReviews()).extracting(Exchange::requestBody)
+				.allSatisfy((body) -> assertThat(body).contains("\"namespace\":\"default\"").contains("\"resource\":\"events\""))
+				.extracting((body) -> body.replaceAll(".*\"group\":\"([^\"]*)\".*\"verb\":\"([a-z]+)\".*", "$1 $2"))
+				.containsExactly("events.k8s.io create", "events.k8s.io patch", " create", " patch");
 		});
 	}
 

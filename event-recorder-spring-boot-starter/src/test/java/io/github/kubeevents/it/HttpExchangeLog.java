@@ -20,14 +20,21 @@ import okio.Buffer;
  * body, and either the response code and (for errors) the response body, or the transport failure.
  *
  * <p>One entry per call made by the recorder (OkHttp's own transparent retries happen below an application
- * interceptor), so the list is exactly the sequence of attempts. Thread-safe.
+ * interceptor), so the list is exactly the sequence of attempts. The SelfSubjectAccessReviews of the recorder's
+ * RBAC probe (path {@value #ACCESS_REVIEW_PATH}) are kept apart, in {@link #accessReviews()}, so that
+ * {@link #exchanges()} is the sequence of discovery and Event requests alone. Thread-safe.
  */
 final class HttpExchangeLog implements Interceptor {
 
 	/** The code recorded when the request failed without an HTTP answer (connection refused, reset, ...). */
 	static final int TRANSPORT_FAILURE = -1;
 
+	/** The path of a SelfSubjectAccessReview. */
+	static final String ACCESS_REVIEW_PATH = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
+
 	private final List<Exchange> exchanges = new CopyOnWriteArrayList<>();
+
+	private final List<Exchange> accessReviews = new CopyOnWriteArrayList<>();
 
 	/**
 	 * Wraps the client's OkHttp client with a new log.
@@ -56,7 +63,7 @@ final class HttpExchangeLog implements Interceptor {
 		try {
 			Response response = chain.proceed(request);
 			String errorBody = response.isSuccessful() ? null : response.peekBody(64 * 1024).string();
-			this.exchanges.add(new Exchange(request.method(), request.url().encodedPath(), contentType, requestBody,
+			(ACCESS_REVIEW_PATH.equals(request.url().encodedPath()) ? this.accessReviews : this.exchanges).add(new Exchange(request.method(), request.url().encodedPath(), contentType, requestBody,
 					response.code(), errorBody, null, Duration.ofNanos(System.nanoTime() - start)));
 			return response;
 		}
@@ -71,6 +78,11 @@ final class HttpExchangeLog implements Interceptor {
 	/** @return the exchanges so far, in the order their answers (or failures) arrived */
 	List<Exchange> exchanges() {
 		return List.copyOf(this.exchanges);
+	}
+
+	/** @return the SelfSubjectAccessReviews so far (with their request bodies), in order */
+	List<Exchange> accessReviews() {
+		return List.copyOf(this.accessReviews);
 	}
 
 	/** @return {@code "METHOD code"} of every exchange so far, e.g. {@code [POST 201, PATCH 404]} */

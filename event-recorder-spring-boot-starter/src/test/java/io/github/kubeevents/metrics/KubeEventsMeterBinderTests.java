@@ -63,7 +63,10 @@ class KubeEventsMeterBinderTests {
 		assertThat(this.registry.getMeters()).extracting((meter) -> meter.getId().getName())
 			.containsOnly("kubeevents.accepted", "kubeevents.dropped", "kubeevents.written", "kubeevents.sink.retries",
 					"kubeevents.truncated", "kubeevents.unformatted", "kubeevents.queue.depth",
-					"kubeevents.queue.capacity");
+					"kubeevents.queue.capacity", "kubeevents.written.without.patch", "kubeevents.server.throttled");
+		assertThat(this.registry.find("kubeevents.server.throttled").functionCounters())
+			.extracting((counter) -> counter.getId().getTag("source"))
+			.containsExactlyInAnyOrder("api_priority_and_fairness", "event_rate_limit");
 		assertThat(this.registry.find("kubeevents.dropped").functionCounters())
 			.extracting((counter) -> counter.getId().getTag("reason"))
 			.containsExactlyInAnyOrder(Arrays.stream(DropReason.values()).map(DropReason::tag).toArray(String[]::new));
@@ -76,7 +79,8 @@ class KubeEventsMeterBinderTests {
 		for (Meter meter : this.registry.getMeters()) {
 			assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank();
 			assertThat(meter.getId().getBaseUnit()).as(meter.getId().getName())
-				.isEqualTo(meter.getId().getName().equals("kubeevents.sink.retries") ? null : "events");
+				.isEqualTo(List.of("kubeevents.sink.retries", "kubeevents.server.throttled")
+					.contains(meter.getId().getName()) ? null : "events");
 		}
 	}
 

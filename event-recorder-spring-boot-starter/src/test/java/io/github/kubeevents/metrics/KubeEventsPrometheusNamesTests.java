@@ -74,9 +74,10 @@ class KubeEventsPrometheusNamesTests {
 	void scrapeHasExactlyTheDocumentedNames() {
 		assertThat(sampleNames(this.scrape)).containsExactly("kubeevents_accepted_events_total",
 				"kubeevents_dropped_events_total", "kubeevents_queue_capacity_events", "kubeevents_queue_depth_events",
-				"kubeevents_sink_requests_seconds_count", "kubeevents_sink_requests_seconds_max",
-				"kubeevents_sink_requests_seconds_sum", "kubeevents_sink_retries_total",
-				"kubeevents_truncated_events_total", "kubeevents_unformatted_events_total", "kubeevents_written_events_total");
+				"kubeevents_server_throttled_total", "kubeevents_sink_requests_seconds_count",
+				"kubeevents_sink_requests_seconds_max", "kubeevents_sink_requests_seconds_sum",
+				"kubeevents_sink_retries_total", "kubeevents_truncated_events_total", "kubeevents_unformatted_events_total",
+				"kubeevents_written_events_total", "kubeevents_written_without_patch_events_total");
 	}
 
 	@Test
@@ -96,6 +97,9 @@ class KubeEventsPrometheusNamesTests {
 			.contains("kubeevents_written_events_total{result=\"created\"} 1.0\n")
 			.contains("kubeevents_written_events_total{result=\"patched\"} 1.0\n")
 			.contains("kubeevents_sink_retries_total 1.0\n")
+			.contains("kubeevents_written_without_patch_events_total 0.0\n")
+			.contains("kubeevents_server_throttled_total{source=\"api_priority_and_fairness\"} 0.0\n")
+			.contains("kubeevents_server_throttled_total{source=\"event_rate_limit\"} 0.0\n")
 			.contains("kubeevents_queue_depth_events{queue=\"incoming\"} 0.0\n")
 			.contains("kubeevents_queue_depth_events{queue=\"sink\"} 0.0\n")
 			.contains("kubeevents_queue_capacity_events{queue=\"incoming\"} 10000.0\n")

@@ -1,0 +1,314 @@
+package io.github.kubeevents;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import ch.qos.logback.classic.Level;
+import io.github.kubeevents.ApiFallback.Decision;
+import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.sink.RetryPolicy;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.EventsV1Event;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Issue 18 item 1: RBAC told verb by verb. The probe asks every verb the write mode needs for both APIs, at startup
+ * for the recorder's own namespace and after a refusal; {@code auto} takes core/v1 when it serves the recorder better;
+ * with {@code create} but no {@code patch}, repeats are written as new Events ({@code written_without_patch}) instead
+ * of being refused. Scripted sinks and a scripted access review stand in for the server; {@code RbacVerbsIT} in the
+ * starter checks the same with real RBAC.
+ */
+class EventsAccessTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(10);
+
+	private static final String NS = "ns";
+
+	private final TickingClock clock = TickingClock.fixed(Instant.parse("2026-12-02T09:00:00Z"));
+
+	private final EventBroadcaster broadcaster = EventBroadcaster.builder().clock(this.clock).build();
+
+	private final EventCounters counters = new EventCounters(this.clock, Duration.ofSeconds(10));
+
+	/** "group verb" → answer; absent means refused; {@code null} values are not allowed in the map, see unknown. */
+	private final Map<String, Boolean> rbac = new ConcurrentHashMap<>();
+
+	private final List<String> unknown = new CopyOnWriteArrayList<>();
+
+	private final List<String> reviews = new CopyOnWriteArrayList<>();
+
+	private final RbacScriptedCoreSink coreV1 = new RbacScriptedCoreSink();
+
+	private final RbacScriptedEventsV1Sink eventsV1 = new RbacScriptedEventsV1Sink();
+
+	@AfterEach
+	void shutDown() {
+		this.broadcaster.shutdown(WAIT);
+	}
+
+	private void grant(String group, String... verbs) {
+		for (String verb : verbs) {
+			this.rbac.put(group + " " + verb, Boolean.TRUE);
+		}
+	}
+
+	private EventsAccess access() {
+		return new EventsAccess((group, verb, namespace) -> {
+			String key = (group.isEmpty() ? "core" : group) + " " + verb;
+			this.reviews.add(key + " " + namespace);
+			return this.unknown.contains(key) ? null : this.rbac.getOrDefault(key, Boolean.FALSE);
+		}, EventsAccess.WRITE_VERBS);
+	}
+
+	/** A sink built as {@code startRecordingTo(client)} builds it, over the scripted sinks and review. */
+	private SinkSubscriber sink(EventsApi configured, EventsApi discovered) {
+		SinkSettings base = TestSinks.settings(RetryPolicy.defaults(), (duration) -> {
+		}, (api, verb, result, duration) -> {
+		}, this.clock);
+		SinkSettings settings = new SinkSettings(base.retryPolicy(), base.sleeper(), base.jitter(),
+				base.requestListener(), null, this.clock, 1, 1000, configured, base.requestTimeout(),
+				base.seriesCacheSize(), base.coreV1Correlation(), base.eventsV1Correlation());
+		SinkFactory factory = new SinkFactory(settings, this.counters, NS);
+		ApiChoice choice = (configured == EventsApi.AUTO)
+				? new ApiChoice(discovered, "auto: the API server serves " + discovered.value())
+				: new ApiChoice(configured, "configured");
+		SinkSubscriber sink = factory.forAccess(choice, this.coreV1, this.eventsV1, access());
+		this.broadcaster.subscribe(sink.name, sink);
+		this.broadcaster.start();
+		return sink;
+	}
+
+	private void warningTimes(String pod, int times) {
+		ObjectRecorder recorder = this.broadcaster.newRecorder(new EventSource("example.com/web", "web-0"))
+			.about(TestEvents.object("Pod", pod, NS));
+		for (int i = 0; i < times; i++) {
+			recorder.warning("Unhealthy", "probe failed");
+			this.clock.advance(Duration.ofSeconds(1));
+		}
+	}
+
+	private static EventsAccess.Check check(EventsApi api, String allowed) {
+		List<String> all = List.of("create", "patch");
+		if ("unknown".equals(allowed)) {
+			return new EventsAccess.Check(api, NS, List.of("create"), List.of(), List.of("patch"));
+		}
+		List<String> yes = allowed.isEmpty() ? List.of() : List.of(allowed.split("\\+"));
+		return new EventsAccess.Check(api, NS, yes, all.stream().filter((v) -> !yes.contains(v)).toList(), List.of());
+	}
+
+	/** Every combination of what each API allows, and what {@code auto} does (events.k8s.io/v1 chosen first). */
+	@ParameterizedTest(name = "events.k8s.io/v1 [{0}], core/v1 [{1}] -> {2}")
+	@CsvSource({
+			"create+patch, create+patch, KEEP",
+			"create+patch, create, KEEP",
+			"create+patch, '', KEEP",
+			"create, create+patch, SWITCH",
+			"create, create, SWITCH",
+			"create, '', KEEP",
+			"'', create+patch, SWITCH",
+			"'', create, SWITCH",
+			"'', '', KEEP",
+			"patch, create, SWITCH",
+			"unknown, create+patch, UNDECIDED",
+			"create, unknown, UNDECIDED",
+			"create+patch, unknown, KEEP" })
+	void autoSwitchesWhenCoreV1ServesTheRecorderBetter(String eventsV1, String coreV1, Decision expected) {
+		assertThat(ApiFallback.decide(check(EventsApi.EVENTS_V1, eventsV1), check(EventsApi.CORE_V1, coreV1)))
+			.isEqualTo(expected);
+	}
+
+	/**
+	 * The bug as issue 18 states it: core/v1 RBAC with {@code create} only, {@code auto}, the same Warning three
+	 * times. Before: one create, two PATCHes refused (rejected_by_server), 1 occurrence on the server. Now: the
+	 * startup check takes core/v1 and every repeat is an Event of its own.
+	 */
+	@Test
+	void createOnlyCoreRbacUnderAutoWritesEveryRepeatAsANewEvent() {
+		grant("core", "create");
+		SinkSubscriber sink;
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
+			sink = sink(EventsApi.AUTO, EventsApi.EVENTS_V1);
+			warningTimes("db-0", 3);
+			await().atMost(WAIT).until(() -> this.coreV1.created.size() == 3);
+			assertThat(log.messages(Level.INFO)).filteredOn((line) -> line.startsWith("Writing Kubernetes events with"))
+				.singleElement()
+				.asString()
+				.startsWith("Writing Kubernetes events with the core/v1 API (auto: switched from events.k8s.io/v1,"
+						+ " which RBAC refuses (RBAC in namespace 'ns': events.k8s.io/v1 refuses create, patch);"
+						+ " core/v1 Events are allowed (core/v1 allows create, refuses patch))")
+				.endsWith("RBAC in namespace 'ns': events.k8s.io/v1 refuses create, patch; core/v1 allows create,"
+						+ " refuses patch");
+			assertThat(log.warnings()).filteredOn((line) -> line.startsWith("RBAC in namespace 'ns'"))
+				.containsExactly("RBAC in namespace 'ns': core/v1 allows create, refuses patch events: repeats of an"
+						+ " event are written as new Events (counted as written_without_patch) instead of raising the"
+						+ " count of one. Grant the verbs [create, patch] on resource \"events\" in API group \"\""
+						+ " (core)");
+		}
+		assertThat(this.coreV1.calls).containsExactly("create", "create", "create");
+		assertThat(this.coreV1.created).extracting(CoreV1Event::getCount).containsExactly(1, 1, 1);
+		assertThat(this.coreV1.created).extracting((e) -> e.getMetadata().getName()).doesNotHaveDuplicates();
+		assertThat(this.eventsV1.calls).isEmpty();
+		assertThat(this.counters.writtenWithoutPatchCount()).isEqualTo(2);
+		assertThat(this.counters.totalDropped()).isZero();
+		assertThat(sink.missingAccessNow()).containsExactly(new RecorderStats.MissingAccess("core/v1", "patch", NS));
+		assertThat(sink.snapshot(0, (o) -> true).missingAccess()).containsExactly(
+				new RecorderStats.MissingAccess("core/v1", "patch", NS),
+				new RecorderStats.MissingAccess("events.k8s.io/v1", "create", NS),
+				new RecorderStats.MissingAccess("events.k8s.io/v1", "patch", NS));
+		assertThat(this.reviews).containsExactly("events.k8s.io create ns", "events.k8s.io patch ns",
+				"core create ns", "core patch ns");
+	}
+
+	@Test
+	void createWithoutPatchOnEventsV1AndBothOnCoreV1TakesCoreV1AtStartup() {
+		grant("events.k8s.io", "create");
+		grant("core", "create", "patch");
+		SinkSubscriber sink = sink(EventsApi.AUTO, EventsApi.EVENTS_V1);
+		warningTimes("db-0", 3);
+		await().atMost(WAIT).until(() -> this.coreV1.calls.size() == 3);
+		assertThat(this.coreV1.calls).containsExactly("create", "patch", "patch");
+		assertThat(this.eventsV1.calls).isEmpty();
+		assertThat(this.counters.writtenWithoutPatchCount()).isZero();
+		assertThat(sink.snapshot(0, (o) -> true).api()).isEqualTo("core/v1");
+		assertThat(sink.missingAccessNow()).isEmpty();
+	}
+
+	@Test
+	void bothVerbsOnEventsV1KeepsItWhateverCoreV1Allows() {
+		grant("events.k8s.io", "create", "patch");
+		SinkSubscriber sink = sink(EventsApi.AUTO, EventsApi.EVENTS_V1);
+		warningTimes("db-0", 2);
+		await().atMost(WAIT).until(() -> this.eventsV1.calls.size() == 2);
+		assertThat(this.eventsV1.calls).containsExactly("create", "patch");
+		assertThat(sink.snapshot(0, (o) -> true).api()).isEqualTo("events.k8s.io/v1");
+		assertThat(sink.missingAccessNow()).isEmpty();
+	}
+
+	/**
+	 * RBAC of another namespace than the startup one: its first refusal asks the probe there, and the repeat that
+	 * was refused is written as a new Event at once (same attempt); the next repeat sends no PATCH at all.
+	 */
+	@Test
+	void aConfiguredCoreV1SinkWritesRepeatsAsNewEventsOnceAPatchIsRefusedAndThatIsConfirmed() {
+		grant("core", "create", "patch");
+		SinkSubscriber sink = sink(EventsApi.CORE_V1, EventsApi.CORE_V1);
+		this.rbac.remove("core patch");
+		warningTimes("db-0", 3);
+		await().atMost(WAIT).until(() -> this.coreV1.created.size() == 3);
+		assertThat(this.coreV1.calls).containsExactly("create", "patch 403", "create", "create");
+		assertThat(this.counters.writtenWithoutPatchCount()).isEqualTo(2);
+		assertThat(this.counters.totalDropped()).isZero();
+		assertThat(sink.missingAccessNow()).containsExactly(new RecorderStats.MissingAccess("core/v1", "patch", NS));
+		assertThat(this.reviews).as("the startup check, then the recheck the refusal contradicting it asked")
+			.containsExactly("core create ns", "core patch ns", "core create ns", "core patch ns");
+	}
+
+	/** Configured events.k8s.io/v1 with create only: each series write becomes an Event of its own occurrences. */
+	@Test
+	void aConfiguredEventsV1SinkWritesRepeatsAsNewEventsWithoutPatch() {
+		grant("events.k8s.io", "create");
+		SinkSubscriber sink = sink(EventsApi.EVENTS_V1, EventsApi.EVENTS_V1);
+		warningTimes("db-0", 2);
+		await().atMost(WAIT).until(() -> this.eventsV1.created.size() == 2);
+		this.broadcaster.stop(WAIT);
+		assertThat(this.eventsV1.calls).containsExactly("create", "create");
+		assertThat(this.eventsV1.created).extracting(EventsV1Event::getSeries).containsOnlyNulls();
+		assertThat(this.eventsV1.created).extracting((e) -> e.getMetadata().getName()).doesNotHaveDuplicates();
+		assertThat(this.counters.writtenWithoutPatchCount()).isEqualTo(1);
+		assertThat(this.counters.totalDropped()).isZero();
+		assertThat(sink.missingAccessNow())
+			.containsExactly(new RecorderStats.MissingAccess("events.k8s.io/v1", "patch", NS));
+	}
+
+	@Test
+	void aReviewThatFailsIsUnknownAndAskedAgain() {
+		grant("core", "create", "patch");
+		this.unknown.add("core patch");
+		EventsAccess access = access();
+		EventsAccess.Check first = access.check(EventsApi.CORE_V1, NS);
+		assertThat(first.unknown()).containsExactly("patch");
+		assertThat(first.describe()).isEqualTo("core/v1 allows create, could not ask about patch");
+		this.unknown.clear();
+		assertThat(access.check(EventsApi.CORE_V1, NS).complete()).isTrue();
+		access.check(EventsApi.CORE_V1, NS);
+		assertThat(this.reviews).containsExactly("core create ns", "core patch ns", "core create ns", "core patch ns");
+	}
+
+	/** Refuses what the scripted RBAC refuses with the server's 403; otherwise an in-memory core/v1 store. */
+	private final class RbacScriptedCoreSink implements EventSink {
+
+		final List<String> calls = new CopyOnWriteArrayList<>();
+
+		final List<CoreV1Event> created = new CopyOnWriteArrayList<>();
+
+		@Override
+		public CoreV1Event create(CoreV1Event event) throws EventSinkException {
+			refuseUnless("core", "create");
+			this.calls.add("create");
+			this.created.add(TestEvents.copy(event));
+			return TestEvents.copy(event);
+		}
+
+		@Override
+		public CoreV1Event patch(CoreV1Event event, CountPatch patch) throws EventSinkException {
+			if (!EventsAccessTests.this.rbac.containsKey("core patch")) {
+				this.calls.add("patch 403");
+			}
+			refuseUnless("core", "patch");
+			this.calls.add("patch");
+			CoreV1Event patched = TestEvents.copy(event);
+			patched.setCount(patch.count());
+			return patched;
+		}
+
+	}
+
+	private final class RbacScriptedEventsV1Sink implements EventsV1Sink {
+
+		final List<String> calls = new CopyOnWriteArrayList<>();
+
+		final List<EventsV1Event> created = new CopyOnWriteArrayList<>();
+
+		@Override
+		public EventsV1Event create(EventsV1Event event) throws EventSinkException {
+			refuseUnless("events.k8s.io", "create");
+			this.calls.add("create");
+			this.created.add(event);
+			return event;
+		}
+
+		@Override
+		public EventsV1Event patch(EventsV1Event event, SeriesPatch patch) throws EventSinkException {
+			if (!EventsAccessTests.this.rbac.containsKey("events.k8s.io patch")) {
+				this.calls.add("patch 403");
+			}
+			refuseUnless("events.k8s.io", "patch");
+			this.calls.add("patch");
+			return event;
+		}
+
+	}
+
+	private void refuseUnless(String group, String verb) throws EventSinkException {
+		if (!this.rbac.containsKey(group + " " + verb)) {
+			throw EventSinkException.status(403, "Forbidden", "HTTP 403 Forbidden: events is forbidden: User \"web\""
+					+ " cannot " + verb + " resource \"events\" in API group \"" + (group.equals("core") ? "" : group)
+					+ "\" in the namespace \"ns\"");
+		}
+	}
+
+}
