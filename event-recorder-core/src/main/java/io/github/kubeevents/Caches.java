@@ -1,5 +1,9 @@
 package io.github.kubeevents;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
@@ -15,6 +19,19 @@ final class Caches {
 
 	static <K, V> Cache<K, V> bounded(int maximumSize) {
 		return Caffeine.newBuilder().maximumSize(maximumSize).executor(Runnable::run).build();
+	}
+
+	/** Bounded by size, and each entry forgotten {@code ttl} after it was written, on {@code clock}'s time. */
+	static <K, V> Cache<K, V> expiring(int maximumSize, Duration ttl, Clock clock) {
+		return Caffeine.newBuilder()
+			.maximumSize(maximumSize)
+			.expireAfterWrite(ttl)
+			.ticker(() -> {
+				Instant now = clock.instant();
+				return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+			})
+			.executor(Runnable::run)
+			.build();
 	}
 
 }

@@ -1,5 +1,7 @@
 package io.github.kubeevents;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -16,9 +18,10 @@ import org.jspecify.annotations.Nullable;
  * own), asked per verb the recorder needs ({@link #WRITE_VERBS} by default; a mode that reads adds {@code get}).
  *
  * <p>A complete answer (every verb allowed or refused) is remembered per API and namespace (bounded, 256 namespaces
- * per API); a verb whose review failed (a timeout, a 5xx) is {@linkplain Check#unknown() unknown} and asked again at
- * the next check. {@link #recheck} forgets a remembered answer that a refusal of the server contradicts, so RBAC
- * revoked after the first check is seen at once, and RBAC granted later at the next contradiction.
+ * per API) for {@link #ANSWER_TTL} of the broadcaster's clock; a verb whose review failed (a timeout, a 5xx) is
+ * {@linkplain Check#unknown() unknown} and asked again at the next check. {@link #recheck} forgets a remembered
+ * answer that a refusal of the server contradicts, so RBAC revoked after the first check is seen at once; RBAC
+ * granted later is seen once the answer that refused it expired (a repeat then tries its PATCH again).
  *
  * <p>Thread-safe.
  */
@@ -118,15 +121,21 @@ final class EventsAccess {
 
 	private final List<String> verbs;
 
-	private final Cache<String, Check> coreV1 = Caches.bounded(256);
+	/** How long an answer is remembered: 5 minutes. */
+	static final Duration ANSWER_TTL = Duration.ofMinutes(5);
 
-	private final Cache<String, Check> eventsV1 = Caches.bounded(256);
+	private final Cache<String, Check> coreV1;
+
+	private final Cache<String, Check> eventsV1;
 
 	/**
 	 * @param review one access review
 	 * @param verbs the verbs the write mode needs, e.g. {@link #WRITE_VERBS}
+	 * @param clock the broadcaster's clock, which times out remembered answers
 	 */
-	EventsAccess(Review review, List<String> verbs) {
+	EventsAccess(Review review, List<String> verbs, Clock clock) {
+		this.coreV1 = Caches.expiring(256, ANSWER_TTL, clock);
+		this.eventsV1 = Caches.expiring(256, ANSWER_TTL, clock);
 		this.review = Objects.requireNonNull(review, "review");
 		this.verbs = List.copyOf(verbs);
 		if (!this.verbs.contains("create")) {

@@ -76,7 +76,7 @@ final class SinkFactory {
 		return forAccess(ApiChoice.choose(this.settings.eventsApi(), client, timeout),
 				new CoreV1EventSink(client, timeout), new EventsV1EventSink(client, timeout),
 				new EventsAccess((group, verb, namespace) -> ApiChoice.eventsAllowed(client, group, verb, namespace,
-						timeout), EventsAccess.WRITE_VERBS));
+						timeout), EventsAccess.WRITE_VERBS, this.settings.clock()));
 	}
 
 	/** {@link #forClient} after discovery, for any client's sinks and access review. */

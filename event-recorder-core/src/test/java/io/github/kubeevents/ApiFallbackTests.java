@@ -72,7 +72,7 @@ class ApiFallbackTests {
 				this.counters, fallback, new ApiFallback(new EventsAccess((group, verb, namespace) -> {
 					this.accessReviews.add(group + " " + verb + " " + namespace);
 					return group.isEmpty() ? coreV1Allowed : Boolean.FALSE;
-				}, EventsAccess.WRITE_VERBS)), null);
+				}, EventsAccess.WRITE_VERBS, this.clock)), null);
 		this.broadcaster.subscribe("sink", sink);
 		this.broadcaster.start();
 		return sink;

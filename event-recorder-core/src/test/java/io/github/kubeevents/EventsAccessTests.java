@@ -71,7 +71,7 @@ class EventsAccessTests {
 			String key = (group.isEmpty() ? "core" : group) + " " + verb;
 			this.reviews.add(key + " " + namespace);
 			return this.unknown.contains(key) ? null : this.rbac.getOrDefault(key, Boolean.FALSE);
-		}, EventsAccess.WRITE_VERBS);
+		}, EventsAccess.WRITE_VERBS, this.clock);
 	}
 
 	/** A sink built as {@code startRecordingTo(client)} builds it, over the scripted sinks and review. */
@@ -215,6 +215,23 @@ class EventsAccessTests {
 		assertThat(sink.missingAccessNow()).containsExactly(new RecorderStats.MissingAccess("core/v1", "patch", NS));
 		assertThat(this.reviews).as("the startup check, then the recheck the refusal contradicting it asked")
 			.containsExactly("core create ns", "core patch ns", "core create ns", "core patch ns");
+	}
+
+	/** RBAC fixed later: once the answer that refused patch expired, the next repeat is a PATCH again. */
+	@Test
+	void patchGrantedLaterIsUsedOnceTheAnswerThatRefusedItExpired() {
+		grant("core", "create");
+		SinkSubscriber sink = sink(EventsApi.CORE_V1, EventsApi.CORE_V1);
+		warningTimes("db-0", 2);
+		await().atMost(WAIT).until(() -> this.coreV1.created.size() == 2);
+		grant("core", "patch");
+		this.clock.advance(EventsAccess.ANSWER_TTL);
+		assertThat(sink.missingAccessNow()).as("the answer expired").isEmpty();
+		warningTimes("db-0", 1);
+		await().atMost(WAIT).until(() -> this.coreV1.calls.size() == 3);
+		assertThat(this.coreV1.calls).containsExactly("create", "create", "patch");
+		assertThat(this.counters.writtenWithoutPatchCount()).isEqualTo(1);
+		assertThat(this.reviews).as("nothing asked again: the PATCH went through").hasSize(2);
 	}
 
 	/** Configured events.k8s.io/v1 with create only: each series write becomes an Event of its own occurrences. */

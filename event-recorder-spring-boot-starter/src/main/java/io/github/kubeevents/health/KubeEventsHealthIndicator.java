@@ -18,8 +18,8 @@ import org.springframework.boot.health.contributor.Status;
  * <li><b>{@value #DEGRADED_CODE}</b> while it runs but the API server refuses its writes: none written yet and
  * refusals, or {@value #REJECTIONS_IN_A_ROW} refusals in a row (expected refusals such as 409 AlreadyExists not
  * counted), e.g. RBAC without the verbs; or while RBAC is known to refuse a verb on the API written (the access
- * probe's answer, at startup for the recorder's own namespace and after a refusal), so repeats are written as new
- * Events ({@code written_without_patch}) or events are refused. The status is not in Spring Boot's default status order, so it shows here
+ * probe's answer of the last 5 minutes, at startup for the recorder's own namespace and after a refusal), so
+ * repeats are written as new Events ({@code written_without_patch}) or events are refused. The status is not in Spring Boot's default status order, so it shows here
  * without changing the aggregate status or readiness; to let it count, add it to the order, e.g.
  * {@code management.endpoint.health.status.order=down,out-of-service,degraded,up,unknown}, and map it with
  * {@code management.endpoint.health.status.http-mapping.degraded=503};</li>
@@ -71,8 +71,7 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 	protected void doHealthCheck(Health.Builder builder) {
 		RecorderStats stats = this.broadcaster.stats();
 		switch (stats.state()) {
-			case "running" -> builder.status((refused(stats) || !stats.missingAccess().isEmpty()
-					|| stats.writtenWithoutPatch() > 0) ? DEGRADED : Status.UP);
+			case "running" -> builder.status((refused(stats) || !stats.missingAccess().isEmpty()) ? DEGRADED : Status.UP);
 			case "draining", "terminated" -> builder.down().withDetail("state", "shut down");
 			case "stopping", "stopped" -> builder.unknown().withDetail("state", "stopped");
 			default -> builder.unknown().withDetail("state", "not started");
