@@ -82,7 +82,9 @@ final class ApiFallback {
 	 */
 	EventsAccess.Check[] atStart(String namespace) {
 		EventsAccess.Check eventsV1 = this.access.check(EventsApi.EVENTS_V1, namespace);
-		EventsAccess.Check coreV1 = this.access.check(EventsApi.CORE_V1, namespace);
+		// a review that failed just now: the first refusal asks again, startup does not wait for another time limit
+		EventsAccess.Check coreV1 = eventsV1.known() ? this.access.check(EventsApi.CORE_V1, namespace)
+				: this.access.unasked(EventsApi.CORE_V1, namespace);
 		if (decide(eventsV1, coreV1) == Decision.SWITCH) {
 			switchNow(namespace, eventsV1, coreV1, "RBAC in namespace '" + namespace + "': " + eventsV1.describe());
 		}

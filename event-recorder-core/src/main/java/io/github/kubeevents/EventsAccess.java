@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * behind the choice of {@code auto}, the startup line and the {@code written_without_patch} mode. Each question is
  * one access review ({@link Review}, a SelfSubjectAccessReview for the official client; another client plugs its
  * own), asked per verb the recorder needs ({@link #WRITE_VERBS} by default; a mode that reads adds {@code get}).
+ * After a review that fails, the check's remaining verbs are unknown without being asked, so an unreachable server
+ * costs one request time limit per check, not one per verb.
  *
  * <p>A complete answer (every verb allowed or refused) is remembered per API and namespace (bounded, 256 namespaces
  * per API) for {@link #ANSWER_TTL} of the broadcaster's clock; a verb whose review failed (a timeout, a 5xx) is
@@ -167,7 +169,8 @@ final class EventsAccess {
 		List<String> missing = new ArrayList<>();
 		List<String> unknown = new ArrayList<>();
 		for (String verb : this.verbs) {
-			Boolean answer = this.review.allowed(group(api), verb, namespace);
+			// after a failed review the server is unlikely to answer the next one: do not wait for its time limit too
+			Boolean answer = unknown.isEmpty() ? this.review.allowed(group(api), verb, namespace) : null;
 			((answer == null) ? unknown : answer ? allowed : missing).add(verb);
 		}
 		Check check = new Check(api, namespace, allowed, missing, unknown);
@@ -187,6 +190,11 @@ final class EventsAccess {
 			cache(api).invalidate(namespace);
 		}
 		return check(api, namespace);
+	}
+
+	/** An answer with every verb unknown, without asking (the server did not answer another review just now). */
+	Check unasked(EventsApi api, String namespace) {
+		return new Check(api, namespace, List.of(), List.of(), this.verbs);
 	}
 
 	/** The remembered answer, without asking; {@code null} when none. */

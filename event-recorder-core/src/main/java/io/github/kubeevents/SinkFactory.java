@@ -86,13 +86,13 @@ final class SinkFactory {
 		if (choice.api() == EventsApi.CORE_V1) {
 			EventsAccess.Check core = access.check(EventsApi.CORE_V1, namespace);
 			logChoice(choice, namespace, core.describe());
-			warnIfIncomplete(core);
+			warnIfIncomplete(core, access.verbs());
 			return remember(new CoreV1SinkSubscriber(name, coreSink, choice, this.settings, this.counters, access));
 		}
 		if (this.settings.eventsApi() != EventsApi.AUTO) {
 			EventsAccess.Check eventsV1 = access.check(EventsApi.EVENTS_V1, namespace);
 			logChoice(choice, namespace, eventsV1.describe());
-			warnIfIncomplete(eventsV1);
+			warnIfIncomplete(eventsV1, access.verbs());
 			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, null, null,
 					access));
 		}
@@ -101,7 +101,7 @@ final class SinkFactory {
 		ApiChoice switched = apiFallback.switched();
 		logChoice((switched != null) ? switched : choice, namespace,
 				checks[0].describe() + "; " + checks[1].describe());
-		warnIfIncomplete((switched != null) ? checks[1] : checks[0]);
+		warnIfIncomplete((switched != null) ? checks[1] : checks[0], access.verbs());
 		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber(name + "-core", coreSink,
 				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters, access);
 		return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, fallback,
@@ -114,7 +114,7 @@ final class SinkFactory {
 	}
 
 	/** One WARN naming the verbs RBAC refuses on the API written, and what that costs. */
-	private static void warnIfIncomplete(EventsAccess.Check check) {
+	private static void warnIfIncomplete(EventsAccess.Check check, List<String> verbs) {
 		if (check.complete()) {
 			return;
 		}
@@ -134,7 +134,7 @@ final class SinkFactory {
 			.addArgument(check.namespace())
 			.addArgument(check::describe)
 			.addArgument(consequence)
-			.addArgument(EventsAccess.WRITE_VERBS)
+			.addArgument(verbs)
 			.addArgument(() -> (check.api() == EventsApi.EVENTS_V1) ? "resource \"events\" in API group \"events.k8s.io\""
 					: "resource \"events\" in API group \"\" (core)")
 			.addKeyValue("eventsApi", check.api().value())

@@ -143,7 +143,9 @@ class EventsAccessTests {
 		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
 			sink = sink(EventsApi.AUTO, EventsApi.EVENTS_V1);
 			warningTimes("db-0", 3);
-			await().atMost(WAIT).until(() -> this.coreV1.created.size() == 3);
+			// the counter follows the create's answer: wait for both
+			await().atMost(WAIT)
+				.until(() -> this.coreV1.created.size() == 3 && this.counters.writtenWithoutPatchCount() == 2);
 			assertThat(log.messages(Level.INFO)).filteredOn((line) -> line.startsWith("Writing Kubernetes events with"))
 				.singleElement()
 				.asString()
@@ -208,7 +210,9 @@ class EventsAccessTests {
 		SinkSubscriber sink = sink(EventsApi.CORE_V1, EventsApi.CORE_V1);
 		this.rbac.remove("core patch");
 		warningTimes("db-0", 3);
-		await().atMost(WAIT).until(() -> this.coreV1.created.size() == 3);
+		// the counter follows the create's answer: wait for both
+		await().atMost(WAIT)
+			.until(() -> this.coreV1.created.size() == 3 && this.counters.writtenWithoutPatchCount() == 2);
 		assertThat(this.coreV1.calls).containsExactly("create", "patch 403", "create", "create");
 		assertThat(this.counters.writtenWithoutPatchCount()).isEqualTo(2);
 		assertThat(this.counters.totalDropped()).isZero();
@@ -263,6 +267,16 @@ class EventsAccessTests {
 		assertThat(access.check(EventsApi.CORE_V1, NS).complete()).isTrue();
 		access.check(EventsApi.CORE_V1, NS);
 		assertThat(this.reviews).containsExactly("core create ns", "core patch ns", "core create ns", "core patch ns");
+	}
+
+	/** An unreachable server costs one review's time limit at startup, not one per verb and API. */
+	@Test
+	void afterAFailedReviewTheRestIsUnknownWithoutAsking() {
+		this.unknown.add("events.k8s.io create");
+		SinkSubscriber sink = sink(EventsApi.AUTO, EventsApi.EVENTS_V1);
+		assertThat(this.reviews).containsExactly("events.k8s.io create ns");
+		assertThat(sink.snapshot(0, (o) -> true).api()).isEqualTo("events.k8s.io/v1");
+		assertThat(sink.missingAccessNow()).isEmpty();
 	}
 
 	/** Refuses what the scripted RBAC refuses with the server's 403; otherwise an in-memory core/v1 store. */

@@ -1,6 +1,5 @@
 package io.github.kubeevents.it;
 
-import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
@@ -90,7 +89,9 @@ class EventRateLimitIT {
 			.run((context) -> {
 				recordDistinctEvents(context.getBean(EventRecorder.class));
 				CoreV1Api admin = new CoreV1Api(cluster.adminClient());
-				awaiting().untilAsserted(() -> assertThat(ItSupport.events(admin, this.ns)).hasSize(EVENTS));
+				// the counters follow the server's answers: wait for them, then look at the server
+				awaiting().until(() -> context.getBean(EventBroadcaster.class).stats().writes().created() == EVENTS);
+				assertThat(ItSupport.events(admin, this.ns)).hasSize(EVENTS);
 				RecorderStats stats = context.getBean(EventBroadcaster.class).stats();
 				assertThat(stats.throttledByServer())
 					.isEqualTo(Map.of("api_priority_and_fairness", 0L, "event_rate_limit", (long) (EVENTS - BURST)));
@@ -107,8 +108,8 @@ class EventRateLimitIT {
 			.run((context) -> {
 				recordDistinctEvents(context.getBean(EventRecorder.class));
 				EventsV1Api admin = new EventsV1Api(cluster.adminClient());
-				awaiting().untilAsserted(
-						() -> assertThat(admin.listNamespacedEvent(this.ns).execute().getItems()).hasSize(EVENTS));
+				awaiting().until(() -> context.getBean(EventBroadcaster.class).stats().writes().created() == EVENTS);
+				assertThat(admin.listNamespacedEvent(this.ns).execute().getItems()).hasSize(EVENTS);
 				RecorderStats stats = context.getBean(EventBroadcaster.class).stats();
 				assertThat(stats.throttledByServer()).containsExactlyInAnyOrderEntriesOf(
 						Map.of("api_priority_and_fairness", 0L, "event_rate_limit", 0L));
@@ -142,7 +143,6 @@ class EventRateLimitIT {
 		assertThat(refused.getResponseBody()).contains("\"reason\":\"TooManyRequests\"")
 			.contains("limit reached on type Namespace");
 		assertThat(refused.getResponseHeaders().keySet()).noneMatch((name) -> name.equalsIgnoreCase("Retry-After"));
-		assertThat(List.of(refused.getCode())).containsExactly(429);
 	}
 
 }

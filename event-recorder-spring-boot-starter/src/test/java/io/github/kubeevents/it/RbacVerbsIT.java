@@ -159,6 +159,8 @@ class RbacVerbsIT {
 		starter(client, "kubeevents.sink.api=auto").run((context) -> {
 			warningThreeTimes(context, "db");
 			awaiting().untilAsserted(() -> assertThat(coreOccurrences()).isEqualTo(3));
+			// the counter follows the create's answer
+			awaiting().until(() -> stats(context).writtenWithoutPatch() == 2);
 			assertThat(coreEvents()).containsExactly("db Unhealthy x1", "db Unhealthy x1", "db Unhealthy x1");
 			Health health = health(context);
 			assertThat(health.getStatus()).isEqualTo(KubeEventsHealthIndicator.DEGRADED);
@@ -254,6 +256,7 @@ class RbacVerbsIT {
 					warningThreeTimes(context, "db");
 					awaiting().untilAsserted(() -> assertThat(coreEvents()).containsExactly("db Unhealthy x1",
 							"db Unhealthy x1", "db Unhealthy x1"));
+					awaiting().until(() -> stats(context).writtenWithoutPatch() == 2);
 					assertThat(health(context).getStatus()).isEqualTo(KubeEventsHealthIndicator.DEGRADED);
 					assertThat(stats(context).writtenWithoutPatch()).isEqualTo(2);
 					assertThat(stats(context).dropped()).isEqualTo(drops());
@@ -279,6 +282,7 @@ class RbacVerbsIT {
 				db.warning("Unhealthy", "probe failed");
 				db.warning("Unhealthy", "probe failed");
 				awaiting().untilAsserted(() -> assertThat(eventsV1()).hasSize(2));
+				awaiting().until(() -> stats(context).writtenWithoutPatch() == 1);
 				assertThat(eventsV1()).extracting(EventsV1Event::getSeries).containsOnlyNulls();
 				assertThat(stats(context).writtenWithoutPatch()).isEqualTo(1);
 				assertThat(stats(context).dropped()).isEqualTo(drops());
