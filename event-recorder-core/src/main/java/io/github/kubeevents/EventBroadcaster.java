@@ -14,6 +14,7 @@ import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
@@ -181,6 +182,18 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startRecordingTo(ApiClient client) {
+		return startRecordingTo(new OfficialEventsClient(Objects.requireNonNull(client, "client")));
+	}
+
+	/**
+	 * Subscribes a sink writing through another client ({@code Fabric8EventsClient.of(kubernetesClient)} of the
+	 * {@code event-recorder-fabric8} module, or an implementation of your own), with the builder's events API, the
+	 * discovery of {@code auto} and its RBAC fallback to core/v1, and the same retries, exactly as
+	 * {@link #startRecordingTo(ApiClient)}.
+	 * @param client the client of the cluster to write to
+	 * @return the subscription
+	 */
+	public Subscription startRecordingTo(EventsClient client) {
 		return subscribeSink(this.sinks.forClient(Objects.requireNonNull(client, "client")));
 	}
 

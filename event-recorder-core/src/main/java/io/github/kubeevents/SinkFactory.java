@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.kubernetes.client.openapi.ApiClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,20 +61,21 @@ final class SinkFactory {
 	 * The sink subscriber of the configured API for a client; for {@code auto} one discovery request decides, and
 	 * an events.k8s.io/v1 sink falls back to core/v1 when RBAC refuses the former and allows the latter.
 	 */
-	SinkSubscriber forClient(ApiClient client) {
+	SinkSubscriber forClient(EventsClient client) {
 		ApiChoice choice = ApiChoice.choose(this.settings.eventsApi(), client, this.settings.requestTimeout());
 		logger.info("Writing Kubernetes events with the {} API ({})", choice.api().value(), choice.reason());
 		String name = nextName();
-		CoreV1EventSink coreSink = new CoreV1EventSink(client, this.settings.requestTimeout());
 		if (choice.api() == EventsApi.CORE_V1) {
-			return remember(new CoreV1SinkSubscriber(name, coreSink, choice, this.settings, this.counters));
+			return remember(new CoreV1SinkSubscriber(name, client.coreV1Sink(this.settings.requestTimeout()), choice,
+					this.settings, this.counters));
 		}
-		EventsV1EventSink sink = new EventsV1EventSink(client, this.settings.requestTimeout());
+		EventsV1Sink sink = client.eventsV1Sink(this.settings.requestTimeout());
 		if (this.settings.eventsApi() != EventsApi.AUTO) {
 			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters));
 		}
-		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber(name + "-core", coreSink,
-				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters);
+		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber(name + "-core",
+				client.coreV1Sink(this.settings.requestTimeout()), new ApiChoice(EventsApi.CORE_V1, "auto: fallback"),
+				this.settings, this.counters);
 		ApiFallback apiFallback = new ApiFallback(
 				(namespace) -> ApiChoice.coreV1EventsAllowed(client, namespace, this.settings.requestTimeout()));
 		return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, fallback,
