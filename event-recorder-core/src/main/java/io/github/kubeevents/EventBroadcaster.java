@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * ({@code kubeevents-subscriber-<name>}). A new subscriber sees exactly the events recorded after it subscribed;
  * subscribers added while not running also get what is queued when distribution starts.</li>
  * <li>{@link #startRecordingToSink(EventSink)} subscribes a sink with a correlator of its own;
- * {@link #startRecordingTo(ApiClient)} a sink of the configured events API for a client;
+ * {@link #startRecordingTo(ApiClient)} a sink of the configured events API for a client
+ * ({@link #startRecordingTo(EventsClient)} for another client, e.g. fabric8's);
  * {@link #startLogging()} the structured logger; {@link #subscribe} any {@link EventHandler}.</li>
  * <li><b>Restartable.</b> {@link #stop(Duration)} distributes and writes what was recorded before it (each pending
  * write gets one more attempt, final series counts are written), ends every thread within the deadline, and keeps

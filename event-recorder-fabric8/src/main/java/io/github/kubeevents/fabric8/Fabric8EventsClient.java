@@ -29,7 +29,9 @@ import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
  * retries and the drop counters. The requests are the official sinks' requests, body for body: client-java models
  * serialised with client-java's JSON, sent with the client's own HTTP client (its authentication, TLS and
  * interceptors), without fabric8's own retries (the recorder retries), each with the recorder's request time
- * limit. The client is not closed by the recorder. Works with the fabric8 7.x and 8.x lines.
+ * limit. The client is not closed by the recorder, and its connections stay open while the recorder is stopped
+ * (they are the application's; the official sinks close their own idle ones). Works with the fabric8 7.x and 8.x
+ * lines.
  *
  * <p>Immutable and thread-safe.
  */
