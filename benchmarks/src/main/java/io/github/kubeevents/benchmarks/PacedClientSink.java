@@ -5,6 +5,10 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.test.cluster.LocalControlPlane;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
 /**
  * The paced caller's sinks that write to a real kube-apiserver ({@code --sink official|fabric8}): a local control
@@ -26,6 +30,15 @@ final class PacedClientSink {
 	 */
 	public static EventBroadcaster start(String clientName, int incomingCapacity, int subscriberCapacity) {
 		LocalControlPlane controlPlane = LocalControlPlane.builder().start();
+		try {
+			// the workload's Pods are in prod: without it every write would be refused (404 namespace not found)
+			new CoreV1Api(controlPlane.adminClient())
+				.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name("prod")))
+				.execute();
+		}
+		catch (ApiException ex) {
+			throw new IllegalStateException("cannot create namespace prod: " + ex.getCode(), ex);
+		}
 		KubernetesClient fabric8 = BenchmarkClients.fabric8(controlPlane.baseUrl(), controlPlane.caCertificate(),
 				controlPlane.adminToken());
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
