@@ -2,18 +2,10 @@ package io.github.kubeevents;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
+import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
-import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
-import io.kubernetes.client.openapi.apis.EventsV1Api;
-import io.kubernetes.client.openapi.models.V1APIResourceList;
-import io.kubernetes.client.openapi.models.V1ResourceAttributes;
-import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
-import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
-import okhttp3.Call;
+import io.github.kubeevents.sink.EventsClient;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,24 +46,18 @@ record ApiChoice(EventsApi api, String reason) {
 	 * @param timeout the time limit of the discovery request; {@link Duration#ZERO} for the client's own
 	 * @return the choice
 	 */
-	public static ApiChoice choose(EventsApi requested, ApiClient client, Duration timeout) {
+	static ApiChoice choose(EventsApi requested, EventsClient client, Duration timeout) {
 		if (requested != EventsApi.AUTO) {
 			return new ApiChoice(requested, "configured");
 		}
 		try {
-			Call call = new EventsV1Api(client).getAPIResources().buildCall(null);
-			if (!timeout.isZero()) {
-				call.timeout().timeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
-			}
-			client.execute(call, V1APIResourceList.class);
-			return new ApiChoice(EventsApi.EVENTS_V1, "auto: the API server serves events.k8s.io/v1");
+			return client.servesEventsV1(timeout)
+					? new ApiChoice(EventsApi.EVENTS_V1, "auto: the API server serves events.k8s.io/v1")
+					: new ApiChoice(EventsApi.CORE_V1, "auto: the API server does not serve events.k8s.io/v1");
 		}
-		catch (ApiException ex) {
-			if (ex.getCode() == 404) {
-				return new ApiChoice(EventsApi.CORE_V1, "auto: the API server does not serve events.k8s.io/v1");
-			}
-			return new ApiChoice(EventsApi.CORE_V1, "auto: discovery of events.k8s.io/v1 failed ("
-					+ ApiErrors.classify(ex).getMessage() + "), using core/v1");
+		catch (EventSinkException ex) {
+			return new ApiChoice(EventsApi.CORE_V1,
+					"auto: discovery of events.k8s.io/v1 failed (" + ex.getMessage() + "), using core/v1");
 		}
 		catch (RuntimeException ex) {
 			return new ApiChoice(EventsApi.CORE_V1,
@@ -81,7 +67,8 @@ record ApiChoice(EventsApi api, String reason) {
 
 	/**
 	 * Whether the client's identity may use {@code verb} on {@code events} of {@code apiGroup} in
-	 * {@code namespace}: one SelfSubjectAccessReview (which every authenticated user may make).
+	 * {@code namespace} ({@link EventsClient#eventsAllowed}: one SelfSubjectAccessReview, which every
+	 * authenticated user may make).
 	 * @param client the client
 	 * @param apiGroup {@code ""} (core/v1) or {@code events.k8s.io}
 	 * @param verb e.g. {@code create}
@@ -89,22 +76,14 @@ record ApiChoice(EventsApi api, String reason) {
 	 * @param timeout the time limit of the request; {@link Duration#ZERO} for the client's own
 	 * @return the review's answer; {@code null} when the review itself failed (logged), so it can be asked again
 	 */
-	static @Nullable Boolean eventsAllowed(ApiClient client, String apiGroup, String verb, String namespace,
+	static @Nullable Boolean eventsAllowed(EventsClient client, String apiGroup, String verb, String namespace,
 			Duration timeout) {
-		V1SelfSubjectAccessReview review = new V1SelfSubjectAccessReview().spec(new V1SelfSubjectAccessReviewSpec()
-			.resourceAttributes(new V1ResourceAttributes().group(apiGroup).resource("events").verb(verb).namespace(namespace)));
 		try {
-			Call call = new AuthorizationV1Api(client).createSelfSubjectAccessReview(review).buildCall(null);
-			if (!timeout.isZero()) {
-				call.timeout().timeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
-			}
-			V1SelfSubjectAccessReview answer = client.<V1SelfSubjectAccessReview>execute(call,
-					V1SelfSubjectAccessReview.class).getData();
-			return answer.getStatus() != null && Boolean.TRUE.equals(answer.getStatus().getAllowed());
+			return client.eventsAllowed(apiGroup, verb, namespace, timeout);
 		}
-		catch (ApiException ex) {
+		catch (EventSinkException ex) {
 			logger.warn("Could not ask whether {} on events in API group '{}' is allowed in namespace '{}': {}", verb,
-					apiGroup, namespace, ApiErrors.classify(ex).getMessage());
+					apiGroup, namespace, ex.getMessage());
 			return null;
 		}
 		catch (RuntimeException ex) {

@@ -14,6 +14,7 @@ import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * ({@code kubeevents-subscriber-<name>}). A new subscriber sees exactly the events recorded after it subscribed;
  * subscribers added while not running also get what is queued when distribution starts.</li>
  * <li>{@link #startRecordingToSink(EventSink)} subscribes a sink with a correlator of its own;
- * {@link #startRecordingTo(ApiClient)} a sink of the configured events API for a client;
+ * {@link #startRecordingTo(ApiClient)} a sink of the configured events API for a client
+ * ({@link #startRecordingTo(EventsClient)} for another client, e.g. fabric8's);
  * {@link #startLogging()} the structured logger; {@link #subscribe} any {@link EventHandler}.</li>
  * <li><b>Restartable.</b> {@link #stop(Duration)} distributes and writes what was recorded before it (each pending
  * write gets one more attempt, final series counts are written), ends every thread within the deadline, and keeps
@@ -191,6 +193,18 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startRecordingTo(ApiClient client) {
+		return startRecordingTo(new OfficialEventsClient(Objects.requireNonNull(client, "client")));
+	}
+
+	/**
+	 * Subscribes a sink writing through another client ({@code Fabric8EventsClient.of(kubernetesClient)} of the
+	 * {@code event-recorder-fabric8} module, or an implementation of your own), with the builder's events API, the
+	 * discovery of {@code auto} and its RBAC fallback to core/v1, and the same retries, exactly as
+	 * {@link #startRecordingTo(ApiClient)}.
+	 * @param client the client of the cluster to write to
+	 * @return the subscription
+	 */
+	public Subscription startRecordingTo(EventsClient client) {
 		return subscribeSink(this.sinks.forClient(Objects.requireNonNull(client, "client")));
 	}
 

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.kubernetes.client.openapi.ApiClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,10 +71,10 @@ final class SinkFactory {
 	 * latter better. The startup line gives the choice and the probe's answers; a verb missing on the API written
 	 * is logged at WARN.
 	 */
-	SinkSubscriber forClient(ApiClient client) {
+	SinkSubscriber forClient(EventsClient client) {
 		Duration timeout = this.settings.requestTimeout();
-		return forAccess(ApiChoice.choose(this.settings.eventsApi(), client, timeout),
-				new CoreV1EventSink(client, timeout), new EventsV1EventSink(client, timeout),
+		return forAccess(ApiChoice.choose(this.settings.eventsApi(), client, timeout), client.coreV1Sink(timeout),
+				client.eventsV1Sink(timeout),
 				new EventsAccess((group, verb, namespace) -> ApiChoice.eventsAllowed(client, group, verb, namespace,
 						timeout), EventsAccess.WRITE_VERBS, this.settings.clock()));
 	}

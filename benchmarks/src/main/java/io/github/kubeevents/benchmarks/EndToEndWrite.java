@@ -19,6 +19,7 @@ import io.github.kubeevents.EventType;
 import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.test.cluster.LocalControlPlane;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
@@ -44,7 +45,11 @@ import io.kubernetes.client.util.credentials.AccessTokenAuthentication;
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.github.kubeevents.benchmarks.EndToEndWrite \
  *     [--server URL --token T --ca-file F] [--writers 4] [--rounds 3] [--events 10000] [--objects 100] [--threads 4]
+ *     [--client official|fabric8|both]
  * </pre>
+ * {@code --client} chooses the client written through: the official one (default), a fabric8
+ * {@code KubernetesClient} ({@code event-recorder-fabric8}, JDK HTTP client) for the same server and token, or
+ * {@code both}, each round once per client in alternating order (one sitting, one server).
  * Without {@code --server} a local control plane is started from {@code KUBEBUILDER_ASSETS} (or the default
  * cache of {@code scripts/envtest-assets.sh}).
  */
@@ -66,36 +71,55 @@ public final class EndToEndWrite {
 		int rounds = options.getInt("rounds", 1);
 		int writers = options.getInt("writers", 4);
 		String namespace = options.get("namespace", "default");
+		String clientOption = options.get("client", "official");
 		LocalControlPlane controlPlane = null;
 		ApiClient client;
+		KubernetesClient fabric8;
 		if (options.has("server")) {
+			byte[] ca = Files.readAllBytes(Path.of(options.get("ca-file", null)));
 			client = ClientBuilder.standard(false)
 				.setBasePath(options.get("server", null))
-				.setCertificateAuthority(Files.readAllBytes(Path.of(options.get("ca-file", null))))
+				.setCertificateAuthority(ca)
 				.setAuthentication(new AccessTokenAuthentication(options.get("token", null)))
 				.build();
+			fabric8 = BenchmarkClients.fabric8(options.get("server", null), ca, options.get("token", null));
 		}
 		else {
 			controlPlane = LocalControlPlane.builder().start();
 			client = controlPlane.adminClient();
+			fabric8 = BenchmarkClients.fabric8(controlPlane.baseUrl(), controlPlane.caCertificate(),
+					controlPlane.adminToken());
 		}
 		try {
-			System.out.printf(Locale.ROOT, "# kube-events %s, core/v1, writers=%d events=%d objects=%d threads=%d "
-					+ "reasons=%d max-in-flight=%d%n", client.getBasePath(), writers, events, objects, threads, reasons,
-					maxInFlight);
+			System.out.printf(Locale.ROOT, "# kube-events %s, core/v1, client=%s writers=%d events=%d objects=%d "
+					+ "threads=%d reasons=%d max-in-flight=%d%n", client.getBasePath(), clientOption, writers, events,
+					objects, threads, reasons, maxInFlight);
 			for (int round = 1; round <= rounds; round++) {
-				runRound(round, client, writers, namespace, events, objects, threads, reasons, maxInFlight);
+				for (String clientName : clientsOfRound(clientOption, round)) {
+					runRound(round, clientName, client, fabric8, writers, namespace, events, objects, threads, reasons,
+							maxInFlight);
+				}
 			}
 		}
 		finally {
+			fabric8.close();
 			if (controlPlane != null) {
 				controlPlane.close();
 			}
 		}
 	}
 
-	private static void runRound(int round, ApiClient client, int writers, String namespace,
-			int events, int objects, int threads, int reasons, int maxInFlight) throws InterruptedException {
+	/** {@code both}: each round runs both clients, the order alternating (official first in odd rounds). */
+	private static String[] clientsOfRound(String clientOption, int round) {
+		if (!clientOption.equals("both")) {
+			return new String[] { clientOption };
+		}
+		return (round % 2 == 1) ? new String[] { "official", "fabric8" } : new String[] { "fabric8", "official" };
+	}
+
+	private static void runRound(int round, String clientName, ApiClient client, KubernetesClient fabric8,
+			int writers, String namespace, int events, int objects, int threads, int reasons, int maxInFlight)
+			throws InterruptedException {
 		String run = UUID.randomUUID().toString().substring(0, 8);
 		Semaphore inFlight = new Semaphore(maxInFlight);
 		LongAdder posts = new LongAdder();
@@ -122,7 +146,7 @@ public final class EndToEndWrite {
 				lastWriteEnd.accumulateAndGet(System.nanoTime(), Math::max);
 			});
 		EventBroadcaster broadcaster = builder.build();
-		broadcaster.startRecordingTo(client);
+		BenchmarkClients.startRecording(broadcaster, clientName, client, fabric8);
 		broadcaster.start();
 		EventRecorder recorder = broadcaster.newRecorder(new EventSource("perf-harness", "perf-host"));
 		V1Pod[] pods = new V1Pod[objects];
@@ -156,9 +180,9 @@ public final class EndToEndWrite {
 		double drain = (lastWriteEnd.get() - start) / 1e6;
 		long writes = posts.sum() + patches.sum();
 		System.out.printf(Locale.ROOT,
-				"round=%d %s drain=%.0fms recorded=%.0fms writes=%d POST=%d PATCH=%d failed=%d per-write=%.2fms "
-						+ "spam_filtered=%d other_drops=%d drained=%s load=%s%n",
-				round, (round == 1) ? "cold" : "warm", drain, recorded, writes, posts.sum(), patches.sum(),
+				"round=%d client=%s %s drain=%.0fms recorded=%.0fms writes=%d POST=%d PATCH=%d failed=%d "
+						+ "per-write=%.2fms spam_filtered=%d other_drops=%d drained=%s load=%s%n",
+				round, clientName, (round == 1) ? "cold" : "warm", drain, recorded, writes, posts.sum(), patches.sum(),
 				failures.sum(), drain / Math.max(1, writes), broadcaster.stats().dropped(DropReason.SPAM_FILTERED.tag()),
 				broadcaster.stats().dropped().values().stream().mapToLong(Long::longValue).sum()
 						- broadcaster.stats().dropped(DropReason.SPAM_FILTERED.tag()),

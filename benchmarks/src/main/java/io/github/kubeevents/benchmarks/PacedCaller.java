@@ -39,7 +39,10 @@ import org.HdrHistogram.Histogram;
  * FailedCreate, message pattern {@code "Error creating: %s"}; the argument is {@code "quota exceeded"} for 9 calls
  * in 10 and {@code "quota exceeded #<i>"} (a new message) for every 10th. The argument is built before the clock
  * starts. One core/v1 sink with the default correlator: {@code --sink instant} answers at once; {@code --sink
- * stuck} never answers (its subscriber queue fills and the rest is dropped there).
+ * stuck} never answers (its subscriber queue fills and the rest is dropped there); {@code --sink official} and
+ * {@code --sink fabric8} write core/v1 Events to a local kube-apiserver through the official client or a fabric8
+ * {@code KubernetesClient} ({@code PacedClientSink}; the sink's threads then compete with the caller for the CPU,
+ * and the spam filter, burst 25 per object, lets about 25 writes per Pod through).
  *
  * <p>Uses only API that exists before and after the lifecycle rewrite ({@code EventBroadcaster.builder()},
  * {@code newRecorder}, {@code eventf(InvolvedObject, ...)}, {@code startRecordingToSink}); the sink is a
@@ -48,7 +51,7 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Run: {@code java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar
  * io.github.kubeevents.benchmarks.PacedCaller --rate 20000 --sink instant} (options: {@code --rate},
- * {@code --warmup} and {@code --duration} in seconds, {@code --objects}, {@code --sink instant|stuck},
+ * {@code --warmup} and {@code --duration} in seconds, {@code --objects}, {@code --sink instant|stuck|official|fabric8},
  * {@code --label}, {@code --incoming-capacity}, {@code --subscriber-capacity}). The last line, starting with
  * {@code RESULT}, is what {@code benchmarks/paced.sh} reads.
  */
@@ -71,13 +74,23 @@ public final class PacedCaller {
 		int objects = options.getInt("objects", 200);
 		String sinkKind = options.get("sink", "instant");
 		String label = options.get("label", "kube-events");
-		if (!sinkKind.equals("instant") && !sinkKind.equals("stuck")) {
-			throw new IllegalArgumentException("--sink must be instant or stuck, was " + sinkKind);
+		boolean throughClient = sinkKind.equals("official") || sinkKind.equals("fabric8");
+		if (!sinkKind.equals("instant") && !sinkKind.equals("stuck") && !throughClient) {
+			throw new IllegalArgumentException("--sink must be instant, stuck, official or fabric8, was " + sinkKind);
 		}
 		CountDownLatch release = new CountDownLatch(1);
-		EventBroadcaster broadcaster = (options.has("incoming-capacity") || options.has("subscriber-capacity"))
-				? withCapacities(options) : EventBroadcaster.builder().build();
-		broadcaster.startRecordingToSink(sink(sinkKind.equals("stuck") ? release : null));
+		EventBroadcaster broadcaster;
+		if (throughClient) {
+			// a real kube-apiserver (PacedClientSink, by reflection: this class builds against older versions)
+			broadcaster = (EventBroadcaster) Class.forName("io.github.kubeevents.benchmarks.PacedClientSink")
+				.getMethod("start", String.class, int.class, int.class)
+				.invoke(null, sinkKind, options.getInt("incoming-capacity", 0), options.getInt("subscriber-capacity", 0));
+		}
+		else {
+			broadcaster = (options.has("incoming-capacity") || options.has("subscriber-capacity"))
+					? withCapacities(options) : EventBroadcaster.builder().build();
+			broadcaster.startRecordingToSink(sink(sinkKind.equals("stuck") ? release : null));
+		}
 		broadcaster.start();
 		EventRecorder recorder = broadcaster.newRecorder(new EventSource("benchmark", "host"));
 		InvolvedObject[] pods = new InvolvedObject[objects];

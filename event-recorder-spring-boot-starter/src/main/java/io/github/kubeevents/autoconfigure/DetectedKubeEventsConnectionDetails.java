@@ -65,6 +65,15 @@ final class DetectedKubeEventsConnectionDetails implements KubeEventsConnectionD
 	}
 
 	/**
+	 * Whether the application has an {@link ApiClient} bean (it configured the official client), without detecting
+	 * anything else.
+	 * @return {@code true} when it has one
+	 */
+	boolean hasApplicationClient() {
+		return this.applicationClient.get() != null;
+	}
+
+	/**
 	 * Where the cluster was found, or why none was.
 	 * @return e.g. {@code "ApiClient bean"}, {@code "in-cluster service account /var/run/secrets/..."} or
 	 * {@code "kubeconfig /home/me/.kube/config"}

@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
@@ -39,6 +40,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnClass({ EventBroadcaster.class, ApiClient.class })
 @ConditionalOnBooleanProperty(name = "kubeevents.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(KubeEventsProperties.class)
+@Import(KubeEventsFabric8Configuration.class)
 public final class KubeEventsAutoConfiguration {
 
 	/** The component used when neither {@code kubeevents.component} nor {@code spring.application.name} is set. */
@@ -82,12 +84,14 @@ public final class KubeEventsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	KubeEventsStatus kubeEventsStatus(KubeEventsProperties properties, KubeEventsConnectionDetails connectionDetails,
-			ObjectProvider<EventSink> eventSink, ObjectProvider<EventsV1Sink> eventsV1Sink) {
+			ObjectProvider<EventSink> eventSink, ObjectProvider<EventsV1Sink> eventsV1Sink,
+			ObjectProvider<Fabric8ClientBean> fabric8Client) {
 		ClientVersionCheck.warnIfOlderThanBuiltWith();
 		return KubeEventsStatus.resolve(properties.sink().mode(), properties.logEvents(),
 				() -> SinkTarget.applicationSink(eventSink.getIfAvailable(), eventsV1Sink.getIfAvailable(),
 						properties.sink().eventsApi()),
-				connectionDetails);
+				connectionDetails, () -> ClientChoice.decide(properties.sink().client(), fabric8Client.getIfAvailable(),
+						connectionDetails));
 	}
 
 	@Bean

@@ -108,11 +108,15 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * recently seen one is forgotten, after its final count is written.
 	 * @param rateLimit Client-side limit on API server requests (off unless qps is set).
 	 * @param retry Retry settings of API server writes.
+	 * @param client Kubernetes client events are written through: "auto" uses the application's fabric8
+	 * KubernetesClient bean when there is one and the official client is not configured (no ApiClient or
+	 * KubeEventsConnectionDetails bean), else the official client; "official" always the official Java client;
+	 * "fabric8" the KubernetesClient bean (requires event-recorder-fabric8 and such a bean).
 	 */
 	public record Sink(@DefaultValue("auto") SinkMode mode, @DefaultValue("auto") String api,
 			@DefaultValue("5s") Duration requestTimeout, @DefaultValue("4") int writers,
 			@DefaultValue("1000") int writerQueueCapacity, @DefaultValue("4096") int seriesCacheSize,
-			@DefaultValue RateLimit rateLimit, @DefaultValue Retry retry) {
+			@DefaultValue RateLimit rateLimit, @DefaultValue Retry retry, @DefaultValue("auto") SinkClient client) {
 
 		/**
 		 * Validates the sink settings.
@@ -127,6 +131,7 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 			require(writers >= 1 && writers <= 64, "kubeevents.sink.writers", writers, "must be between 1 and 64");
 			requireCapacity(writerQueueCapacity, "kubeevents.sink.writer-queue-capacity");
 			require(seriesCacheSize >= 1, "kubeevents.sink.series-cache-size", seriesCacheSize, "must be at least 1");
+			require(client != null, "kubeevents.sink.client", client, "must be one of auto, official, fabric8");
 		}
 
 		/**

@@ -32,6 +32,8 @@ public final class KubeEventsStatus {
 
 	private final @Nullable SinkTarget target;
 
+	private final @Nullable String clientReason;
+
 	/**
 	 * A status.
 	 * @param configured the configured mode
@@ -43,6 +45,22 @@ public final class KubeEventsStatus {
 	 */
 	KubeEventsStatus(SinkMode configured, EffectiveSink sink, String reason, @Nullable String apiServer,
 			boolean logEvents, @Nullable SinkTarget target) {
+		this(configured, sink, reason, apiServer, logEvents, target, null);
+	}
+
+	/**
+	 * A status that says why its client was chosen.
+	 * @param configured the configured mode
+	 * @param sink where events actually go
+	 * @param reason why, in one line
+	 * @param apiServer the API server URL events are written to, or {@code null} when unknown or not writing
+	 * @param logEvents whether the structured logging subscriber is attached
+	 * @param target what to subscribe; non-{@code null} exactly when {@code sink} is {@link EffectiveSink#KUBERNETES}
+	 * @param clientReason why the target's client was chosen ({@code kubeevents.sink.client}), or {@code null}
+	 */
+	KubeEventsStatus(SinkMode configured, EffectiveSink sink, String reason, @Nullable String apiServer,
+			boolean logEvents, @Nullable SinkTarget target, @Nullable String clientReason) {
+		this.clientReason = clientReason;
 		this.configured = Objects.requireNonNull(configured, "configured");
 		this.sink = Objects.requireNonNull(sink, "sink");
 		this.reason = Objects.requireNonNull(reason, "reason");
@@ -78,24 +96,48 @@ public final class KubeEventsStatus {
 	 */
 	static KubeEventsStatus resolve(SinkMode mode, boolean logEvents,
 			Supplier<@Nullable SinkTarget> applicationSink, KubeEventsConnectionDetails connectionDetails) {
+		return resolve(mode, logEvents, applicationSink, connectionDetails, null);
+	}
+
+	/**
+	 * Resolves where events go, as {@link #resolve(SinkMode, boolean, Supplier, KubeEventsConnectionDetails)},
+	 * with the client chosen by {@code kubeevents.sink.client} when no application sink bean wins.
+	 * @param mode the configured mode
+	 * @param logEvents {@code kubeevents.log-events}
+	 * @param applicationSink the application's sink bean, or {@code null}; asked for only when needed
+	 * @param connectionDetails the connection details of the official client; asked for a client only when needed
+	 * @param clientChoice which client to write through; asked for only when needed; {@code null} for the official
+	 * @return the status
+	 * @throws NoKubernetesClusterException in mode {@code kubernetes} when the details find no usable cluster
+	 * @throws InvalidKubeEventsPropertyException when {@code kubeevents.sink.client=fabric8} cannot be honoured
+	 */
+	static KubeEventsStatus resolve(SinkMode mode, boolean logEvents,
+			Supplier<@Nullable SinkTarget> applicationSink, KubeEventsConnectionDetails connectionDetails,
+			@Nullable Supplier<ClientChoice> clientChoice) {
 		return switch (mode) {
 			case NONE -> new KubeEventsStatus(mode, EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null);
 			case LOG -> new KubeEventsStatus(mode, EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null);
-			case AUTO, KUBERNETES -> writing(mode, logEvents, applicationSink.get(), connectionDetails);
+			case AUTO, KUBERNETES -> writing(mode, logEvents, applicationSink.get(), connectionDetails, clientChoice);
 		};
 	}
 
 	private static KubeEventsStatus writing(SinkMode mode, boolean logEvents, @Nullable SinkTarget applicationSink,
-			KubeEventsConnectionDetails connectionDetails) {
+			KubeEventsConnectionDetails connectionDetails, @Nullable Supplier<ClientChoice> clientChoice) {
 		if (applicationSink != null) {
 			return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, applicationSink.description(), null, logEvents,
 					applicationSink);
 		}
-		return resolveCluster(mode, logEvents, connectionDetails);
+		ClientChoice choice = (clientChoice != null) ? clientChoice.get() : null;
+		SinkTarget.OtherClient fabric8 = (choice != null) ? choice.fabric8() : null;
+		if (choice != null && fabric8 != null) {
+			return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, fabric8.description(), fabric8.apiServer(),
+					logEvents, fabric8, choice.why());
+		}
+		return resolveCluster(mode, logEvents, connectionDetails, (choice != null) ? choice.why() : null);
 	}
 
 	private static KubeEventsStatus resolveCluster(SinkMode mode, boolean logEvents,
-			KubeEventsConnectionDetails connectionDetails) {
+			KubeEventsConnectionDetails connectionDetails, @Nullable String clientReason) {
 		ApiClient client;
 		try {
 			client = connectionDetails.apiClient();
@@ -109,7 +151,7 @@ public final class KubeEventsStatus {
 		String reason = (connectionDetails instanceof DetectedKubeEventsConnectionDetails detected)
 				? detected.description() : "connection details: " + connectionDetails.description();
 		return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, reason, client.getBasePath(), logEvents,
-				new SinkTarget.Client(client));
+				new SinkTarget.Client(client), clientReason);
 	}
 
 	/**
@@ -153,6 +195,15 @@ public final class KubeEventsStatus {
 		return this.logEvents;
 	}
 
+	/**
+	 * The Kubernetes client events are written through.
+	 * @return {@code "official"} or {@code "fabric8"}; {@code null} when not writing to a cluster or writing to an
+	 * application's sink bean
+	 */
+	public @Nullable String client() {
+		return (this.target != null) ? this.target.clientName() : null;
+	}
+
 	/** What the lifecycle subscribes; non-{@code null} exactly when events are written to a cluster. */
 	@Nullable SinkTarget target() {
 		return this.target;
@@ -165,7 +216,8 @@ public final class KubeEventsStatus {
 	public String describe() {
 		String where = switch (this.sink) {
 			case KUBERNETES -> "writing Events to " + ((this.apiServer != null) ? this.apiServer : "the API server")
-					+ " (" + this.reason + ")";
+					+ " (" + this.reason + ")" + ((this.clientReason != null && client() != null)
+							? " with the " + client() + " client (" + this.clientReason + ")" : "");
 			case LOG -> "not writing to a cluster (" + this.reason + ")";
 			case NONE -> "discarding events (" + this.reason + ")";
 		};
@@ -177,12 +229,13 @@ public final class KubeEventsStatus {
 		return this == other || (other instanceof KubeEventsStatus that && this.configured == that.configured
 				&& this.sink == that.sink && this.reason.equals(that.reason)
 				&& Objects.equals(this.apiServer, that.apiServer) && this.logEvents == that.logEvents
-				&& Objects.equals(this.target, that.target));
+				&& Objects.equals(this.target, that.target) && Objects.equals(this.clientReason, that.clientReason));
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(this.configured, this.sink, this.reason, this.apiServer, this.logEvents, this.target);
+		return Objects.hash(this.configured, this.sink, this.reason, this.apiServer, this.logEvents, this.target,
+				this.clientReason);
 	}
 
 	@Override

@@ -4,6 +4,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.Subscription;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
@@ -46,10 +47,23 @@ sealed interface SinkTarget {
 	String description();
 
 	/**
+	 * The client events are written through, for the endpoint and the startup line.
+	 * @return {@code "official"}, {@code "fabric8"}, or {@code null} for an application's own sink
+	 */
+	default @Nullable String clientName() {
+		return null;
+	}
+
+	/**
 	 * A cluster's client; the broadcaster's {@code eventsApi} decides which API is written.
 	 * @param client the client
 	 */
 	record Client(ApiClient client) implements SinkTarget {
+
+		@Override
+		public String clientName() {
+			return SinkClient.OFFICIAL.tag();
+		}
 
 		@Override
 		public Subscription subscribe(EventBroadcaster broadcaster) {
@@ -59,6 +73,28 @@ sealed interface SinkTarget {
 		@Override
 		public String description() {
 			return "client of " + this.client.getBasePath();
+		}
+
+	}
+
+	/**
+	 * Another client of a cluster (the application's fabric8 {@code KubernetesClient}); the broadcaster's
+	 * {@code eventsApi} decides which API is written.
+	 * @param eventsClient the client as the recorder writes through it
+	 * @param clientName the client's name, e.g. {@code "fabric8"}
+	 * @param apiServer the API server's URL
+	 * @param source where the client comes from, e.g. {@code "KubernetesClient bean"}
+	 */
+	record OtherClient(EventsClient eventsClient, String clientName, String apiServer, String source) implements SinkTarget {
+
+		@Override
+		public Subscription subscribe(EventBroadcaster broadcaster) {
+			return broadcaster.startRecordingTo(this.eventsClient);
+		}
+
+		@Override
+		public String description() {
+			return this.source;
 		}
 
 	}

@@ -144,13 +144,15 @@ public final class KubeEventsEndpoint {
 	 * @param reason why
 	 * @param apiServer the API server URL, or {@code null}
 	 * @param logEvents whether events are logged
+	 * @param client the Kubernetes client events are written through ({@code official} or {@code fabric8}), or
+	 * {@code null} when not writing to a cluster or writing to an application's sink bean
 	 */
 	public record SinkDescriptor(String configured, String effective, String reason, @Nullable String apiServer,
-			boolean logEvents) {
+			boolean logEvents, @Nullable String client) {
 
 		static SinkDescriptor of(KubeEventsStatus status) {
 			return new SinkDescriptor(status.configured().tag(), status.sink().value(), status.reason(), status.apiServer(),
-					status.logEvents());
+					status.logEvents(), status.client());
 		}
 
 	}

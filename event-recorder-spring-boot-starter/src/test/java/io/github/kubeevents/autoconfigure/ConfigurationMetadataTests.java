@@ -83,7 +83,8 @@ class ConfigurationMetadataTests {
 				entry("kubeevents.host", null), entry("kubeevents.log-events", "true"),
 				entry("kubeevents.shutdown-timeout", "10s"), entry("kubeevents.max-message-size", "1MB"),
 				entry("kubeevents.kubeconfig.enabled", "false"), entry("kubeevents.sink.mode", "auto"),
-				entry("kubeevents.sink.api", "auto"), entry("kubeevents.sink.request-timeout", "5s"),
+				entry("kubeevents.sink.api", "auto"), entry("kubeevents.sink.client", "auto"),
+				entry("kubeevents.sink.request-timeout", "5s"),
 				entry("kubeevents.sink.writers", "4"), entry("kubeevents.sink.writer-queue-capacity", "1000"),
 				entry("kubeevents.sink.series-cache-size", "4096"), entry("kubeevents.sink.rate-limit.qps", null),
 				entry("kubeevents.sink.rate-limit.burst", "10"), entry("kubeevents.sink.retry.max-attempts", "12"),
@@ -201,6 +202,7 @@ class ConfigurationMetadataTests {
 		}
 		assertThat(hints).containsOnly(entry("kubeevents.sink.mode", "auto,kubernetes,log,none"),
 				entry("kubeevents.sink.api", "auto,events.k8s.io/v1,core/v1"),
+				entry("kubeevents.sink.client", "auto,official,fabric8"),
 				entry("kubeevents.queue.full-policy", "drop,wait"),
 				entry("kubeevents.correlator.spam-filter.key", "object,object-and-reason"));
 	}

@@ -245,7 +245,8 @@ class KubeEventsAutoConfigurationTests {
 				assertThat(sinkNames(context)).containsExactly("sink");
 			});
 		assertThat(output).contains("writing Events to http://env.example:6443 (kubeconfig "
-				+ this.tmp.resolve("env/kubeconfig") + " (from $KUBECONFIG)), logging events");
+				+ this.tmp.resolve("env/kubeconfig") + " (from $KUBECONFIG)) with the official client"
+				+ " (kubeevents.sink.client=auto: no fabric8 KubernetesClient bean), logging events");
 	}
 
 	@Test

@@ -114,7 +114,7 @@ class KubeEventsEndpointTests {
 		assertThat(descriptor.component()).isEqualTo("orders");
 		assertThat(descriptor.host()).isEqualTo("pod-1");
 		assertThat(descriptor.sink())
-			.isEqualTo(new KubeEventsEndpoint.SinkDescriptor("auto", "kubernetes", "EventSink bean", null, false));
+			.isEqualTo(new KubeEventsEndpoint.SinkDescriptor("auto", "kubernetes", "EventSink bean", null, false, null));
 		assertThat(descriptor.recorder().takenAt()).isEqualTo(NOW);
 		assertThat(descriptor.recorder().state()).isEqualTo("running");
 		assertThat(descriptor.recorder().accepted()).isEqualTo(3);

@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.autoconfigure.KubeEventsProperties;
+import io.github.kubeevents.autoconfigure.SinkClient;
 import io.github.kubeevents.autoconfigure.SinkMode;
 import io.github.kubeevents.autoconfigure.SpamKey;
 import io.github.kubeevents.sink.EventSink;
@@ -106,7 +107,7 @@ class SampleApplicationTests {
 				DataSize.ofMegabytes(1), new KubeEventsProperties.Kubeconfig(false),
 				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
 						new KubeEventsProperties.RateLimit(null, 10),
-						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10))),
+						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)), SinkClient.AUTO),
 				new KubeEventsProperties.Queue(10000, 10000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),

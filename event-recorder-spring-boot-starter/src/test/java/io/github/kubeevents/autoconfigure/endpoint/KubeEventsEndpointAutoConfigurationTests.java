@@ -168,7 +168,7 @@ class KubeEventsEndpointAutoConfigurationTests {
 				assertThat(descriptor.component()).isEqualTo("orders");
 				assertThat(descriptor.host()).isEqualTo("pod-1");
 				assertThat(descriptor.sink())
-					.isEqualTo(new KubeEventsEndpoint.SinkDescriptor("log", "log", "kubeevents.sink.mode=log", null, true));
+					.isEqualTo(new KubeEventsEndpoint.SinkDescriptor("log", "log", "kubeevents.sink.mode=log", null, true, null));
 				assertThat(descriptor.recorder().running()).isTrue();
 			});
 	}

@@ -34,7 +34,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -58,9 +58,9 @@ class SampleAppJarIT {
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
 	@ParameterizedTest
-	@ValueSource(strings = { "core/v1", "events.k8s.io/v1" })
-	void packagedAppWritesAnEventThroughKubeconfig(String api, KubernetesTestCluster cp, @TempDir Path tmp)
-			throws Exception {
+	@CsvSource({ "core/v1, official", "events.k8s.io/v1, official", "core/v1, fabric8", "events.k8s.io/v1, fabric8" })
+	void packagedAppWritesAnEventThroughKubeconfig(String api, String client, KubernetesTestCluster cp,
+			@TempDir Path tmp) throws Exception {
 		CoreV1Api admin = new CoreV1Api(cp.adminClient());
 		String ns = "it-" + UUID.randomUUID().toString().substring(0, 8);
 		admin.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(ns))).execute();
@@ -73,7 +73,7 @@ class SampleAppJarIT {
 		Path log = tmp.resolve("sample-app.log");
 		int port = freePort();
 		String base = "http://127.0.0.1:" + port;
-		Process app = start(cp, tmp, port, api, log);
+		Process app = start(cp, tmp, port, api, log, "--kubeevents.sink.client=" + client);
 		boolean passed = false;
 		try {
 			Instant startedAt = Instant.now();
@@ -159,8 +159,17 @@ class SampleAppJarIT {
 			assertThat(sinkView.get("api").getAsString()).isEqualTo(api);
 			assertThat(sinkView.get("apiReason").getAsString()).isEqualTo("configured");
 			assertThat(sink.get("effective").getAsString()).isEqualTo("kubernetes");
-			assertThat(sink.get("reason").getAsString()).isEqualTo("kubeconfig " + kubeconfig + " (from $KUBECONFIG)");
-			assertThat(sink.get("apiServer").getAsString()).isEqualTo(cp.baseUrl());
+			assertThat(sink.get("client").getAsString()).isEqualTo(client);
+			if (client.equals("fabric8")) {
+				assertThat(sink.get("reason").getAsString()).isEqualTo("KubernetesClient bean");
+				// fabric8 normalises the master URL with a trailing slash
+				assertThat(sink.get("apiServer").getAsString()).isEqualTo(cp.baseUrl() + "/");
+				assertThat(Files.readString(log)).contains("with the fabric8 client (kubeevents.sink.client=fabric8)");
+			}
+			else {
+				assertThat(sink.get("reason").getAsString()).isEqualTo("kubeconfig " + kubeconfig + " (from $KUBECONFIG)");
+				assertThat(sink.get("apiServer").getAsString()).isEqualTo(cp.baseUrl());
+			}
 			assertThat(stats(descriptor)).isEqualTo(
 					JsonParser.parseString("{\"created\": 1, \"patched\": 0, \"retried\": 0, \"failed\": 0}"));
 			assertThat(descriptor.getAsJsonObject("recorder").getAsJsonObject("dropped")).isEqualTo(JsonParser.parseString(
@@ -234,15 +243,17 @@ class SampleAppJarIT {
 	}
 
 	/** Starts the packaged sample app against {@code cp} through a kubeconfig, with the given events API. */
-	private static Process start(KubernetesTestCluster cp, Path tmp, int port, String api, Path log)
-			throws IOException {
+	private static Process start(KubernetesTestCluster cp, Path tmp, int port, String api, Path log,
+			String... arguments) throws IOException {
 		Path jar = Path.of(System.getProperty("sample.jar", "target/sample-app-0.1.0-SNAPSHOT.jar"));
 		assertThat(jar).as("the packaged sample app (run 'package' first)").isRegularFile();
 		Path kubeconfig = cp.writeKubeconfig(tmp.resolve("kubeconfig.yaml"), Identity.ADMIN);
 		Path home = Files.createDirectories(tmp.resolve("home"));
-		ProcessBuilder builder = new ProcessBuilder(javaExecutable(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
+		List<String> command = new java.util.ArrayList<>(List.of(javaExecutable(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
 				"-Duser.home=" + home, "-jar", jar.toAbsolutePath().toString(), "--server.port=" + port,
-				"--server.address=127.0.0.1", "--kubeevents.kubeconfig.enabled=true", "--kubeevents.sink.api=" + api)
+				"--server.address=127.0.0.1", "--kubeevents.kubeconfig.enabled=true", "--kubeevents.sink.api=" + api));
+		command.addAll(List.of(arguments));
+		ProcessBuilder builder = new ProcessBuilder(command)
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));

@@ -1,0 +1,264 @@
+package io.github.kubeevents.fabric8;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
+
+import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.EventRecorder;
+import io.github.kubeevents.EventSource;
+import io.github.kubeevents.InvolvedObject;
+import io.github.kubeevents.TickingClock;
+import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.RetryPolicy;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster.Capability;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
+import io.github.kubeevents.test.cluster.RequiresCapability;
+import io.github.kubeevents.test.cluster.WithTestCluster;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.EventsV1Api;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.EventsV1Event;
+import io.kubernetes.client.openapi.models.RbacV1Subject;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PolicyRule;
+import io.kubernetes.client.openapi.models.V1Role;
+import io.kubernetes.client.openapi.models.V1RoleBinding;
+import io.kubernetes.client.openapi.models.V1RoleRef;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The recorder's sink contract against a real kube-apiserver, the same tests for every client the recorder writes
+ * through (one subclass per client): core/v1 create and count patch of a repeat, an Event deleted on the server
+ * created again (404 on PATCH), a refused write dropped and counted, the events.k8s.io/v1 series patch, the
+ * apiserver killed while events are written (none lost within the retry budget), and {@code auto} for an identity
+ * RBAC lets write core/v1 Events only (discovery picks events.k8s.io/v1, the 403 switches to core/v1 for good).
+ *
+ * <p>Each subclass has its own control plane ({@code isolated}): the outage test stops its API server.
+ */
+@WithTestCluster(isolated = true)
+@RequiresCapability(Capability.STOP_API_SERVER)
+abstract class SinkClientIT {
+
+	private static final Duration AWAIT = Duration.ofSeconds(60);
+
+	private static final Instant T0 = Instant.parse("2026-11-30T12:00:00.123456789Z");
+
+	private KubernetesTestCluster cluster;
+
+	private CoreV1Api admin;
+
+	private String ns;
+
+	private EventBroadcaster broadcaster;
+
+	/** Subscribes a sink writing through the client under test, as one identity of the cluster. */
+	abstract void startRecording(EventBroadcaster broadcaster, KubernetesTestCluster cluster, Identity identity);
+
+	/** The broadcaster of the test has shut down: release the client. */
+	void recorderShutDown() {
+	}
+
+	@BeforeEach
+	void setUp(KubernetesTestCluster cluster) throws ApiException {
+		this.cluster = cluster;
+		this.admin = new CoreV1Api(cluster.adminClient());
+		this.ns = "it-" + UUID.randomUUID().toString().substring(0, 8);
+		this.admin.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(this.ns))).execute();
+	}
+
+	@AfterEach
+	void tearDown() {
+		if (this.broadcaster != null) {
+			this.broadcaster.shutdown(Duration.ofSeconds(5));
+		}
+		recorderShutDown();
+		if (!this.cluster.isApiServerRunning()) {
+			this.cluster.startApiServer();
+		}
+	}
+
+	private EventRecorder start(EventBroadcaster.Builder builder, Identity identity) {
+		this.broadcaster = builder.build();
+		startRecording(this.broadcaster, this.cluster, identity);
+		this.broadcaster.start();
+		return this.broadcaster.newRecorder(new EventSource("it-recorder", "it-host-1"));
+	}
+
+	private InvolvedObject pod(String name) {
+		return new InvolvedObject("Pod", "v1", this.ns, name, "uid-" + name, null, null);
+	}
+
+	private RecorderSnapshot.SinkSnapshot sink() {
+		List<RecorderSnapshot.SinkSnapshot> sinks = this.broadcaster.snapshot(10).sinks();
+		assertThat(sinks).hasSize(1);
+		return sinks.get(0);
+	}
+
+	private RecorderStats.Writes writes() {
+		return sink().stats();
+	}
+
+	private List<CoreV1Event> coreEvents() throws ApiException {
+		return this.admin.listNamespacedEvent(this.ns).execute().getItems();
+	}
+
+	private static void awaiting(Callable<Boolean> condition) {
+		await().atMost(AWAIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50)).until(condition);
+	}
+
+	@Test
+	void coreV1RepeatIsCreatedOnceAndCountPatched() throws Exception {
+		TickingClock clock = TickingClock.fixed(T0);
+		EventRecorder recorder = start(EventBroadcaster.builder().eventsApi(EventsApi.CORE_V1).clock(clock),
+				Identity.ADMIN);
+		assertThat(sink().api()).isEqualTo("core/v1");
+		for (int i = 1; i <= 3; i++) {
+			recorder.about(pod("web-0")).warning("BackOff", "Back-off restarting failed container");
+			int expected = i;
+			awaiting(() -> writes().created() + writes().patched() == expected);
+			clock.advance(Duration.ofSeconds(1));
+		}
+		assertThat(writes()).isEqualTo(new RecorderStats.Writes(1, 2, 0, 0));
+		assertThat(coreEvents()).singleElement().satisfies((event) -> {
+			assertThat(event.getCount()).isEqualTo(3);
+			assertThat(event.getType()).isEqualTo("Warning");
+			assertThat(event.getReason()).isEqualTo("BackOff");
+			assertThat(event.getFirstTimestamp().toInstant()).isEqualTo(Instant.parse("2026-11-30T12:00:00Z"));
+			assertThat(event.getLastTimestamp().toInstant()).isEqualTo(Instant.parse("2026-11-30T12:00:02Z"));
+			assertThat(event.getSource().getComponent()).isEqualTo("it-recorder");
+		});
+		assertThat(this.broadcaster.stats().totalDropped()).isZero();
+	}
+
+	@Test
+	void coreV1RepeatOfAnEventDeletedOnTheServerIsCreatedAgain() throws Exception {
+		EventRecorder recorder = start(EventBroadcaster.builder().eventsApi(EventsApi.CORE_V1), Identity.ADMIN);
+		recorder.about(pod("web-0")).normal("Pulled", "Pulled image");
+		awaiting(() -> writes().created() == 1);
+		String name = coreEvents().get(0).getMetadata().getName();
+		this.admin.deleteNamespacedEvent(name, this.ns).execute();
+		recorder.about(pod("web-0")).normal("Pulled", "Pulled image");
+		// the PATCH answers 404: the repeat is created, with its count
+		awaiting(() -> writes().created() == 2);
+		assertThat(writes()).isEqualTo(new RecorderStats.Writes(2, 0, 0, 0));
+		assertThat(coreEvents()).singleElement().satisfies((event) -> assertThat(event.getCount()).isEqualTo(2));
+	}
+
+	@Test
+	void aWriteTheServerRefusesIsDroppedAndCounted() throws Exception {
+		EventRecorder recorder = start(EventBroadcaster.builder().eventsApi(EventsApi.CORE_V1), Identity.RESTRICTED);
+		recorder.about(pod("web-0")).normal("Pulled", "Pulled image");
+		awaiting(() -> writes().failed() == 1);
+		assertThat(writes()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 1));
+		assertThat(this.broadcaster.stats().dropped("rejected_by_server")).isEqualTo(1);
+		assertThat(coreEvents()).isEmpty();
+	}
+
+	@Test
+	void eventsV1RepeatBecomesASeriesPatch() throws Exception {
+		TickingClock clock = TickingClock.fixed(T0);
+		EventRecorder recorder = start(EventBroadcaster.builder().eventsApi(EventsApi.EVENTS_V1).clock(clock),
+				Identity.ADMIN);
+		assertThat(sink().api()).isEqualTo("events.k8s.io/v1");
+		String note = "é".repeat(700);
+		recorder.about(pod("web-0")).action("Pulling").normal("Pulled", note);
+		awaiting(() -> writes().created() == 1);
+		clock.advance(Duration.ofSeconds(1));
+		recorder.about(pod("web-0")).action("Pulling").normal("Pulled", note);
+		awaiting(() -> writes().patched() == 1);
+		List<EventsV1Event> stored = new EventsV1Api(this.cluster.adminClient()).listNamespacedEvent(this.ns)
+			.execute()
+			.getItems();
+		assertThat(stored).singleElement().satisfies((event) -> {
+			assertThat(event.getSeries().getCount()).isEqualTo(2);
+			assertThat(event.getSeries().getLastObservedTime().toInstant())
+				.isEqualTo(Instant.parse("2026-11-30T12:00:01.123456Z"));
+			assertThat(event.getEventTime().toInstant()).isEqualTo(Instant.parse("2026-11-30T12:00:00.123456Z"));
+			// cut to 1024 bytes at a character boundary, with the marker
+			assertThat(event.getNote()).endsWith(" ... [truncated by kube-events]");
+			assertThat(event.getNote().getBytes(java.nio.charset.StandardCharsets.UTF_8)).hasSizeLessThanOrEqualTo(1024);
+			assertThat(event.getReportingController()).isEqualTo("it-recorder");
+			assertThat(event.getReportingInstance()).isEqualTo("it-recorder-it-host-1");
+		});
+		// each occurrence's note was cut
+		assertThat(this.broadcaster.stats().truncatedNotes()).isEqualTo(2);
+	}
+
+	@Test
+	void autoForAnIdentityAllowedOnlyCoreV1EventsSwitchesToCoreV1() throws Exception {
+		grantCoreEventsOnly();
+		EventRecorder recorder = start(EventBroadcaster.builder(), Identity.RESTRICTED);
+		assertThat(sink().api()).isEqualTo("events.k8s.io/v1");
+		assertThat(sink().apiReason()).isEqualTo("auto: the API server serves events.k8s.io/v1");
+		recorder.about(pod("a")).warning("FailedCreate", "first, refused as events.k8s.io/v1, written as core/v1");
+		recorder.about(pod("b")).normal("Created", "second");
+		awaiting(() -> coreEvents().size() == 2);
+		assertThat(coreEvents()).extracting((e) -> e.getInvolvedObject().getName() + " " + e.getReason())
+			.containsExactlyInAnyOrder("a FailedCreate", "b Created");
+		assertThat(sink().api()).isEqualTo("core/v1");
+		assertThat(sink().apiReason()).startsWith("auto: switched from events.k8s.io/v1, which RBAC refuses (HTTP 403")
+			.endsWith("core/v1 Events are allowed");
+		assertThat(this.broadcaster.stats().totalDropped()).isZero();
+	}
+
+	/** The API server is killed while events are written: every one reaches the server once it is back. */
+	@Test
+	void eventsWrittenWhileTheApiServerIsDownAllArriveWithinTheRetryBudget() throws Exception {
+		int duringOutage = 20;
+		EventRecorder recorder = start(EventBroadcaster.builder()
+			.eventsApi(EventsApi.CORE_V1)
+			.retryPolicy(new RetryPolicy(60, Duration.ofMillis(500))), Identity.ADMIN);
+		recorder.about(pod("before-outage")).normal("Started", "before the outage");
+		awaiting(() -> writes().created() == 1);
+
+		this.cluster.stopApiServer();
+		for (int i = 0; i < duringOutage; i++) {
+			recorder.about(pod("batch-" + i)).warning("Failed", "recorded during the outage #" + i);
+		}
+		// the outage is seen by the sink before the server comes back
+		awaiting(() -> writes().retried() >= 3);
+		this.cluster.startApiServer();
+		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100))
+			.until(() -> writes().created() == 1 + duringOutage);
+
+		List<String> expected = new ArrayList<>(List.of("before-outage"));
+		IntStream.range(0, duringOutage).forEach((i) -> expected.add("batch-" + i));
+		assertThat(coreEvents()).extracting((e) -> e.getInvolvedObject().getName())
+			.containsExactlyInAnyOrderElementsOf(expected);
+		assertThat(coreEvents()).allSatisfy((e) -> assertThat(e.getCount()).isEqualTo(1));
+		RecorderStats.Writes writes = writes();
+		assertThat(writes.failed()).isZero();
+		assertThat(writes.patched()).isZero();
+		assertThat(this.broadcaster.stats().totalDropped()).isZero();
+	}
+
+	private void grantCoreEventsOnly() throws ApiException {
+		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.cluster.adminClient());
+		rbac.createNamespacedRole(this.ns, new V1Role().metadata(new V1ObjectMeta().name("core-events-only"))
+			.rules(List.of(new V1PolicyRule().apiGroups(List.of(""))
+				.resources(List.of("events"))
+				.verbs(List.of("create", "patch"))))).execute();
+		rbac.createNamespacedRoleBinding(this.ns, new V1RoleBinding().metadata(new V1ObjectMeta().name("core-events-only"))
+			.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name("core-events-only"))
+			.subjects(List.of(new RbacV1Subject().kind("User")
+				.apiGroup("rbac.authorization.k8s.io")
+				.name(this.cluster.restrictedUserName())))).execute();
+	}
+
+}

@@ -1,0 +1,36 @@
+package io.github.kubeevents.autoconfigure;
+
+import java.util.Locale;
+
+/**
+ * The Kubernetes client events are written through, as configured with {@code kubeevents.sink.client}.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public enum SinkClient {
+
+	/**
+	 * The application's fabric8 {@code KubernetesClient} bean when there is one and the official client is not
+	 * configured (no {@code ApiClient} or {@code KubeEventsConnectionDetails} bean of the application); otherwise
+	 * the official client.
+	 */
+	AUTO,
+
+	/** The official Kubernetes Java client, from the {@link KubeEventsConnectionDetails}. */
+	OFFICIAL,
+
+	/**
+	 * The application's fabric8 {@code KubernetesClient} bean (through {@code event-recorder-fabric8}); startup
+	 * fails without the module or the bean.
+	 */
+	FABRIC8;
+
+	/**
+	 * The property value, also shown by the endpoint and the startup line.
+	 * @return {@code "auto"}, {@code "official"} or {@code "fabric8"}
+	 */
+	public String tag() {
+		return name().toLowerCase(Locale.ROOT);
+	}
+
+}
