@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
@@ -48,13 +49,41 @@ final class SinkFactory {
 	/** A core/v1 sink subscriber with a correlator of its own (two sinks never share caches). */
 	SinkSubscriber coreV1(EventSink sink) {
 		return remember(new CoreV1SinkSubscriber(nextName(), sink, new ApiChoice(EventsApi.CORE_V1, "configured"),
-				this.settings, this.counters));
+				this.settings, this.counters, naming(sink.supportsGet())));
 	}
 
 	/** An events.k8s.io/v1 sink subscriber with a series cache and, when enabled, a correlator of its own. */
 	SinkSubscriber eventsV1(EventsV1Sink sink) {
 		return remember(new EventsV1SinkSubscriber(nextName(), sink,
-				new ApiChoice(EventsApi.EVENTS_V1, "configured"), this.settings, this.counters));
+				new ApiChoice(EventsApi.EVENTS_V1, "configured"), this.settings, this.counters,
+				naming(sink.supportsGet())));
+	}
+
+	/** The naming of a custom sink: deterministic when asked for and the sink can read Events. */
+	private EventNaming naming(boolean sinkCanRead) {
+		EventNaming naming = EventNaming.of(this.settings.deterministicNames());
+		if (!sinkCanRead) {
+			naming.fallBack("the sink cannot read Events (its supportsGet() is false)");
+		}
+		return naming;
+	}
+
+	/**
+	 * The naming of a client's sink: deterministic when asked for and RBAC allows {@code get} on the API's Events
+	 * in every namespace (one SelfSubjectAccessReview; when the review itself fails, the mode stays on and a
+	 * refused read later falls back).
+	 */
+	private EventNaming naming(ApiClient client, EventsApi api) {
+		EventNaming naming = EventNaming.of(this.settings.deterministicNames());
+		if (naming.requested()) {
+			String group = (api == EventsApi.EVENTS_V1) ? "events.k8s.io" : "";
+			Boolean allowed = AccessReview.eventsAllowed(client, group, "get", null, this.settings.requestTimeout());
+			if (Boolean.FALSE.equals(allowed)) {
+				naming.fallBack("RBAC does not allow the verb 'get' on events (" + api.value()
+						+ ") in every namespace, which the mode needs to continue an Event another process wrote");
+			}
+		}
+		return naming;
 	}
 
 	/**
@@ -65,20 +94,22 @@ final class SinkFactory {
 		ApiChoice choice = ApiChoice.choose(this.settings.eventsApi(), client, this.settings.requestTimeout());
 		logger.info("Writing Kubernetes events with the {} API ({})", choice.api().value(), choice.reason());
 		String name = nextName();
+		EventNaming naming = naming(client, choice.api());
 		CoreV1EventSink coreSink = new CoreV1EventSink(client, this.settings.requestTimeout());
 		if (choice.api() == EventsApi.CORE_V1) {
-			return remember(new CoreV1SinkSubscriber(name, coreSink, choice, this.settings, this.counters));
+			return remember(new CoreV1SinkSubscriber(name, coreSink, choice, this.settings, this.counters, naming));
 		}
 		EventsV1EventSink sink = new EventsV1EventSink(client, this.settings.requestTimeout());
 		if (this.settings.eventsApi() != EventsApi.AUTO) {
-			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters));
+			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, naming));
 		}
+		// the core/v1 fallback shares the naming: deterministic names asked for stay asked for after a switch
 		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber(name + "-core", coreSink,
-				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters);
+				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters, naming);
 		ApiFallback apiFallback = new ApiFallback(
 				(namespace) -> ApiChoice.coreV1EventsAllowed(client, namespace, this.settings.requestTimeout()));
-		return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, fallback,
-				apiFallback));
+		return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, naming,
+				fallback, apiFallback));
 	}
 
 	/** The writes of every sink ever built, summed. */
@@ -89,6 +120,26 @@ final class SinkFactory {
 				total = total.plus(sink.writes());
 			}
 			return total;
+		}
+	}
+
+	/** How the sinks whose subscription is open name their Events. */
+	NamingStatus naming() {
+		if (!this.settings.deterministicNames()) {
+			return NamingStatus.CLIENT_GO_NAMES;
+		}
+		synchronized (this.lock) {
+			long fallbacks = 0;
+			String reason = null;
+			for (SinkSubscriber sink : this.sinks) {
+				String fallback = sink.naming().fallbackReason();
+				if (fallback != null) {
+					fallbacks++;
+					reason = fallback;
+				}
+			}
+			return new NamingStatus((fallbacks > 0) ? NamingStatus.FALLBACK : NamingStatus.DETERMINISTIC, true,
+					fallbacks, reason);
 		}
 	}
 
