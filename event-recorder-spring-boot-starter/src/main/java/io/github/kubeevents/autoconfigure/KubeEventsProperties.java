@@ -108,11 +108,17 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * recently seen one is forgotten, after its final count is written.
 	 * @param rateLimit Client-side limit on API server requests (off unless qps is set).
 	 * @param retry Retry settings of API server writes.
+	 * @param deterministicNames Whether to name each Event by its occurrence stream (object with uid, reason, type,
+	 * message or series key, component; not the pod's name) instead of client-go's time-based names, so that after a
+	 * restart or from a second replica the count continues on one Event; costs a GET and a PATCH more for the first
+	 * write of a stream after a restart, nothing in steady state, and needs the "get" verb on events (without it,
+	 * one WARN and client-go's names).
 	 */
 	public record Sink(@DefaultValue("auto") SinkMode mode, @DefaultValue("auto") String api,
 			@DefaultValue("5s") Duration requestTimeout, @DefaultValue("4") int writers,
 			@DefaultValue("1000") int writerQueueCapacity, @DefaultValue("4096") int seriesCacheSize,
-			@DefaultValue RateLimit rateLimit, @DefaultValue Retry retry) {
+			@DefaultValue RateLimit rateLimit, @DefaultValue Retry retry,
+			@DefaultValue("false") boolean deterministicNames) {
 
 		/**
 		 * Validates the sink settings.

@@ -4,6 +4,7 @@ import java.util.Objects;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 
@@ -30,7 +31,11 @@ import org.springframework.boot.health.contributor.Status;
  * <p>Details: {@code sink} (kubernetes, log or none), {@code api} and {@code apiReason} of the first sink (how
  * {@code auto} chose, and why it switched to core/v1 when RBAC refuses events.k8s.io/v1), {@code queueDepth},
  * {@code queueCapacity}, {@code accepted}, {@code dropped} (total over every reason), {@code rejectedInARow} and,
- * once the server refused an event, {@code lastRejection} with {@code at}, {@code event} and {@code error}.
+ * once the server refused an event, {@code lastRejection} with {@code at}, {@code event} and {@code error};
+ * with {@code kubeevents.sink.deterministic-names}, {@code naming} ({@code deterministic}, or
+ * {@code client-go-fallback} when a sink fell back to client-go's names), {@code namingFallbacks} and, after a
+ * fallback, {@code namingFallbackReason} (the verb RBAC refuses). A fallback does not change the status: events are
+ * still written, with client-go's names.
  *
  * <p>Thread-safe.
  */
@@ -81,6 +86,13 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("accepted", stats.accepted())
 			.withDetail("dropped", stats.totalDropped())
 			.withDetail("rejectedInARow", stats.rejectedInARow());
+		NamingStatus naming = this.broadcaster.naming();
+		if (naming.deterministicNamesRequested()) {
+			builder.withDetail("naming", naming.mode()).withDetail("namingFallbacks", naming.fallbacks());
+			if (naming.fallbackReason() != null) {
+				builder.withDetail("namingFallbackReason", naming.fallbackReason());
+			}
+		}
 		RecorderStats.Rejection rejection = stats.lastRejection();
 		if (rejection != null) {
 			builder.withDetail("lastRejection", rejection);
