@@ -152,6 +152,33 @@ class DeterministicNamingTests {
 	}
 
 	@Test
+	void coreV1AStreamThatKeepsConflictingIsOneCountedLossAfterTenReReads() {
+		EventBroadcaster broadcaster = broadcaster(true);
+		ObjectRecorder recorder = coreV1Recorder(broadcaster, "host-1");
+		record(recorder, 1);
+		await().atMost(WAIT).until(() -> this.server.requests().size() == 1);
+		String key = "shop/" + coreV1Events().get(0).getMetadata().getName();
+		// another writer changes the Event before every patch of this recorder
+		this.server.beforeRequest((request) -> {
+			if (request.startsWith("patch")) {
+				this.server.bump(key, 1);
+			}
+		});
+		try (LogCapture log = LogCapture.of(EventCounters.class, Level.WARN)) {
+			record(recorder, 1);
+			await().atMost(WAIT).until(() -> broadcaster.stats().dropped("rejected_by_server") == 1);
+			assertThat(log.messages(Level.WARN)).singleElement()
+				.asString()
+				.contains("Dropped event (rejected_by_server)")
+				.contains("Server rejected event (will not retry!)")
+				.contains("still after 10 re-reads");
+		}
+		assertThat(this.server.requests()).filteredOn((request) -> request.startsWith("get")).hasSize(10);
+		assertThat(broadcaster.stats().writes().failed()).isEqualTo(1);
+		assertThat(broadcaster.stats().totalDropped()).isEqualTo(1);
+	}
+
+	@Test
 	void coreV1DefaultModeCreatesASecondEventAfterARestartAsClientGoDoes() {
 		EventBroadcaster first = broadcaster(false);
 		record(coreV1Recorder(first, "host-1"), 5);
