@@ -387,9 +387,11 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 	private void write(SeriesCache.Write write) {
 		WriteAttempts.Attempt attempt = () -> {
 			if (this.naming.requested() && EventNames.isStreamName(write.created().getMetadata().getName())) {
-				writeToStream(write);
+				// the series cache shows the count the server has, which other processes' occurrences are part of
+				this.cache.written(write, writeToStream(write));
+				return;
 			}
-			else if (write.kind() == SeriesCache.Kind.CREATE) {
+			if (write.kind() == SeriesCache.Kind.CREATE) {
 				this.attempts.request("create", () -> this.sink.create(copyWithSeries(write.created(), null)));
 			}
 			else {
@@ -407,8 +409,12 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 		}
 	}
 
-	/** A write in the deterministic-names mode: onto whatever the server has under the stream's name. */
-	private void writeToStream(SeriesCache.Write write) throws EventSinkException {
+	/**
+	 * A write in the deterministic-names mode: onto whatever the server has under the stream's name.
+	 * @return the series count the server answered (1 without a series), or the write's count when nothing was
+	 * written or the write fell back to a new Event
+	 */
+	private int writeToStream(SeriesCache.Write write) throws EventSinkException {
 		EventsV1Event created = write.created();
 		String namespace = created.getMetadata().getNamespace();
 		String name = created.getMetadata().getName();
@@ -460,7 +466,13 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 						.lastObservedTime(EventsV1Events.microTime(write.lastObserved())));
 			event.setMetadata(copyMetadata(created).name(write.recorded().generateEventName()));
 			this.attempts.request("create", () -> this.sink.create(event));
+			return write.count();
 		}
+		EventsV1Event answer = written.event();
+		if (answer == null) {
+			return write.count();
+		}
+		return (answer.getSeries() != null && answer.getSeries().getCount() != null) ? answer.getSeries().getCount() : 1;
 	}
 
 	private static V1ObjectMeta copyMetadata(EventsV1Event created) {

@@ -274,6 +274,13 @@ class DeterministicNamingTests {
 
 		EventBroadcaster second = broadcaster(true);
 		record(eventsV1Recorder(second, "host-2"), 3);
+		// the series cache counts this process's 3 occurrences and shows the server's count (7 before the final)
+		await().atMost(WAIT).untilAsserted(() -> assertThat(second.snapshot(10).sinks().get(0).series().entries())
+			.singleElement()
+			.satisfies((entry) -> {
+				assertThat(entry.count()).isEqualTo(3);
+				assertThat(entry.countOnServer()).isEqualTo(7);
+			}));
 		stop(second);
 		EventsV1Event event = eventsV1Event();
 		assertThat(event.getSeries().getCount()).isEqualTo(8);
