@@ -72,11 +72,11 @@ record ApiChoice(EventsApi api, String reason) {
 	 * @param client the client
 	 * @param apiGroup {@code ""} (core/v1) or {@code events.k8s.io}
 	 * @param verb e.g. {@code create}
-	 * @param namespace the namespace
+	 * @param namespace the namespace, or {@code null} for every namespace
 	 * @param timeout the time limit of the request; {@link Duration#ZERO} for the client's own
 	 * @return the review's answer; {@code null} when the review itself failed (logged), so it can be asked again
 	 */
-	static @Nullable Boolean eventsAllowed(EventsClient client, String apiGroup, String verb, String namespace,
+	static @Nullable Boolean eventsAllowed(EventsClient client, String apiGroup, String verb, @Nullable String namespace,
 			Duration timeout) {
 		try {
 			return client.eventsAllowed(apiGroup, verb, namespace, timeout);

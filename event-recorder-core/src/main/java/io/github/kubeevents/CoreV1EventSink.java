@@ -66,6 +66,16 @@ final class CoreV1EventSink implements EventSink {
 	}
 
 	@Override
+	public CoreV1Event get(String namespace, String name) throws EventSinkException {
+		return this.calls.call(() -> this.api.readNamespacedEvent(name, namespace).buildCall(null), CoreV1Event.class, "get");
+	}
+
+	@Override
+	public boolean supportsGet() {
+		return true;
+	}
+
+	@Override
 	public void abort() {
 		this.calls.abort();
 	}

@@ -11,6 +11,7 @@ import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.jspecify.annotations.Nullable;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +30,12 @@ import org.slf4j.LoggerFactory;
  * {@code patch} (known from the probe, or a PATCH refused with 403 that the probe confirms), a repeat is written as
  * a new Event of its own ({@code count: 1}, its own name and timestamps) and counted as
  * {@code written_without_patch}, instead of being refused; client-go loses it.</li>
+ * <li><b>Deterministic names</b> (opt-in, {@link EventNaming}): the Event and a new aggregate are named by their
+ * stream ({@link DeterministicNames}) before correlation, and written by a {@link StreamWriter}: the server's count
+ * plus this write's new occurrences, with a resourceVersion precondition. The correlator keeps this process's
+ * counts (its decisions stay client-go's); it learns the name and resourceVersion of what was written. When the
+ * server refuses the read (403), the sink falls back to client-go's names and writes this occurrence as a new
+ * Event with a generated name.</li>
  * </ul>
  *
  * <p>Thread-safe: correlation on the subscriber thread, writes on the writer threads.
@@ -43,27 +50,40 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 
 	private final @Nullable EventsAccess access;
 
+	private final StreamWriter<CoreV1Event> streams;
+
 	CoreV1SinkSubscriber(String name, EventSink sink, ApiChoice choice, SinkSettings settings,
 			EventCounters counters) {
-		this(name, sink, choice, settings, counters, null);
+		this(name, sink, choice, settings, counters, null, EventNaming.clientGo());
 	}
 
 	/**
 	 * @param access the RBAC probe, for writing repeats as new Events where {@code patch} is refused; {@code null}
 	 * for none (every repeat is a PATCH)
+	 * @param naming how Events are named (client-go's, or deterministic)
 	 */
 	CoreV1SinkSubscriber(String name, EventSink sink, ApiChoice choice, SinkSettings settings,
-			EventCounters counters, @Nullable EventsAccess access) {
+			EventCounters counters, @Nullable EventsAccess access, EventNaming naming) {
 		super(name, choice, new SinkControl(sink::cancel, sink::abort, sink::resume, sink::stopped), settings,
-				counters);
+				counters, naming);
 		this.sink = Objects.requireNonNull(sink, "sink");
-		this.correlator = new EventCorrelator(settings.coreV1Correlation());
+		this.correlator = new EventCorrelator(settings.coreV1Correlation(),
+				naming.requested() ? this::aggregateName : null);
 		this.access = access;
+		this.streams = new StreamWriter<>(settings.coreV1Correlation().cacheSize(), 1);
+	}
+
+	private String aggregateName(CoreV1Event aggregate) {
+		return this.naming.deterministic() ? DeterministicNames.coreV1(aggregate, true) : null;
 	}
 
 	@Override
 	public void onEvent(RecordedEvent recorded) {
-		CorrelationResult result = this.correlator.correlate(CoreV1Events.of(recorded));
+		CoreV1Event event = CoreV1Events.of(recorded);
+		if (this.naming.deterministic()) {
+			event.getMetadata().setName(DeterministicNames.coreV1(event, false));
+		}
+		CorrelationResult result = this.correlator.correlate(event);
 		if (result.skip()) {
 			this.counters.drop(DropReason.SPAM_FILTERED, recorded);
 			return;
@@ -73,7 +93,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 			@Override
 			public void run() {
 				CoreV1SinkSubscriber.this.attempts.write(recorded, 1,
-						() -> CoreV1SinkSubscriber.this.correlator.updateState(write(result, recorded)));
+						() -> CoreV1SinkSubscriber.this.correlator.updateState(write(recorded, result)));
 			}
 
 			@Override
@@ -82,6 +102,72 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 			}
 
 		});
+	}
+
+	/** One attempt, in the naming mode of the moment. */
+	private CoreV1Event write(RecordedEvent recorded, CorrelationResult result) throws EventSinkException {
+		CoreV1Event event = result.event();
+		V1ObjectMeta metadata = event.getMetadata();
+		String name = metadata.getName();
+		// a write named before a fallback keeps the stream's path: an unconditional patch would overwrite the
+		// count another process wrote
+		if (!this.naming.requested() || !EventNames.isStreamName(name)) {
+			return write(result, recorded);
+		}
+		String namespace = metadata.getNamespace();
+		int localCount = (event.getCount() != null) ? event.getCount() : 1;
+		StreamWriter.Result<CoreV1Event> written = this.streams.write(namespace + "/" + name, localCount,
+				result.isUpdate() ? 1 : localCount, new StreamWriter.Operations<>() {
+
+					@Override
+					public CoreV1Event create(int count) throws EventSinkException {
+						CoreV1Event created = CoreV1Events.copy(event);
+						created.getMetadata().setResourceVersion(null);
+						created.setCount(count);
+						return CoreV1SinkSubscriber.this.attempts.request("create",
+								() -> CoreV1SinkSubscriber.this.sink.create(created));
+					}
+
+					@Override
+					public CoreV1Event get() throws EventSinkException {
+						return CoreV1SinkSubscriber.this.attempts.request("get",
+								() -> CoreV1SinkSubscriber.this.sink.get(namespace, name));
+					}
+
+					@Override
+					public CoreV1Event patch(int count, String resourceVersion) throws EventSinkException {
+						EventSink.CountPatch patch = new EventSink.CountPatch(count, event.getLastTimestamp(),
+								event.getMessage(), resourceVersion);
+						return CoreV1SinkSubscriber.this.attempts.request("patch",
+								() -> CoreV1SinkSubscriber.this.sink.patch(event, patch));
+					}
+
+					@Override
+					public int count(CoreV1Event answer) {
+						return (answer.getCount() != null) ? answer.getCount() : 1;
+					}
+
+					@Override
+					public String resourceVersion(CoreV1Event answer) {
+						return (answer.getMetadata() != null) ? answer.getMetadata().getResourceVersion() : null;
+					}
+
+				});
+		if (written.readRefused()) {
+			this.naming.fallBack("RBAC does not allow the verb 'get' on events (core/v1) in namespace '" + namespace
+					+ "', which the mode needs to continue an Event another process wrote");
+			// this occurrence becomes a new Event with client-go's name; the correlator then patches that one
+			CoreV1Event fresh = CoreV1Events.copy(event);
+			fresh.getMetadata().name(recorded.generateEventName()).resourceVersion(null);
+			return this.attempts.request("create", () -> this.sink.create(fresh));
+		}
+		// the correlator keeps this process's count (its key is this process's), with the Event's resourceVersion
+		CoreV1Event local = CoreV1Events.copy(event);
+		CoreV1Event answer = written.event();
+		local.getMetadata()
+			.resourceVersion((answer != null && answer.getMetadata() != null)
+					? answer.getMetadata().getResourceVersion() : null);
+		return local;
 	}
 
 	/**

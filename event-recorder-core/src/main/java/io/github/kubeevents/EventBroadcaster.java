@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.DoubleSupplier;
 import java.util.function.Predicate;
 
+import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
@@ -109,7 +110,7 @@ public final class EventBroadcaster implements AutoCloseable {
 						? new TokenBucket(builder.writeBudgetBurst, builder.writeBudgetQps, builder.clock.instant()) : null,
 				builder.clock, builder.sinkWriters, builder.writerQueueCapacity, builder.eventsApi,
 				builder.requestTimeout, builder.seriesCacheSize, builder.correlatorOptions.withDefaultClock(builder.clock),
-				builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock));
+				builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock), builder.deterministicNames);
 		this.sinks = new SinkFactory(this.sinkSettings, this.counters, builder.accessCheckNamespace);
 	}
 
@@ -328,6 +329,15 @@ public final class EventBroadcaster implements AutoCloseable {
 	}
 
 	/**
+	 * How the sinks name their Events: client-go's names, deterministic names, or client-go's after a fallback
+	 * (RBAC refuses {@code get} on Events) with its reason. Cheap.
+	 * @return the naming status
+	 */
+	public NamingStatus naming() {
+		return this.sinks.naming();
+	}
+
+	/**
 	 * A read-only view of queues, counters, sinks and their correlation state.
 	 * @param limit the maximum number of entries in each list of cache entries
 	 * @return the snapshot
@@ -444,6 +454,8 @@ public final class EventBroadcaster implements AutoCloseable {
 		String accessCheckNamespace = DEFAULT_ACCESS_CHECK_NAMESPACE;
 
 		int seriesCacheSize = 4096;
+
+		boolean deterministicNames;
 
 		CorrelatorOptions eventsV1CorrelatorOptions = CorrelatorOptions.builder()
 			.aggregationEnabled(false)
@@ -694,6 +706,26 @@ public final class EventBroadcaster implements AutoCloseable {
 				throw new IllegalArgumentException("seriesCacheSize must be at least 1, was " + size);
 			}
 			this.seriesCacheSize = size;
+			return this;
+		}
+
+		/**
+		 * Turns on deterministic Event names (default {@code false}: client-go's names and behaviour). Each
+		 * occurrence stream (object with its uid, reason, type, message or series key, reporting component; never
+		 * the reporting instance, resourceVersion or a time) gets the same name in every process, so after a
+		 * restart, and from a second replica, its occurrences continue the one Event: a CREATE that finds the Event
+		 * (409 AlreadyExists) reads it and PATCHes the server's count plus the new occurrences with the
+		 * resourceVersion as a precondition, re-reading after a 409 Conflict at most 10 times. The correlator's
+		 * decisions (aggregation, repeats, spam filter) and the queues are unchanged; steady state costs no extra
+		 * request, the first write of a stream after a restart a GET and a PATCH more. Needs {@code get} on Events:
+		 * a sink for a client asks at start (SelfSubjectAccessReview, every namespace) and, refused, keeps
+		 * client-go's names with one WARN naming the verb ({@link EventBroadcaster#naming()}); so does a custom
+		 * sink whose {@code supportsGet()} is {@code false}.
+		 * @param enabled whether to name Events deterministically
+		 * @return this builder
+		 */
+		public Builder deterministicNames(boolean enabled) {
+			this.deterministicNames = enabled;
 			return this;
 		}
 

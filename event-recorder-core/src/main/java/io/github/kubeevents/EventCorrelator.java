@@ -2,11 +2,13 @@ package io.github.kubeevents;
 
 import java.time.Clock;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
 import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.jspecify.annotations.Nullable;
 
 /**
  * client-go's {@code EventCorrelator} for core/v1 Events: aggregation of similar events, observation of repeats
@@ -31,11 +33,25 @@ final class EventCorrelator {
 
 	private final SpamFilter spamFilter;
 
+	/** Names a new aggregate Event in the deterministic-names mode (else {@code null}, or answers {@code null}). */
+	private final @Nullable Function<CoreV1Event, @Nullable String> aggregateNames;
+
 	/**
 	 * A correlator with empty caches.
 	 * @param options the options; a {@code null} clock means {@link Clock#systemUTC()}
 	 */
 	public EventCorrelator(CorrelatorOptions options) {
+		this(options, null);
+	}
+
+	/**
+	 * A correlator with empty caches whose new aggregate Events are named by {@code aggregateNames} (the
+	 * deterministic-names mode) instead of client-go's generated name; its decisions are the same.
+	 * @param options the options; a {@code null} clock means {@link Clock#systemUTC()}
+	 * @param aggregateNames the name of a new aggregate Event, {@code null} to keep the generated one
+	 */
+	EventCorrelator(CorrelatorOptions options, @Nullable Function<CoreV1Event, @Nullable String> aggregateNames) {
+		this.aggregateNames = aggregateNames;
 		this.options = Objects.requireNonNull(options, "options").withDefaultClock(Clock.systemUTC());
 		Clock clock = Objects.requireNonNull(this.options.clock());
 		this.aggregator = new EventAggregator(this.options, clock);
@@ -53,6 +69,13 @@ final class EventCorrelator {
 	public CorrelationResult correlate(CoreV1Event event) {
 		Objects.requireNonNull(event, "event is nil");
 		EventAggregator.Aggregation aggregation = this.aggregator.aggregate(event);
+		if (this.aggregateNames != null && aggregation.event() != event) {
+			// a new aggregate Event, built by the aggregator for this call only
+			String name = this.aggregateNames.apply(aggregation.event());
+			if (name != null) {
+				aggregation.event().getMetadata().setName(name);
+			}
+		}
 		EventObserver.Observation observation = this.observer.observe(aggregation.event(), aggregation.cacheKey(),
 				aggregation.subject());
 		boolean skip = this.spamFilter.filter(observation.event(), aggregation.subject());

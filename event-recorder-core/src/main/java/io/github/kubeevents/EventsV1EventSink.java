@@ -50,6 +50,16 @@ final class EventsV1EventSink implements EventsV1Sink {
 	}
 
 	@Override
+	public EventsV1Event get(String namespace, String name) throws EventSinkException {
+		return this.calls.call(() -> this.api.readNamespacedEvent(name, namespace).buildCall(null), EventsV1Event.class, "get");
+	}
+
+	@Override
+	public boolean supportsGet() {
+		return true;
+	}
+
+	@Override
 	public void abort() {
 		this.calls.abort();
 	}

@@ -3,6 +3,7 @@ package io.github.kubeevents;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -47,6 +48,13 @@ import org.slf4j.LoggerFactory;
  * rule); a heartbeat gets one attempt (a failed one leaves its occurrences to the next write). Refusals, retries
  * and Retry-After are the {@link WriteAttempts}'.
  *
+ * <p><b>Deterministic names</b> (opt-in, {@link EventNaming}): each Event is named by its stream
+ * ({@link DeterministicNames}) and every write goes through a {@link StreamWriter}: {@code series.count} becomes the
+ * server's count plus the write's new occurrences, with a resourceVersion precondition; a first occurrence that
+ * finds an Event without a series starts one at 2. The series cache decides the writes as before. A refused read
+ * (403) falls back to client-go's names; that write is then made client-go's way (a CREATE under a generated
+ * name).
+ *
  * <p><b>The RBAC fallback of {@code auto}</b> (built with a core/v1 subscriber and an {@link ApiFallback}): when a
  * write is refused with 403 and core/v1 Events are allowed, this subscriber writes core/v1 from then on, through
  * that subscriber: the refused writes' occurrences are recorded there again (from the writer threads, through a
@@ -79,6 +87,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 	private final @Nullable EventsAccess access;
 
+	private final StreamWriter<EventsV1Event> streams;
+
 	/** Occurrences of refused writes, for the fallback; bounded by {@link #reroutedCapacity}. */
 	private final Queue<RecordedEvent> rerouted = new ConcurrentLinkedQueue<>();
 
@@ -96,21 +106,28 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
 			EventCounters counters) {
-		this(name, sink, choice, settings, counters, null, null, null);
+		this(name, sink, choice, settings, counters, EventNaming.clientGo(), null, null, null);
+	}
+
+	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
+			EventCounters counters, EventNaming naming) {
+		this(name, sink, choice, settings, counters, naming, null, null, null);
 	}
 
 	/**
 	 * A subscriber that falls back to core/v1 when RBAC refuses events.k8s.io/v1 and allows core/v1.
+	 * @param naming how Events are named (client-go's, or deterministic)
 	 * @param fallback the core/v1 subscriber written through after the switch
 	 * @param apiFallback decides the switch
 	 * @param access the RBAC probe, for writing repeats as new Events where {@code patch} is refused (and the switch
 	 * does not help); {@code null} for none
 	 */
 	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
-			EventCounters counters, @Nullable CoreV1SinkSubscriber fallback, @Nullable ApiFallback apiFallback,
-			@Nullable EventsAccess access) {
+			EventCounters counters, EventNaming naming, @Nullable CoreV1SinkSubscriber fallback,
+			@Nullable ApiFallback apiFallback, @Nullable EventsAccess access) {
 		super(name, choice, new SinkControl(sink::cancel, sink::abort, sink::resume, sink::stopped), settings,
-				counters);
+				counters, naming);
+		this.streams = new StreamWriter<>(settings.seriesCacheSize(), 2);
 		this.fallback = fallback;
 		this.apiFallback = apiFallback;
 		this.access = access;
@@ -157,6 +174,9 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 		}
 		if (checked.truncated()) {
 			this.counters.truncated(recorded);
+		}
+		if (this.naming.deterministic()) {
+			checked.event().getMetadata().setName(DeterministicNames.eventsV1(checked.event()));
 		}
 		SeriesCache.Observation observation = this.cache.observe(checked.event(), recorded);
 		submit(observation.write());
@@ -364,6 +384,11 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 	private void write(SeriesCache.Write write) {
 		WriteAttempts.Attempt attempt = () -> {
+			if (this.naming.requested() && EventNames.isStreamName(write.created().getMetadata().getName())) {
+				// the series cache shows the count the server has, which other processes' occurrences are part of
+				this.cache.written(write, writeToStream(write));
+				return;
+			}
 			if (write.kind() == SeriesCache.Kind.CREATE) {
 				this.attempts.request("create", () -> this.sink.create(copyWithSeries(write.created(), null)));
 			}
@@ -380,6 +405,80 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 		else {
 			this.attempts.write(write.recorded(), write.occurrences(), attempt);
 		}
+	}
+
+	/**
+	 * A write in the deterministic-names mode: onto whatever the server has under the stream's name.
+	 * @return the series count the server answered (1 without a series), or the write's count when nothing was
+	 * written or the write fell back to a new Event
+	 */
+	private int writeToStream(SeriesCache.Write write) throws EventSinkException {
+		EventsV1Event created = write.created();
+		String namespace = created.getMetadata().getNamespace();
+		String name = created.getMetadata().getName();
+		StreamWriter.Result<EventsV1Event> written = this.streams.write(namespace + "/" + name, write.count(),
+				write.occurrences(), new StreamWriter.Operations<>() {
+
+					@Override
+					public EventsV1Event create(int count) throws EventSinkException {
+						EventsV1Event event = copyWithSeries(created, (count < 2) ? null
+								: new EventsV1EventSeries().count(count)
+									.lastObservedTime(EventsV1Events.microTime(write.lastObserved())));
+						event.setMetadata(copyMetadata(created));
+						return EventsV1SinkSubscriber.this.attempts.request("create",
+								() -> EventsV1SinkSubscriber.this.sink.create(event));
+					}
+
+					@Override
+					public EventsV1Event get() throws EventSinkException {
+						return EventsV1SinkSubscriber.this.attempts.request("get",
+								() -> EventsV1SinkSubscriber.this.sink.get(namespace, name));
+					}
+
+					@Override
+					public EventsV1Event patch(int count, String resourceVersion) throws EventSinkException {
+						EventsV1Sink.SeriesPatch patch = new EventsV1Sink.SeriesPatch(count, write.lastObserved(),
+								resourceVersion);
+						return EventsV1SinkSubscriber.this.attempts.request("patch",
+								() -> EventsV1SinkSubscriber.this.sink.patch(created, patch));
+					}
+
+					@Override
+					public int count(EventsV1Event answer) {
+						EventsV1EventSeries series = answer.getSeries();
+						return (series != null && series.getCount() != null) ? series.getCount() : 1;
+					}
+
+					@Override
+					public String resourceVersion(EventsV1Event answer) {
+						return (answer.getMetadata() != null) ? answer.getMetadata().getResourceVersion() : null;
+					}
+
+				});
+		if (written.readRefused()) {
+			this.naming.fallBack("RBAC does not allow the verb 'get' on events (events.k8s.io/v1) in namespace '"
+					+ namespace + "', which the mode needs to continue an Event another process wrote");
+			// client-go's way from now on; this write creates a new Event with a generated name
+			EventsV1Event event = copyWithSeries(created, (write.count() < 2) ? null
+					: new EventsV1EventSeries().count(write.count())
+						.lastObservedTime(EventsV1Events.microTime(write.lastObserved())));
+			event.setMetadata(copyMetadata(created).name(write.recorded().generateEventName()));
+			this.attempts.request("create", () -> this.sink.create(event));
+			return write.count();
+		}
+		EventsV1Event answer = written.event();
+		if (answer == null) {
+			return write.count();
+		}
+		return (answer.getSeries() != null && answer.getSeries().getCount() != null) ? answer.getSeries().getCount() : 1;
+	}
+
+	private static V1ObjectMeta copyMetadata(EventsV1Event created) {
+		V1ObjectMeta metadata = created.getMetadata();
+		return new V1ObjectMeta().name(metadata.getName())
+			.namespace(metadata.getNamespace())
+			.annotations((metadata.getAnnotations() != null) ? new LinkedHashMap<>(metadata.getAnnotations())
+					: null);
 	}
 
 	private void writeSeries(SeriesCache.Write write) throws EventSinkException {

@@ -17,6 +17,7 @@ import io.kubernetes.client.openapi.models.V1ResourceAttributes;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
 import okhttp3.Call;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The official Kubernetes Java client as an {@link EventsClient}: {@link CoreV1EventSink} and
@@ -60,7 +61,7 @@ final class OfficialEventsClient implements EventsClient {
 	}
 
 	@Override
-	public boolean eventsAllowed(String apiGroup, String verb, String namespace, Duration timeout)
+	public boolean eventsAllowed(String apiGroup, String verb, @Nullable String namespace, Duration timeout)
 			throws EventSinkException {
 		V1SelfSubjectAccessReview review = new V1SelfSubjectAccessReview().spec(new V1SelfSubjectAccessReviewSpec()
 			.resourceAttributes(new V1ResourceAttributes().group(apiGroup).resource("events").verb(verb).namespace(namespace)));

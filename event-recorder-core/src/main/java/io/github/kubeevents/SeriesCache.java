@@ -239,8 +239,16 @@ final class SeriesCache {
 
 	/** The server confirmed {@code write}'s count. */
 	synchronized void written(Write write) {
+		written(write, write.count());
+	}
+
+	/**
+	 * The server answered {@code write} with {@code serverCount} (the deterministic-names mode, where the server's
+	 * count includes other processes' occurrences).
+	 */
+	synchronized void written(Write write, int serverCount) {
 		Entry entry = (Entry) write.entry();
-		entry.countOnServer = Math.max(entry.countOnServer, write.count());
+		entry.countOnServer = Math.max(entry.countOnServer, serverCount);
 	}
 
 	/**

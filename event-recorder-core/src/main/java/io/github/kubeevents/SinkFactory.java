@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
@@ -55,13 +56,41 @@ final class SinkFactory {
 	/** A core/v1 sink subscriber with a correlator of its own (two sinks never share caches). */
 	SinkSubscriber coreV1(EventSink sink) {
 		return remember(new CoreV1SinkSubscriber(nextName(), sink, new ApiChoice(EventsApi.CORE_V1, "configured"),
-				this.settings, this.counters));
+				this.settings, this.counters, null, naming(sink.supportsGet())));
 	}
 
 	/** An events.k8s.io/v1 sink subscriber with a series cache and, when enabled, a correlator of its own. */
 	SinkSubscriber eventsV1(EventsV1Sink sink) {
 		return remember(new EventsV1SinkSubscriber(nextName(), sink,
-				new ApiChoice(EventsApi.EVENTS_V1, "configured"), this.settings, this.counters));
+				new ApiChoice(EventsApi.EVENTS_V1, "configured"), this.settings, this.counters,
+				naming(sink.supportsGet())));
+	}
+
+	/** The naming of a custom sink: deterministic when asked for and the sink can read Events. */
+	private EventNaming naming(boolean sinkCanRead) {
+		EventNaming naming = EventNaming.of(this.settings.deterministicNames());
+		if (!sinkCanRead) {
+			naming.fallBack("the sink cannot read Events (its supportsGet() is false)");
+		}
+		return naming;
+	}
+
+	/**
+	 * The naming of a client's sink: deterministic when asked for and RBAC allows {@code get} on the API's Events
+	 * in every namespace (one SelfSubjectAccessReview; when the review itself fails, the mode stays on and a
+	 * refused read later falls back).
+	 */
+	private EventNaming naming(EventsClient client, EventsApi api, boolean sinkCanRead) {
+		EventNaming naming = naming(sinkCanRead);
+		if (naming.requested() && naming.fallbackReason() == null) {
+			String group = (api == EventsApi.EVENTS_V1) ? "events.k8s.io" : "";
+			Boolean allowed = ApiChoice.eventsAllowed(client, group, "get", null, this.settings.requestTimeout());
+			if (Boolean.FALSE.equals(allowed)) {
+				naming.fallBack("RBAC does not allow the verb 'get' on events (" + api.value()
+						+ ") in every namespace, which the mode needs to continue an Event another process wrote");
+			}
+		}
+		return naming;
 	}
 
 	/**
@@ -73,28 +102,33 @@ final class SinkFactory {
 	 */
 	SinkSubscriber forClient(EventsClient client) {
 		Duration timeout = this.settings.requestTimeout();
-		return forAccess(ApiChoice.choose(this.settings.eventsApi(), client, timeout), client.coreV1Sink(timeout),
-				client.eventsV1Sink(timeout),
+		ApiChoice choice = ApiChoice.choose(this.settings.eventsApi(), client, timeout);
+		EventSink coreSink = client.coreV1Sink(timeout);
+		EventsV1Sink sink = client.eventsV1Sink(timeout);
+		boolean canRead = (choice.api() == EventsApi.CORE_V1) ? coreSink.supportsGet() : sink.supportsGet();
+		return forAccess(choice, coreSink, sink,
 				new EventsAccess((group, verb, namespace) -> ApiChoice.eventsAllowed(client, group, verb, namespace,
-						timeout), EventsAccess.WRITE_VERBS, this.settings.clock()));
+						timeout), EventsAccess.WRITE_VERBS, this.settings.clock()),
+				naming(client, choice.api(), canRead));
 	}
 
 	/** {@link #forClient} after discovery, for any client's sinks and access review. */
-	SinkSubscriber forAccess(ApiChoice choice, EventSink coreSink, EventsV1Sink sink, EventsAccess access) {
+	SinkSubscriber forAccess(ApiChoice choice, EventSink coreSink, EventsV1Sink sink, EventsAccess access,
+			EventNaming naming) {
 		String name = nextName();
 		String namespace = this.accessCheckNamespace;
 		if (choice.api() == EventsApi.CORE_V1) {
 			EventsAccess.Check core = access.check(EventsApi.CORE_V1, namespace);
 			logChoice(choice, namespace, core.describe());
 			warnIfIncomplete(core, access.verbs());
-			return remember(new CoreV1SinkSubscriber(name, coreSink, choice, this.settings, this.counters, access));
+			return remember(new CoreV1SinkSubscriber(name, coreSink, choice, this.settings, this.counters, access, naming));
 		}
 		if (this.settings.eventsApi() != EventsApi.AUTO) {
 			EventsAccess.Check eventsV1 = access.check(EventsApi.EVENTS_V1, namespace);
 			logChoice(choice, namespace, eventsV1.describe());
 			warnIfIncomplete(eventsV1, access.verbs());
-			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, null, null,
-					access));
+			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, naming,
+					null, null, access));
 		}
 		ApiFallback apiFallback = new ApiFallback(access);
 		EventsAccess.Check[] checks = apiFallback.atStart(namespace);
@@ -103,8 +137,8 @@ final class SinkFactory {
 				checks[0].describe() + "; " + checks[1].describe());
 		warnIfIncomplete((switched != null) ? checks[1] : checks[0], access.verbs());
 		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber(name + "-core", coreSink,
-				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters, access);
-		return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, fallback,
+				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters, access, naming);
+		return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, naming, fallback,
 				apiFallback, access));
 	}
 
@@ -160,6 +194,26 @@ final class SinkFactory {
 				result.addAll(sink.missingAccessNow());
 			}
 			return result;
+		}
+	}
+
+	/** How the sinks whose subscription is open name their Events. */
+	NamingStatus naming() {
+		if (!this.settings.deterministicNames()) {
+			return NamingStatus.CLIENT_GO_NAMES;
+		}
+		synchronized (this.lock) {
+			long fallbacks = 0;
+			String reason = null;
+			for (SinkSubscriber sink : this.sinks) {
+				String fallback = sink.naming().fallbackReason();
+				if (fallback != null) {
+					fallbacks++;
+					reason = fallback;
+				}
+			}
+			return new NamingStatus((fallbacks > 0) ? NamingStatus.FALLBACK : NamingStatus.DETERMINISTIC, true,
+					fallbacks, reason);
 		}
 	}
 

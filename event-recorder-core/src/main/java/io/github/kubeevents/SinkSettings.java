@@ -29,9 +29,11 @@ import org.jspecify.annotations.Nullable;
  * @param seriesCacheSize events an events.k8s.io/v1 sink remembers for its series
  * @param coreV1Correlation each core/v1 sink's correlator options (clock resolved)
  * @param eventsV1Correlation each events.k8s.io/v1 sink's correlator options (clock resolved)
+ * @param deterministicNames whether sinks name Events by their occurrence stream (the opt-in mode that survives
+ * restarts and replicas) instead of client-go's way
  */
 record SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jitter,
 		SinkRequestListener requestListener, @Nullable TokenBucket writeBudget, Clock clock, int writers,
 		int writerQueueCapacity, EventsApi eventsApi, Duration requestTimeout, int seriesCacheSize,
-		CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation) {
+		CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation, boolean deterministicNames) {
 }

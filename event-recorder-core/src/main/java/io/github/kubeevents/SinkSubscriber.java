@@ -34,6 +34,8 @@ abstract class SinkSubscriber implements EventHandler {
 
 	protected final EventCounters counters;
 
+	protected final EventNaming naming;
+
 	private final SinkControl sink;
 
 	private volatile ApiChoice choice;
@@ -41,8 +43,10 @@ abstract class SinkSubscriber implements EventHandler {
 	private volatile Runnable whenClosed = () -> {
 	};
 
-	SinkSubscriber(String name, ApiChoice choice, SinkControl sink, SinkSettings settings, EventCounters counters) {
+	SinkSubscriber(String name, ApiChoice choice, SinkControl sink, SinkSettings settings, EventCounters counters,
+			EventNaming naming) {
 		this.name = name;
+		this.naming = naming;
 		this.choice = choice;
 		this.sink = sink;
 		this.counters = counters;
@@ -124,6 +128,11 @@ abstract class SinkSubscriber implements EventHandler {
 
 	void choice(ApiChoice choice) {
 		this.choice = choice;
+	}
+
+	/** How it names its Events. */
+	EventNaming naming() {
+		return this.naming;
 	}
 
 	/** Its writes so far. */

@@ -273,7 +273,8 @@ final class WriteAttempts {
 	/**
 	 * Makes one request: waits for a Retry-After hold and the write budget, times it, counts a successful create
 	 * or patch and a 429 answer (by source), and repeats it after a 429/5xx answer's Retry-After.
-	 * @param verb {@code create} or {@code patch}
+	 * @param verb {@code create}, {@code patch} or {@code get} (a read of the deterministic-names mode, timed but
+	 * not counted as a write)
 	 * @param request the request
 	 * @return the server's answer
 	 * @throws EventSinkException the classified failure ({@link EventSinkException.Kind#UNAVAILABLE} when the
@@ -287,7 +288,12 @@ final class WriteAttempts {
 			try {
 				T answer = request.send();
 				completed(verb, "success", start);
-				(("create".equals(verb)) ? this.created : this.patched).increment();
+				if ("create".equals(verb)) {
+					this.created.increment();
+				}
+				else if ("patch".equals(verb)) {
+					this.patched.increment();
+				}
 				return answer;
 			}
 			catch (RuntimeException ex) {

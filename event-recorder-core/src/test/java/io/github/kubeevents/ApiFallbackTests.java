@@ -69,7 +69,7 @@ class ApiFallbackTests {
 				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), settings, this.counters);
 		EventsV1SinkSubscriber sink = new EventsV1SinkSubscriber("sink", this.eventsV1,
 				new ApiChoice(EventsApi.EVENTS_V1, "auto: the API server serves events.k8s.io/v1"), settings,
-				this.counters, fallback, new ApiFallback(new EventsAccess((group, verb, namespace) -> {
+				this.counters, EventNaming.clientGo(), fallback, new ApiFallback(new EventsAccess((group, verb, namespace) -> {
 					this.accessReviews.add(group + " " + verb + " " + namespace);
 					return group.isEmpty() ? coreV1Allowed : Boolean.FALSE;
 				}, EventsAccess.WRITE_VERBS, this.clock)), null);

@@ -81,12 +81,12 @@ class EventsAccessTests {
 		}, this.clock);
 		SinkSettings settings = new SinkSettings(base.retryPolicy(), base.sleeper(), base.jitter(),
 				base.requestListener(), null, this.clock, 1, 1000, configured, base.requestTimeout(),
-				base.seriesCacheSize(), base.coreV1Correlation(), base.eventsV1Correlation());
+				base.seriesCacheSize(), base.coreV1Correlation(), base.eventsV1Correlation(), false);
 		SinkFactory factory = new SinkFactory(settings, this.counters, NS);
 		ApiChoice choice = (configured == EventsApi.AUTO)
 				? new ApiChoice(discovered, "auto: the API server serves " + discovered.value())
 				: new ApiChoice(configured, "configured");
-		SinkSubscriber sink = factory.forAccess(choice, this.coreV1, this.eventsV1, access());
+		SinkSubscriber sink = factory.forAccess(choice, this.coreV1, this.eventsV1, access(), EventNaming.clientGo());
 		this.broadcaster.subscribe(sink.name, sink);
 		this.broadcaster.start();
 		return sink;

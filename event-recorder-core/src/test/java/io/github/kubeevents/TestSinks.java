@@ -23,7 +23,7 @@ final class TestSinks {
 	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, SinkRequestListener listener, Clock clock) {
 		return new SinkSettings(policy, sleeper, () -> 0.5, listener, null, clock, 1, 1000, EventsApi.AUTO,
 				CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT, 4096, CorrelatorOptions.builder().clock(clock).build(),
-				CorrelatorOptions.builder().aggregationEnabled(false).spamFilterEnabled(false).clock(clock).build());
+				CorrelatorOptions.builder().aggregationEnabled(false).spamFilterEnabled(false).clock(clock).build(), false);
 	}
 
 }

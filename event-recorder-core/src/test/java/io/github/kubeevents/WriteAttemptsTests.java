@@ -52,7 +52,7 @@ class WriteAttemptsTests {
 				(name, verb, result, duration) -> this.requests.add(name + " " + verb + " " + result + " " + duration),
 				null, this.clock, 1, 1000, EventsApi.AUTO, CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT, 4096,
 				CorrelatorOptions.builder().clock(this.clock).build(),
-				CorrelatorOptions.builder().clock(this.clock).build());
+				CorrelatorOptions.builder().clock(this.clock).build(), false);
 		return new WriteAttempts(api, settings, this.counters, this.ticker::get);
 	}
 

@@ -39,13 +39,18 @@ import io.kubernetes.client.util.credentials.AccessTokenAuthentication;
  * <li>a producer waits while {@code --max-in-flight} (900) events are recorded and not yet taken by the sink's
  * correlator, so no queue drops and both implementations see the same events;</li>
  * <li>drain time: from the first {@code eventf} to the end of the last write; round 1 is cold (new JVM code, new
- * connection), later rounds warm.</li>
+ * connection), later rounds warm;</li>
+ * <li>{@code --deterministic-names true} turns on the opt-in names of issue 19; {@code --same-objects true} records
+ * about the same Pods in every round, each round with a new broadcaster, so with deterministic names every round
+ * after the first is a restart (its first write per stream is CREATE 409, GET, PATCH). GETs are printed apart;
+ * {@code writes} counts written events (created + patched), {@code requests} every request.</li>
  * </ul>
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.github.kubeevents.benchmarks.EndToEndWrite \
  *     [--server URL --token T --ca-file F] [--writers 4] [--rounds 3] [--events 10000] [--objects 100] [--threads 4]
  *     [--client official|fabric8|both]
+ *     [--deterministic-names true] [--same-objects true]
  * </pre>
  * {@code --client} chooses the client written through: the official one (default), a fabric8
  * {@code KubernetesClient} ({@code event-recorder-fabric8}, JDK HTTP client) for the same server and token, or
@@ -72,6 +77,10 @@ public final class EndToEndWrite {
 		int writers = options.getInt("writers", 4);
 		String namespace = options.get("namespace", "default");
 		String clientOption = options.get("client", "official");
+		boolean deterministicNames = Boolean.parseBoolean(options.get("deterministic-names", "false"));
+		// the same Pods every round: with deterministic names each round after the first is a restart
+		String sameObjects = Boolean.parseBoolean(options.get("same-objects", "false"))
+				? UUID.randomUUID().toString().substring(0, 8) : null;
 		LocalControlPlane controlPlane = null;
 		ApiClient client;
 		KubernetesClient fabric8;
@@ -92,12 +101,13 @@ public final class EndToEndWrite {
 		}
 		try {
 			System.out.printf(Locale.ROOT, "# kube-events %s, core/v1, client=%s writers=%d events=%d objects=%d "
-					+ "threads=%d reasons=%d max-in-flight=%d%n", client.getBasePath(), clientOption, writers, events,
-					objects, threads, reasons, maxInFlight);
+					+ "threads=%d reasons=%d max-in-flight=%d deterministic-names=%s same-objects=%s%n",
+					client.getBasePath(), clientOption, writers, events, objects, threads, reasons, maxInFlight,
+					deterministicNames, sameObjects != null);
 			for (int round = 1; round <= rounds; round++) {
 				for (String clientName : clientsOfRound(clientOption, round)) {
 					runRound(round, clientName, client, fabric8, writers, namespace, events, objects, threads, reasons,
-							maxInFlight);
+							maxInFlight, deterministicNames, sameObjects);
 				}
 			}
 		}
@@ -118,12 +128,13 @@ public final class EndToEndWrite {
 	}
 
 	private static void runRound(int round, String clientName, ApiClient client, KubernetesClient fabric8,
-			int writers, String namespace, int events, int objects, int threads, int reasons, int maxInFlight)
-			throws InterruptedException {
-		String run = UUID.randomUUID().toString().substring(0, 8);
+			int writers, String namespace, int events, int objects, int threads, int reasons, int maxInFlight,
+			boolean deterministicNames, String sameObjects) throws InterruptedException {
+		String run = (sameObjects != null) ? sameObjects : UUID.randomUUID().toString().substring(0, 8);
 		Semaphore inFlight = new Semaphore(maxInFlight);
 		LongAdder posts = new LongAdder();
 		LongAdder patches = new LongAdder();
+		LongAdder gets = new LongAdder();
 		LongAdder failures = new LongAdder();
 		AtomicLong lastWriteEnd = new AtomicLong();
 		CorrelatorOptions correlator = CorrelatorOptions.builder().spamKeyFunction((event) -> {
@@ -138,8 +149,9 @@ public final class EndToEndWrite {
 			.sinkWriters(writers)
 			.eventsApi(EventsApi.CORE_V1)
 			.correlatorOptions(correlator)
+			.deterministicNames(deterministicNames)
 			.requestListener((requestApi, verb, result, duration) -> {
-				(verb.equals("create") ? posts : patches).increment();
+				(verb.equals("create") ? posts : verb.equals("get") ? gets : patches).increment();
 				if (!result.equals("success")) {
 					failures.increment();
 				}
@@ -178,12 +190,13 @@ public final class EndToEndWrite {
 		double recorded = (System.nanoTime() - start) / 1e6;
 		boolean drained = broadcaster.shutdown(Duration.ofMinutes(10));
 		double drain = (lastWriteEnd.get() - start) / 1e6;
-		long writes = posts.sum() + patches.sum();
+		long writes = broadcaster.stats().writes().created() + broadcaster.stats().writes().patched();
 		System.out.printf(Locale.ROOT,
-				"round=%d client=%s %s drain=%.0fms recorded=%.0fms writes=%d POST=%d PATCH=%d failed=%d "
-						+ "per-write=%.2fms spam_filtered=%d other_drops=%d drained=%s load=%s%n",
-				round, clientName, (round == 1) ? "cold" : "warm", drain, recorded, writes, posts.sum(), patches.sum(),
-				failures.sum(), drain / Math.max(1, writes), broadcaster.stats().dropped(DropReason.SPAM_FILTERED.tag()),
+				"round=%d client=%s %s drain=%.0fms recorded=%.0fms writes=%d requests=%d POST=%d GET=%d PATCH=%d "
+						+ "failed=%d per-write=%.2fms spam_filtered=%d other_drops=%d drained=%s load=%s%n",
+				round, clientName, (round == 1) ? "cold" : "warm", drain, recorded, writes,
+				posts.sum() + gets.sum() + patches.sum(), posts.sum(), gets.sum(), patches.sum(), failures.sum(),
+				drain / Math.max(1, writes), broadcaster.stats().dropped(DropReason.SPAM_FILTERED.tag()),
 				broadcaster.stats().dropped().values().stream().mapToLong(Long::longValue).sum()
 						- broadcaster.stats().dropped(DropReason.SPAM_FILTERED.tag()),
 				drained, HarnessOptions.load());

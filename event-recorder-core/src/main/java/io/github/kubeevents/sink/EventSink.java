@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where correlated core/v1 Events are written: client-go's {@code record.EventSink} without {@code Update},
@@ -39,6 +40,30 @@ public interface EventSink {
 	CoreV1Event patch(CoreV1Event event, CountPatch patch) throws EventSinkException;
 
 	/**
+	 * Reads an Event ({@code GET /api/v1/namespaces/{ns}/events/{name}}). Only the deterministic-names mode calls
+	 * it (to continue an Event that another process wrote), and only when {@link #supportsGet()} says so.
+	 * @param namespace the Event's namespace
+	 * @param name the Event's name
+	 * @return the Event the server has
+	 * @throws EventSinkException classified like the other calls (404 when there is none); the default fails with
+	 * {@link EventSinkException.Kind#REQUEST_CONSTRUCTION}
+	 */
+	default CoreV1Event get(String namespace, String name) throws EventSinkException {
+		throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
+				getClass().getName() + " cannot read Events", null);
+	}
+
+	/**
+	 * Whether {@link #get} is implemented and {@link CountPatch#resourceVersion()} is sent as a precondition
+	 * (both are, when the patch is written as {@link CountPatch#toMap()}). Without both, the deterministic-names
+	 * mode keeps client-go's names for this sink. The default is {@code false}.
+	 * @return whether the sink can continue Events that another process wrote
+	 */
+	default boolean supportsGet() {
+		return false;
+	}
+
+	/**
 	 * Called when the recorder stops or shuts down: a sink that waits inside a call should stop waiting and fail
 	 * that call at once. The default does nothing.
 	 */
@@ -68,25 +93,42 @@ public interface EventSink {
 
 	/**
 	 * The strategic-merge patch for a repeated core/v1 Event: exactly {@code count}, {@code lastTimestamp} and,
-	 * when not empty, {@code message} (what client-go's two-way diff produces). It carries no resourceVersion, so
-	 * the update is unconditional.
+	 * when not empty, {@code message} (what client-go's two-way diff produces). Without a resourceVersion (always,
+	 * unless the deterministic-names mode is on) the update is unconditional; with one, the patch carries
+	 * {@code metadata.resourceVersion}, which the API server checks as a precondition (409 Conflict when the Event
+	 * changed meanwhile).
 	 *
 	 * <p>Immutable and thread-safe.
 	 *
 	 * @param count the new count
 	 * @param lastTimestamp the new last timestamp (UTC, whole seconds)
 	 * @param message the latest message, may be empty
+	 * @param resourceVersion the resourceVersion the Event must still have, or {@code null} for none
 	 */
-	record CountPatch(int count, OffsetDateTime lastTimestamp, String message) {
+	record CountPatch(int count, OffsetDateTime lastTimestamp, String message, @Nullable String resourceVersion) {
+
+		/**
+		 * An unconditional patch (client-go's).
+		 * @param count the new count
+		 * @param lastTimestamp the new last timestamp (UTC, whole seconds)
+		 * @param message the latest message, may be empty
+		 */
+		public CountPatch(int count, OffsetDateTime lastTimestamp, String message) {
+			this(count, lastTimestamp, message, null);
+		}
 
 		/**
 		 * The patch body as an ordered map, ready to be serialised with the client's JSON (never by string
 		 * formatting, so quotes and unicode in messages are safe). The timestamp is RFC 3339 in UTC, e.g.
 		 * {@code 2026-11-30T12:00:00Z}.
-		 * @return {@code {"count":N,"lastTimestamp":"...","message":"..."}}
+		 * @return {@code {"count":N,"lastTimestamp":"...","message":"..."}}, first
+		 * {@code "metadata":{"resourceVersion":"..."}} when there is a resourceVersion
 		 */
 		public Map<String, Object> toMap() {
 			Map<String, Object> body = new LinkedHashMap<>();
+			if (this.resourceVersion != null) {
+				body.put("metadata", Map.of("resourceVersion", this.resourceVersion));
+			}
 			body.put("count", this.count);
 			body.put("lastTimestamp", DateTimeFormatter.ISO_INSTANT.format(this.lastTimestamp.toInstant()));
 			if (this.message != null && !this.message.isEmpty()) {

@@ -177,6 +177,14 @@ public final class EventSinkException extends Exception {
 		return this.kind == Kind.HTTP_STATUS && this.statusCode == 403;
 	}
 
+	/**
+	 * @return whether this is HTTP 409 with reason Conflict (a resourceVersion precondition failed: the object
+	 * changed since it was read)
+	 */
+	public boolean isConflict() {
+		return this.kind == Kind.HTTP_STATUS && this.statusCode == 409 && "Conflict".equals(this.statusReason);
+	}
+
 	/** @return whether this is HTTP 409 with reason AlreadyExists */
 	public boolean isAlreadyExists() {
 		return this.kind == Kind.HTTP_STATUS && this.statusCode == 409 && "AlreadyExists".equals(this.statusReason);

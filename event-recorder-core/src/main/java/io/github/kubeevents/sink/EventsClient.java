@@ -2,6 +2,8 @@ package io.github.kubeevents.sink;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A Kubernetes client the recorder writes events through: its sinks for both events APIs, and the two questions
  * the recorder asks the API server before and while writing (whether events.k8s.io/v1 is served, for
@@ -49,11 +51,12 @@ public interface EventsClient {
 	 * start and after a refusal.
 	 * @param apiGroup {@code ""} for core/v1, {@code events.k8s.io} for events.k8s.io/v1
 	 * @param verb e.g. {@code create}
-	 * @param namespace the namespace
+	 * @param namespace the namespace, or {@code null} for every namespace
 	 * @param timeout the time limit of the request; {@link Duration#ZERO} for the client's own
 	 * @return the review's answer
 	 * @throws EventSinkException when the review itself failed (the recorder logs it and asks again later)
 	 */
-	boolean eventsAllowed(String apiGroup, String verb, String namespace, Duration timeout) throws EventSinkException;
+	boolean eventsAllowed(String apiGroup, String verb, @Nullable String namespace, Duration timeout)
+			throws EventSinkException;
 
 }

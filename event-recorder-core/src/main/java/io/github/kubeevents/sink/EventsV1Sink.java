@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.kubernetes.client.openapi.models.EventsV1Event;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where events.k8s.io/v1 Events are written: client-go's {@code events.EventSink} without {@code Update}, which
@@ -40,6 +41,31 @@ public interface EventsV1Sink {
 	EventsV1Event patch(EventsV1Event event, SeriesPatch patch) throws EventSinkException;
 
 	/**
+	 * Reads an Event ({@code GET /apis/events.k8s.io/v1/namespaces/{ns}/events/{name}}). Only the
+	 * deterministic-names mode calls it (to continue an Event that another process wrote), and only when
+	 * {@link #supportsGet()} says so.
+	 * @param namespace the Event's namespace
+	 * @param name the Event's name
+	 * @return the Event the server has
+	 * @throws EventSinkException classified like the other calls (404 when there is none); the default fails with
+	 * {@link EventSinkException.Kind#REQUEST_CONSTRUCTION}
+	 */
+	default EventsV1Event get(String namespace, String name) throws EventSinkException {
+		throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
+				getClass().getName() + " cannot read Events", null);
+	}
+
+	/**
+	 * Whether {@link #get} is implemented and {@link SeriesPatch#resourceVersion()} is sent as a precondition
+	 * (both are, when the patch is written as {@link SeriesPatch#toMap()}). Without both, the deterministic-names
+	 * mode keeps client-go's names for this sink. The default is {@code false}.
+	 * @return whether the sink can continue Events that another process wrote
+	 */
+	default boolean supportsGet() {
+		return false;
+	}
+
+	/**
 	 * Called when the recorder stops or shuts down: a sink that waits inside a call should stop waiting and fail
 	 * that call at once. The default does nothing.
 	 */
@@ -70,14 +96,16 @@ public interface EventsV1Sink {
 	/**
 	 * The strategic-merge patch of an events.k8s.io/v1 Event's series (client-go's two-way diff between the event
 	 * without and with its series): {@code {"series":{"count":N,"lastObservedTime":"...Z"}}}. Over events.k8s.io/v1
-	 * only the series may change after create.
+	 * only the series may change after create. With a resourceVersion (only in the deterministic-names mode) the
+	 * patch also carries {@code metadata.resourceVersion}, a precondition (409 Conflict when the Event changed).
 	 *
 	 * <p>Immutable and thread-safe.
 	 *
 	 * @param count the series count, at least 2
 	 * @param lastObservedTime when the event last occurred
+	 * @param resourceVersion the resourceVersion the Event must still have, or {@code null} for none
 	 */
-	record SeriesPatch(int count, Instant lastObservedTime) {
+	record SeriesPatch(int count, Instant lastObservedTime, @Nullable String resourceVersion) {
 
 		/**
 		 * {@code MicroTime} as the API server parses it: UTC with exactly six fractional digits
@@ -97,14 +125,31 @@ public interface EventsV1Sink {
 		}
 
 		/**
+		 * An unconditional patch (client-go's).
+		 * @param count the series count, at least 2
+		 * @param lastObservedTime when the event last occurred
+		 * @throws IllegalArgumentException when {@code count < 2}
+		 */
+		public SeriesPatch(int count, Instant lastObservedTime) {
+			this(count, lastObservedTime, null);
+		}
+
+		/**
 		 * The patch body as an ordered map, to be serialised with the client's JSON.
-		 * @return {@code {"series":{"count":N,"lastObservedTime":"..."}}}
+		 * @return {@code {"series":{"count":N,"lastObservedTime":"..."}}}, first
+		 * {@code "metadata":{"resourceVersion":"..."}} when there is a resourceVersion
 		 */
 		public Map<String, Object> toMap() {
 			Map<String, Object> series = new LinkedHashMap<>();
 			series.put("count", this.count);
 			series.put("lastObservedTime", MICRO_TIME.format(this.lastObservedTime));
-			return Map.of("series", series);
+			if (this.resourceVersion == null) {
+				return Map.of("series", series);
+			}
+			Map<String, Object> body = new LinkedHashMap<>();
+			body.put("metadata", Map.of("resourceVersion", this.resourceVersion));
+			body.put("series", series);
+			return body;
 		}
 
 	}

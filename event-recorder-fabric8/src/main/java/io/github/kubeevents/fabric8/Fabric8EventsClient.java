@@ -103,7 +103,8 @@ public final class Fabric8EventsClient implements EventsClient {
 	 * @throws EventSinkException when the review failed
 	 */
 	@Override
-	public boolean eventsAllowed(String apiGroup, String verb, String namespace, Duration timeout)
+	public boolean eventsAllowed(String apiGroup, String verb, @org.jspecify.annotations.Nullable String namespace,
+			Duration timeout)
 			throws EventSinkException {
 		V1SelfSubjectAccessReview review = new V1SelfSubjectAccessReview().spec(new V1SelfSubjectAccessReviewSpec().resourceAttributes(
 					new V1ResourceAttributes().group(apiGroup).resource("events").verb(verb).namespace(namespace)));

@@ -116,6 +116,7 @@ public final class KubeEventsAutoConfiguration {
 			.sinkWriters(sink.writers())
 			.writerQueueCapacity(sink.writerQueueCapacity())
 			.seriesCacheSize(sink.seriesCacheSize())
+			.deterministicNames(sink.deterministicNames())
 			.retryPolicy(sink.retry().toPolicy())
 			.correlatorOptions(coreV1.build())
 			.eventsV1CorrelatorOptions(eventsV1.build());

@@ -112,11 +112,17 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * KubernetesClient bean when there is one and the official client is not configured (no ApiClient or
 	 * KubeEventsConnectionDetails bean), else the official client; "official" always the official Java client;
 	 * "fabric8" the KubernetesClient bean (requires event-recorder-fabric8 and such a bean).
+	 * @param deterministicNames Whether to name each Event by its occurrence stream (object with uid, reason, type,
+	 * message or series key, component; not the pod's name) instead of client-go's time-based names, so that after a
+	 * restart or from a second replica the count continues on one Event; costs a GET and a PATCH more for the first
+	 * write of a stream after a restart, nothing in steady state, and needs the "get" verb on events (without it,
+	 * one WARN and client-go's names).
 	 */
 	public record Sink(@DefaultValue("auto") SinkMode mode, @DefaultValue("auto") String api,
 			@DefaultValue("5s") Duration requestTimeout, @DefaultValue("4") int writers,
 			@DefaultValue("1000") int writerQueueCapacity, @DefaultValue("4096") int seriesCacheSize,
-			@DefaultValue RateLimit rateLimit, @DefaultValue Retry retry, @DefaultValue("auto") SinkClient client) {
+			@DefaultValue RateLimit rateLimit, @DefaultValue Retry retry, @DefaultValue("auto") SinkClient client,
+			@DefaultValue("false") boolean deterministicNames) {
 
 		/**
 		 * Validates the sink settings.

@@ -9,6 +9,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
+import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import org.jspecify.annotations.Nullable;
 
@@ -95,7 +96,7 @@ public final class KubeEventsEndpoint {
 		}
 		RecorderSnapshot snapshot = this.broadcaster.snapshot(effectiveLimit);
 		return new KubeEventsDescriptor(this.source.component(), this.source.host(), SinkDescriptor.of(this.status),
-				Redaction.apply(snapshot, shown(securityContext)));
+				Redaction.apply(snapshot, shown(securityContext)), this.broadcaster.naming());
 	}
 
 	/**
@@ -131,9 +132,12 @@ public final class KubeEventsEndpoint {
 	 * @param host the reporting host of recorded events
 	 * @param sink where events go
 	 * @param recorder the broadcaster's lifecycle, queues, counters, subscribers and sinks
+	 * @param naming how Events are named: {@code client-go}, {@code deterministic}
+	 * ({@code kubeevents.sink.deterministic-names}), or {@code client-go-fallback} with how many sinks fell back and
+	 * why (the verb RBAC refuses)
 	 */
 	public record KubeEventsDescriptor(String component, String host, SinkDescriptor sink,
-			RecorderSnapshot recorder) implements OperationResponseBody {
+			RecorderSnapshot recorder, NamingStatus naming) implements OperationResponseBody {
 	}
 
 	/**

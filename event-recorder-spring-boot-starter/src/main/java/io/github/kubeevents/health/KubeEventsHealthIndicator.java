@@ -4,6 +4,7 @@ import java.util.Objects;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 
@@ -36,7 +37,11 @@ import org.springframework.boot.health.contributor.Status;
  * RBAC is known to refuse a verb on the API written, {@code missingAccess} naming each (e.g.
  * {@code "patch on core/v1 events in namespace 'shop'"}); once a repeat was written as a new Event,
  * {@code writtenWithoutPatch}; once the server answered 429, {@code throttledByServer} by source
- * ({@code api_priority_and_fairness}, {@code event_rate_limit}).
+ * ({@code api_priority_and_fairness}, {@code event_rate_limit});
+ * with {@code kubeevents.sink.deterministic-names}, {@code naming} ({@code deterministic}, or
+ * {@code client-go-fallback} when a sink fell back to client-go's names), {@code namingFallbacks} and, after a
+ * fallback, {@code namingFallbackReason} (the verb RBAC refuses). A fallback does not change the status: events are
+ * still written, with client-go's names.
  *
  * <p>Thread-safe.
  */
@@ -87,6 +92,13 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("accepted", stats.accepted())
 			.withDetail("dropped", stats.totalDropped())
 			.withDetail("rejectedInARow", stats.rejectedInARow());
+		NamingStatus naming = this.broadcaster.naming();
+		if (naming.deterministicNamesRequested()) {
+			builder.withDetail("naming", naming.mode()).withDetail("namingFallbacks", naming.fallbacks());
+			if (naming.fallbackReason() != null) {
+				builder.withDetail("namingFallbackReason", naming.fallbackReason());
+			}
+		}
 		RecorderStats.Rejection rejection = stats.lastRejection();
 		if (rejection != null) {
 			builder.withDetail("lastRejection", rejection);

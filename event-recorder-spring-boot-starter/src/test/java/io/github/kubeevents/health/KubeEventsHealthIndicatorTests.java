@@ -76,6 +76,32 @@ class KubeEventsHealthIndicatorTests {
 	}
 
 	@Test
+	void deterministicNamesShowTheNamingAndAFallbackWithItsReasonWithoutChangingTheStatus() {
+		EventBroadcaster deterministic = EventBroadcaster.builder()
+			.clock(Clock.fixed(NOW, ZoneOffset.UTC))
+			.deterministicNames(true)
+			.build();
+		try {
+			KubeEventsHealthIndicator indicator = new KubeEventsHealthIndicator(deterministic,
+					TestStatuses.writing(SinkMode.AUTO, this.sink, "EventSink bean", null, false));
+			assertThat(indicator.health().getDetails()).containsEntry("naming", "deterministic")
+				.containsEntry("namingFallbacks", 0L)
+				.doesNotContainKey("namingFallbackReason");
+			// the in-memory sink cannot read Events: that sink keeps client-go's names
+			deterministic.startRecordingToSink(this.sink);
+			deterministic.start();
+			Health health = indicator.health();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails()).containsEntry("naming", "client-go-fallback")
+				.containsEntry("namingFallbacks", 1L)
+				.containsEntry("namingFallbackReason", "the sink cannot read Events (its supportsGet() is false)");
+		}
+		finally {
+			deterministic.shutdown(Duration.ofSeconds(5));
+		}
+	}
+
+	@Test
 	void unknownWhileStoppedAndUpAgainAfterARestart() {
 		start();
 		this.broadcaster.stop(Duration.ofSeconds(5));

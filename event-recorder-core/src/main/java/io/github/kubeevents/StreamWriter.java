@@ -1,0 +1,180 @@
+package io.github.kubeevents;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import io.github.kubeevents.sink.EventSinkException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The write path of the deterministic-names mode, for either events API and any client: writes a stream's new
+ * occurrences onto whatever Event the server already has under the stream's name, which another process (this
+ * service before a restart, a second replica) may have written. Only the SPI's operations are used
+ * ({@link Operations}: create, get, and a patch with a resourceVersion precondition), so a sink over any client
+ * gets the same behaviour.
+ *
+ * <p>Per write, with {@code occurrences} new occurrences:
+ * <ul>
+ * <li><b>Steady state</b> (this process wrote the Event last): one PATCH of {@code count = server count +
+ * occurrences} with the resourceVersion the server answered last time as a precondition. No read.</li>
+ * <li><b>Nothing known</b> (first write of the stream in this process): a CREATE; a 409 AlreadyExists reads the
+ * Event (GET) and PATCHes its count plus the occurrences, with its resourceVersion as precondition.</li>
+ * <li><b>409 Conflict</b> (someone else wrote the Event since): read again and patch again, at most
+ * {@value #MAX_REREADS} times; then the write fails with the last 409, which the recorder counts as
+ * {@code rejected_by_server} (never retried, so a crowd of writers cannot make it loop).</li>
+ * <li><b>404</b> (the Event expired or was deleted): CREATE it with the count this process last knew plus the
+ * occurrences (as client-go creates an expired Event again with its count); an AlreadyExists then reads again.</li>
+ * </ul>
+ * The count is this process's knowledge of the server's count (what the last answer said), never the local
+ * correlator's: the new occurrences of a write are its local count minus the local count of the last write that
+ * reached the server ({@code occurrencesIfUnknown} when this process has not written the stream, or its local count
+ * started again, e.g. after the correlator forgot it). A write whose answer is lost (a timeout after the server
+ * applied it) and that is then retried is counted twice: a precondition cannot tell it from another writer's.
+ *
+ * <p>Remembers, per stream, the server's count, resourceVersion and the local count written, for at most
+ * {@code capacity} streams (then the least used is forgotten, and its next write reads again).
+ *
+ * <p>Thread-safe; one stream's writes must not run concurrently (the recorder shards them onto one writer thread).
+ *
+ * @param <E> the Event type of the API
+ */
+final class StreamWriter<E> {
+
+	/** How often one write reads the Event again after a 409 (Conflict or AlreadyExists) or a 404. */
+	static final int MAX_REREADS = 10;
+
+	/**
+	 * The requests of one write, on the sink's SPI.
+	 *
+	 * @param <E> the Event type
+	 */
+	interface Operations<E> {
+
+		/**
+		 * Creates the stream's Event with {@code count} occurrences (events.k8s.io/v1: with a series when at least
+		 * 2).
+		 */
+		E create(int count) throws EventSinkException;
+
+		/** Reads the stream's Event. */
+		E get() throws EventSinkException;
+
+		/** Patches the Event's count (events.k8s.io/v1: series.count, at least 2) if it still has {@code resourceVersion}. */
+		E patch(int count, String resourceVersion) throws EventSinkException;
+
+		/** The count of an Event the server answered (events.k8s.io/v1: its series count, 1 without a series). */
+		int count(E event);
+
+		/** The resourceVersion of an Event the server answered. */
+		@Nullable String resourceVersion(E event);
+
+	}
+
+	/**
+	 * How a write ended.
+	 * @param event what the server answered last, or {@code null} when there was nothing to write (or the read
+	 * was refused)
+	 * @param readRefused whether the server refused the read with 403 (the identity may not {@code get} Events);
+	 * nothing was written then
+	 */
+	record Result<E>(@Nullable E event, boolean readRefused) {
+	}
+
+	/** What this process last saw of one stream's Event. */
+	private record Known(int serverCount, @Nullable String resourceVersion, int localCount) {
+	}
+
+	private final Cache<String, Known> known;
+
+	private final int minimumPatchCount;
+
+	/**
+	 * @param capacity how many streams to remember
+	 * @param minimumPatchCount the smallest count a patch may write (1 for core/v1, 2 for a series); a write that
+	 * would patch less writes nothing
+	 */
+	StreamWriter(int capacity, int minimumPatchCount) {
+		this.known = Caches.bounded(capacity);
+		this.minimumPatchCount = minimumPatchCount;
+	}
+
+	/**
+	 * Writes one write's occurrences.
+	 * @param stream the stream's Event, {@code namespace/name}
+	 * @param localCount the write's count in the local correlator or series cache
+	 * @param occurrencesIfUnknown the occurrences the write carries when this process has not written the stream
+	 * (or its local count started again)
+	 * @param operations the requests
+	 * @return what the server answered
+	 * @throws EventSinkException a failure the recorder classifies as usual (retried or counted), or the last 409
+	 * after {@value #MAX_REREADS} re-reads
+	 */
+	Result<E> write(String stream, int localCount, int occurrencesIfUnknown, Operations<E> operations)
+			throws EventSinkException {
+		Known last = this.known.getIfPresent(stream);
+		int occurrences = (last != null && localCount > last.localCount()) ? localCount - last.localCount()
+				: occurrencesIfUnknown;
+		int base = (last != null) ? last.serverCount() : 0;
+		String resourceVersion = (last != null) ? last.resourceVersion() : null;
+		for (int rereads = 0;; rereads++) {
+			int count = base + occurrences;
+			try {
+				E answer;
+				if (resourceVersion == null) {
+					answer = operations.create(Math.max(1, count));
+				}
+				else if (count < this.minimumPatchCount) {
+					return new Result<>(null, false);
+				}
+				else {
+					answer = operations.patch(count, resourceVersion);
+				}
+				remember(stream, answer, localCount, operations);
+				return new Result<>(answer, false);
+			}
+			catch (EventSinkException ex) {
+				if (!ex.isConflict() && !ex.isAlreadyExists() && !ex.isNotFound()) {
+					throw ex;
+				}
+				if (rereads >= MAX_REREADS) {
+					this.known.invalidate(stream);
+					throw new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 409, "Conflict", false,
+							"the Event " + stream + " kept changing: " + ex.getMessage() + " (still after "
+									+ MAX_REREADS + " re-reads)",
+							ex);
+				}
+			}
+			E current;
+			try {
+				current = operations.get();
+			}
+			catch (EventSinkException ex) {
+				if (ex.isForbidden() && !ex.namespaceTerminating()) {
+					this.known.invalidate(stream);
+					return new Result<>(null, true);
+				}
+				if (!ex.isNotFound()) {
+					throw ex;
+				}
+				current = null;
+			}
+			if (current != null) {
+				base = operations.count(current);
+				resourceVersion = operations.resourceVersion(current);
+			}
+			else {
+				// gone (expired or deleted): created again with the count this process knew, as client-go does
+				resourceVersion = null;
+			}
+		}
+	}
+
+	private void remember(String stream, E answer, int localCount, Operations<E> operations) {
+		this.known.put(stream, new Known(operations.count(answer), operations.resourceVersion(answer), localCount));
+	}
+
+	/** The server count last seen for a stream, or -1 (for tests and the snapshot). */
+	int serverCount(String stream) {
+		Known last = this.known.getIfPresent(stream);
+		return (last != null) ? last.serverCount() : -1;
+	}
+
+}

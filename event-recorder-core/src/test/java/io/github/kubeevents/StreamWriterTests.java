@@ -1,0 +1,236 @@
+package io.github.kubeevents;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+
+import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventSinkException;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The deterministic-names write path on the calling thread, request by request, against an in-memory API server:
+ * create first, AlreadyExists → get → conditional patch, steady state without a read, a conflict re-read and its
+ * bound, a deleted Event created again, a refused read, the count carried from the server.
+ */
+class StreamWriterTests {
+
+	private static final OffsetDateTime NOW = OffsetDateTime.of(2026, 12, 2, 15, 0, 0, 0, ZoneOffset.UTC);
+
+	private final StoredEvents server = new StoredEvents();
+
+	private final EventSink sink = this.server.coreV1Sink();
+
+	private final StreamWriter<CoreV1Event> writer = new StreamWriter<>(100, 1);
+
+	private static CoreV1Event event() {
+		CoreV1Event event = TestEvents.event("BackOff", "Back-off", TestEvents.ref("Pod", "web-0", "shop"));
+		event.getMetadata().name("web-0.stream").namespace("shop");
+		return event;
+	}
+
+	private StreamWriter.Operations<CoreV1Event> operations() {
+		CoreV1Event event = event();
+		return new StreamWriter.Operations<>() {
+
+			@Override
+			public CoreV1Event create(int count) throws EventSinkException {
+				CoreV1Event created = CoreV1Events.copy(event);
+				created.setCount(count);
+				return StreamWriterTests.this.sink.create(created);
+			}
+
+			@Override
+			public CoreV1Event get() throws EventSinkException {
+				return StreamWriterTests.this.sink.get("shop", "web-0.stream");
+			}
+
+			@Override
+			public CoreV1Event patch(int count, String resourceVersion) throws EventSinkException {
+				return StreamWriterTests.this.sink.patch(event,
+						new EventSink.CountPatch(count, NOW, "Back-off", resourceVersion));
+			}
+
+			@Override
+			public int count(CoreV1Event answer) {
+				return answer.getCount();
+			}
+
+			@Override
+			public String resourceVersion(CoreV1Event answer) {
+				return answer.getMetadata().getResourceVersion();
+			}
+
+		};
+	}
+
+	private int write(int localCount, int occurrencesIfUnknown) throws EventSinkException {
+		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", localCount,
+				occurrencesIfUnknown, operations());
+		assertThat(result.readRefused()).isFalse();
+		return result.event().getCount();
+	}
+
+	private void existingEventWithCount(int count) throws EventSinkException {
+		CoreV1Event existing = event();
+		existing.setCount(count);
+		this.sink.create(existing);
+		this.server.clearRequests();
+	}
+
+	private int stored() {
+		return this.server.coreV1("shop", "web-0.stream").getCount();
+	}
+
+	@Test
+	void aNewStreamIsOneCreateAndThenOnePatchPerWriteWithoutARead() throws EventSinkException {
+		assertThat(write(1, 1)).isEqualTo(1);
+		assertThat(write(2, 1)).isEqualTo(2);
+		assertThat(write(3, 1)).isEqualTo(3);
+		assertThat(this.server.requests()).containsExactly("create shop/web-0.stream", "patch shop/web-0.stream",
+				"patch shop/web-0.stream");
+		assertThat(stored()).isEqualTo(3);
+	}
+
+	@Test
+	void anEventFromBeforeARestartIsReadOnceAndContinued() throws EventSinkException {
+		existingEventWithCount(5);
+		assertThat(write(1, 1)).isEqualTo(6);
+		assertThat(write(2, 1)).isEqualTo(7);
+		assertThat(write(3, 1)).isEqualTo(8);
+		assertThat(this.server.requests()).containsExactly("create shop/web-0.stream", "get shop/web-0.stream",
+				"patch shop/web-0.stream", "patch shop/web-0.stream", "patch shop/web-0.stream");
+		assertThat(this.writer.serverCount("shop/web-0.stream")).isEqualTo(8);
+	}
+
+	@Test
+	void theNewOccurrencesOfAWriteAreItsLocalCountMinusTheLastWrittenOne() throws EventSinkException {
+		existingEventWithCount(5);
+		assertThat(write(1, 1)).isEqualTo(6);
+		// local counts 2 to 4 were spam-filtered: the write with local count 5 carries four occurrences
+		assertThat(write(5, 1)).isEqualTo(10);
+		// the correlator forgot the stream and starts at 1 again: one occurrence
+		assertThat(write(1, 1)).isEqualTo(11);
+	}
+
+	@Test
+	void aConflictReadsAgainAndAddsToWhatTheOtherWriterWrote() throws EventSinkException {
+		write(1, 1);
+		this.server.clearRequests();
+		this.server.bump("shop/web-0.stream", 4);
+		assertThat(write(2, 1)).isEqualTo(6);
+		assertThat(this.server.requests()).containsExactly("patch shop/web-0.stream", "get shop/web-0.stream",
+				"patch shop/web-0.stream");
+	}
+
+	@Test
+	void aStreamThatKeepsConflictingIsGivenUpAfterTenReReadsWithThe409() throws EventSinkException {
+		write(1, 1);
+		this.server.clearRequests();
+		this.server.beforeRequest((request) -> {
+			if (request.startsWith("patch")) {
+				this.server.bump("shop/web-0.stream", 1);
+			}
+		});
+		assertThatExceptionOfType(EventSinkException.class).isThrownBy(() -> write(2, 1)).satisfies((ex) -> {
+			assertThat(ex.statusCode()).isEqualTo(409);
+			assertThat(ex.isConflict()).isTrue();
+			assertThat(ex.isRetryable()).isFalse();
+			assertThat(ex.getMessage()).contains("still after 10 re-reads");
+		});
+		List<String> requests = this.server.requests();
+		assertThat(requests).filteredOn((request) -> request.startsWith("patch")).hasSize(11);
+		assertThat(requests).filteredOn((request) -> request.startsWith("get")).hasSize(10);
+		assertThat(stored()).isEqualTo(1 + 11);
+		// forgotten: the next write reads again
+		this.server.beforeRequest((request) -> {
+		});
+		this.server.clearRequests();
+		assertThat(write(3, 1)).isEqualTo(13);
+		assertThat(this.server.requests()).containsExactly("create shop/web-0.stream", "get shop/web-0.stream",
+				"patch shop/web-0.stream");
+	}
+
+	@Test
+	void aDeletedEventIsCreatedAgainWithTheCountItShouldHave() throws EventSinkException {
+		write(1, 1);
+		write(2, 1);
+		this.server.clearRequests();
+		this.server.delete("shop/web-0.stream");
+		assertThat(write(3, 1)).isEqualTo(3);
+		assertThat(this.server.requests()).containsExactly("patch shop/web-0.stream", "get shop/web-0.stream",
+				"create shop/web-0.stream");
+	}
+
+	@Test
+	void aRefusedReadWritesNothingAndSaysSo() throws EventSinkException {
+		existingEventWithCount(5);
+		this.server.forbidGet();
+		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", 1, 1, operations());
+		assertThat(result.readRefused()).isTrue();
+		assertThat(result.event()).isNull();
+		assertThat(stored()).isEqualTo(5);
+	}
+
+	@Test
+	void otherFailuresAreThrownForTheRecordersRetries() {
+		StreamWriter.Operations<CoreV1Event> failing = new StreamWriter.Operations<>() {
+
+			@Override
+			public CoreV1Event create(int count) throws EventSinkException {
+				throw EventSinkException.of(EventSinkException.Kind.TRANSPORT, "connection refused", null);
+			}
+
+			@Override
+			public CoreV1Event get() {
+				throw new AssertionError("no read after a transport failure");
+			}
+
+			@Override
+			public CoreV1Event patch(int count, String resourceVersion) {
+				throw new AssertionError("no patch after a transport failure");
+			}
+
+			@Override
+			public int count(CoreV1Event answer) {
+				return 0;
+			}
+
+			@Override
+			public String resourceVersion(CoreV1Event answer) {
+				return null;
+			}
+
+		};
+		assertThatExceptionOfType(EventSinkException.class)
+			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, failing))
+			.satisfies((ex) -> assertThat(ex.kind()).isEqualTo(EventSinkException.Kind.TRANSPORT));
+	}
+
+	@Test
+	void aSeriesWriteBelowTwoWritesNothing() throws EventSinkException {
+		StreamWriter<CoreV1Event> series = new StreamWriter<>(100, 2);
+		series.write("shop/web-0.stream", 1, 1, operations());
+		this.server.clearRequests();
+		// a heartbeat of a series whose count 2 never reached the server: nothing to refresh
+		StreamWriter.Result<CoreV1Event> result = series.write("shop/web-0.stream", 1, 0, operations());
+		assertThat(result.event()).isNull();
+		assertThat(this.server.requests()).isEmpty();
+	}
+
+	@Test
+	void thePatchCarriesTheResourceVersionAsMetadata() {
+		assertThat(new EventSink.CountPatch(2, NOW, "m", "41").toMap()).containsExactly(
+				Map.entry("metadata", Map.of("resourceVersion", "41")),
+				Map.entry("count", 2), Map.entry("lastTimestamp", "2026-12-02T15:00:00Z"),
+				Map.entry("message", "m"));
+		assertThat(new EventSink.CountPatch(2, NOW, "m").toMap()).containsOnlyKeys("count", "lastTimestamp",
+				"message");
+	}
+
+}
