@@ -31,7 +31,8 @@ import org.springframework.core.env.Environment;
  * it finds (the application's {@link ApiClient} bean, the in-cluster service account, a kubeconfig when allowed).
  *
  * <p>A renamed or removed {@code kubeevents.*} property fails startup, naming its replacement
- * ({@link RemovedKubeEventsProperties}). Switched off with {@code kubeevents.enabled=false}. Every bean backs off when the application defines one of
+ * ({@link RemovedKubeEventsProperties}); one that does not exist fails it too, naming the nearest valid name
+ * ({@link UnknownKubeEventsProperties}; a warning with {@code kubeevents.strict-properties=false}). Switched off with {@code kubeevents.enabled=false}. Every bean backs off when the application defines one of
  * the same type; {@link EventBroadcasterCustomizer} and {@link CorrelatorOptionsCustomizer} beans adjust the
  * broadcaster beyond the properties.
  */
@@ -47,6 +48,11 @@ public final class KubeEventsAutoConfiguration {
 	@Bean
 	static RemovedKubeEventsProperties kubeEventsRemovedPropertiesCheck() {
 		return new RemovedKubeEventsProperties();
+	}
+
+	@Bean
+	static UnknownKubeEventsProperties kubeEventsUnknownPropertiesCheck() {
+		return new UnknownKubeEventsProperties();
 	}
 
 	@Bean

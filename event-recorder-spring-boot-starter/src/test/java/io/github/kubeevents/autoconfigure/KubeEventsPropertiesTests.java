@@ -129,9 +129,11 @@ class KubeEventsPropertiesTests {
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10))),
 				new KubeEventsProperties.Queue(10_000, 10_000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
-						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
-						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),
-								"(combined from similar events): ")));
+						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
+						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
+								"(combined from similar events): "),
+						false),
+				true);
 	}
 
 	@Test
@@ -149,7 +151,18 @@ class KubeEventsPropertiesTests {
 				"kubeevents.correlator.aggregation.enabled=false")
 			.run((context) -> {
 				KubeEventsProperties.Correlator correlator = properties(context).correlator();
+				assertThat(correlator.toOptionsBuilder(EventsApi.EVENTS_V1).build().spamFilterEnabled())
+					.as("events.k8s.io/v1 needs apply-to-events-v1")
+					.isFalse();
+				assertThat(correlator.toOptionsBuilder(EventsApi.CORE_V1).build().spamFilterEnabled()).isTrue();
+				assertThat(correlator.toOptionsBuilder(EventsApi.CORE_V1).build().aggregationEnabled()).isFalse();
+			});
+		runner().withPropertyValues("kubeevents.correlator.apply-to-events-v1=true",
+				"kubeevents.correlator.aggregation.enabled=false")
+			.run((context) -> {
+				KubeEventsProperties.Correlator correlator = properties(context).correlator();
 				assertThat(correlator.toOptionsBuilder(EventsApi.EVENTS_V1).build().spamFilterEnabled()).isTrue();
+				assertThat(correlator.toOptionsBuilder(EventsApi.EVENTS_V1).build().aggregationEnabled()).isFalse();
 				assertThat(correlator.toOptionsBuilder(EventsApi.CORE_V1).build().aggregationEnabled()).isFalse();
 			});
 	}

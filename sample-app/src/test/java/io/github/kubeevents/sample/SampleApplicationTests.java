@@ -109,9 +109,11 @@ class SampleApplicationTests {
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10))),
 				new KubeEventsProperties.Queue(10000, 10000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
-						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
-						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),
-								"(combined from similar events): "))));
+						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
+						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
+								"(combined from similar events): "),
+						false),
+				true));
 	}
 
 	@Test

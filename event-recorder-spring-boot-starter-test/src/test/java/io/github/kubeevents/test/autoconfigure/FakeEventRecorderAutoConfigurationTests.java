@@ -35,6 +35,19 @@ class FakeEventRecorderAutoConfigurationTests {
 		.withPropertyValues("KUBECONFIG=", "KUBERNETES_SERVICE_HOST=", "HOME=target/no-home");
 
 	@Test
+	void theTestModulesPropertiesAreKnownToTheStrictPropertyCheck() {
+		this.runner.withPropertyValues("kubeevents.test.namespace=widgets-it-x1", "kubeevents.test.cluster=local",
+				"kubeevents.test.k3s.image=rancher/k3s:v1.35.4-k3s1", "kubeevents.test.cluster.state-dir=target/state",
+				"kubeevents.test.fake-recorder.clear-after-each-test=false")
+			.run((context) -> assertThat(context).hasNotFailed());
+		this.runner.withPropertyValues("kubeevents.test.namespaces=widgets-it-x1")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasMessage("Unknown kubeevents properties are set: kubeevents.test.namespaces (did you mean"
+						+ " kubeevents.test.namespace?)"));
+	}
+
+	@Test
 	void fakeIsTheApplicationsRecorderAndThePipelineWritesNowhere() {
 		this.runner.withPropertyValues("kubeevents.sink.mode=kubernetes").run((context) -> {
 			assertThat(context).hasNotFailed();
