@@ -214,10 +214,16 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	/**
 	 * Starts distribution and every subscriber, the first time or again after {@link #stop(Duration)}. Idempotent
-	 * while running; does nothing after shutdown.
+	 * while running; does nothing after shutdown. Drops not yet reported in a WARN summary (those before the start,
+	 * or while stopped) are summarised at once.
 	 */
 	public void start() {
+		boolean wasRunning = isRunning();
 		this.fanout.start();
+		if (!wasRunning && isRunning()) {
+			// what was dropped before the start (or while stopped) is reported now, not at the next tick
+			this.counters.started();
+		}
 	}
 
 	/**
@@ -234,13 +240,18 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * write), then every thread ends, within {@code timeout}; past it, requests in flight are cancelled and what is
 	 * left is counted as {@code shutdown} drops. Subscribers, caches and counters stay. While stopped, recording
 	 * still never blocks: events wait in the incoming queue (or are dropped as {@code queue_full} when it is full)
-	 * and are written after {@link #start()}. Does nothing unless running.
+	 * and are written after {@link #start()}; with no distribution thread, the recording thread that drops an event
+	 * writes the drop summary itself, at most one line per {@code dropSummaryInterval} (10 s). Does nothing unless
+	 * running.
 	 * @param timeout how long to wait for the drain
 	 * @return {@code true} when everything was written and every thread ended within the deadline
 	 */
 	public boolean stop(Duration timeout) {
 		boolean clean = this.fanout.stop(timeout, false);
 		this.counters.flush(true);
+		if (this.fanout.state() == BroadcasterState.STOPPED) {
+			this.counters.stopped();
+		}
 		return clean;
 	}
 
