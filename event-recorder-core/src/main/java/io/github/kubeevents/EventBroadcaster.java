@@ -17,6 +17,7 @@ import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -84,6 +85,8 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	private final SinkFactory sinks;
 
+	private final RegisteredKinds kinds;
+
 	private final AtomicBoolean shutdownBegun = new AtomicBoolean();
 
 	private volatile boolean drained;
@@ -103,6 +106,7 @@ public final class EventBroadcaster implements AutoCloseable {
 				builder.requestTimeout, builder.seriesCacheSize, builder.correlatorOptions.withDefaultClock(builder.clock),
 				builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock));
 		this.sinks = new SinkFactory(this.sinkSettings, this.counters);
+		this.kinds = builder.kinds.build();
 	}
 
 	/**
@@ -120,7 +124,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 */
 	public EventRecorder newRecorder(EventSource source) {
 		return new BroadcastingEventRecorder(this.fanout, Objects.requireNonNull(source, "source"), this.clock,
-				this.maxMessageBytes, this.counters);
+				this.maxMessageBytes, this.counters, this.kinds);
 	}
 
 	/**
@@ -409,6 +413,8 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
 
+		final RegisteredKinds.Registrations kinds = new RegisteredKinds.Registrations();
+
 		Duration shutdownTimeout = Duration.ofSeconds(10);
 
 		Duration dropSummaryInterval = EventCounters.DEFAULT_SUMMARY_INTERVAL;
@@ -510,6 +516,24 @@ public final class EventBroadcaster implements AutoCloseable {
 		 */
 		Builder jitter(DoubleSupplier jitter) {
 			this.jitter = Objects.requireNonNull(jitter, "jitter");
+			return this;
+		}
+
+		/**
+		 * Registers the apiVersion and kind of a model class for this broadcaster's recorders, for custom resources
+		 * whose objects arrive without them (informers and list calls often leave them out), as client-go hands its
+		 * recorder a {@code runtime.Scheme}. Objects with kind and apiVersion are used as they are; for the rest a
+		 * class registered here wins over the deprecated global {@link InvolvedObject#registerKind} and the built-in
+		 * model table. Applies to the regarding and related objects of every recorder of the broadcaster (not to
+		 * calls with an {@link InvolvedObjectAdapter}). A later registration of the same class replaces the earlier.
+		 * @param type the model class, e.g. {@code V1Widget.class}
+		 * @param apiVersion e.g. {@code example.com/v1}
+		 * @param kind e.g. {@code Widget}
+		 * @return this builder
+		 * @throws IllegalArgumentException when {@code apiVersion} or {@code kind} is empty
+		 */
+		public Builder registerKind(Class<? extends KubernetesObject> type, String apiVersion, String kind) {
+			this.kinds.add(type, apiVersion, kind);
 			return this;
 		}
 
