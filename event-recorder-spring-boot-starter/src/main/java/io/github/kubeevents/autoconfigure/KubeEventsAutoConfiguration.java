@@ -90,7 +90,7 @@ public final class KubeEventsAutoConfiguration {
 	KubeEventsStatus kubeEventsStatus(KubeEventsProperties properties, KubeEventsConnectionDetails connectionDetails,
 			ObjectProvider<EventSink> eventSink, ObjectProvider<EventsV1Sink> eventsV1Sink) {
 		ClientVersionCheck.warnIfOlderThanBuiltWith();
-		return KubeEventsStatus.resolve(properties.sink().mode(), properties.logEvents(),
+		return KubeEventsStatusResolver.resolve(properties.sink().mode(), properties.logEvents(),
 				() -> SinkTarget.applicationSink(eventSink.getIfAvailable(), eventsV1Sink.getIfAvailable(),
 						properties.sink().eventsApi()),
 				connectionDetails);

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable and thread-safe (given thread-safe clients and sinks).
  */
-sealed interface SinkTarget {
+public sealed interface SinkTarget {
 
 	/**
 	 * The application's own sink, if it has one: with beans of both APIs, the one of the configured API

@@ -517,7 +517,7 @@ class KubeEventsPropertiesTests {
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
-			kubeevents.sink.mode=cluster                            | kubeevents.sink.mode' to io.github.kubeevents.autoconfigure.SinkMode
+			kubeevents.sink.mode=cluster                            | kubeevents.sink.mode' to {SinkMode}
 			kubeevents.queue.full-policy=block                      | kubeevents.queue.full-policy' to io.github.kubeevents.SubscriberOptions$FullQueuePolicy
 			kubeevents.correlator.spam-filter.key=reason            | kubeevents.correlator.spam-filter.key' to io.github.kubeevents.autoconfigure.SpamKey
 			kubeevents.correlator.spam-filter.refill-interval=often | kubeevents.correlator.spam-filter.refill-interval' to java.time.Duration
@@ -529,7 +529,7 @@ class KubeEventsPropertiesTests {
 		runner().withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(TestClusters.cause(context.getStartupFailure(), BindException.class))
-				.hasMessage("Failed to bind properties under '" + target);
+				.hasMessage("Failed to bind properties under '" + target.replace("{SinkMode}", SinkMode.class.getName()));
 		});
 	}
 
