@@ -7,6 +7,9 @@ import io.github.kubeevents.EventSource;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.status.KubeEventsStatus;
+import io.github.kubeevents.status.SinkTarget;
+import io.github.kubeevents.status.SinkMode;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 

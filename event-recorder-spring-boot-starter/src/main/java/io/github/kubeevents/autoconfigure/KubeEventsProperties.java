@@ -7,6 +7,7 @@ import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
+import io.github.kubeevents.status.SinkMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -2,6 +2,10 @@ package io.github.kubeevents.autoconfigure;
 
 import java.util.function.Supplier;
 
+import io.github.kubeevents.status.KubeEventsStatus;
+import io.github.kubeevents.status.SinkTarget;
+import io.github.kubeevents.status.SinkMode;
+import io.github.kubeevents.status.EffectiveSink;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 

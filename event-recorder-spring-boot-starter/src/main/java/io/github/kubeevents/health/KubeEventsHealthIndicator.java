@@ -3,7 +3,7 @@ package io.github.kubeevents.health;
 import java.util.Objects;
 
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 

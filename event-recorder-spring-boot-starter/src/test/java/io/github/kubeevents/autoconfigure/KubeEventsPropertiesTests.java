@@ -27,6 +27,7 @@ import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
+import io.github.kubeevents.status.SinkMode;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

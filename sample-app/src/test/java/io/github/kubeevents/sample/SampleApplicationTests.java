@@ -11,7 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.autoconfigure.KubeEventsProperties;
-import io.github.kubeevents.autoconfigure.SinkMode;
+import io.github.kubeevents.status.SinkMode;
 import io.github.kubeevents.autoconfigure.SpamKey;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;

@@ -2,7 +2,7 @@ package io.github.kubeevents.autoconfigure.health;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.health.KubeEventsHealthIndicator;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
