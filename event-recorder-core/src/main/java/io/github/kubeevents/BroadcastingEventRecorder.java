@@ -2,6 +2,7 @@ package io.github.kubeevents;
 
 import java.time.Clock;
 
+import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,13 +26,21 @@ final class BroadcastingEventRecorder implements EventRecorder {
 
 	private final EventCounters counters;
 
+	private final RegisteredKinds kinds;
+
 	BroadcastingEventRecorder(Fanout fanout, EventSource source, Clock clock, int maxMessageBytes,
-			EventCounters counters) {
+			EventCounters counters, RegisteredKinds kinds) {
 		this.fanout = fanout;
 		this.source = source;
 		this.clock = clock;
 		this.maxMessageBytes = maxMessageBytes;
 		this.counters = counters;
+		this.kinds = kinds;
+	}
+
+	/** The kinds of the broadcaster's builder, which {@link ObjectRecorder#related(Object)} uses too. */
+	RegisteredKinds kinds() {
+		return this.kinds;
 	}
 
 	@Override
@@ -43,6 +52,7 @@ final class BroadcastingEventRecorder implements EventRecorder {
 		EventSpec.Formatted message;
 		RecordedEvent event;
 		try {
+			spec = withRegisteredKind(spec);
 			message = EventSpec.format(spec.message(), spec.args());
 			EventSpec.requireWithinLimit(message.text(), this.maxMessageBytes);
 			event = spec.build(this.source, this.clock.instant(), message.text());
@@ -56,6 +66,15 @@ final class BroadcastingEventRecorder implements EventRecorder {
 			this.counters.formatFailed(event, spec.message(), message.failure());
 		}
 		this.fanout.publish(event);
+	}
+
+	/** The spec with its regarding object referenced by the registered kinds, when it needs them. */
+	private EventSpec withRegisteredKind(EventSpec spec) {
+		if (this.kinds.isEmpty() || spec.adapter() != null || !(spec.regarding() instanceof KubernetesObject object)) {
+			return spec;
+		}
+		return new EventSpec(this.kinds.reference(object), null, spec.related(), spec.annotations(), spec.type(),
+				spec.reason(), spec.action(), spec.message(), spec.args());
 	}
 
 }

@@ -19,6 +19,7 @@ import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -93,6 +94,8 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	private final SinkFactory sinks;
 
+	private final RegisteredKinds kinds;
+
 	private final AtomicBoolean shutdownBegun = new AtomicBoolean();
 
 	private volatile boolean drained;
@@ -112,6 +115,7 @@ public final class EventBroadcaster implements AutoCloseable {
 				builder.requestTimeout, builder.seriesCacheSize, builder.correlatorOptions.withDefaultClock(builder.clock),
 				builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock), builder.deterministicNames);
 		this.sinks = new SinkFactory(this.sinkSettings, this.counters, builder.accessCheckNamespace);
+		this.kinds = builder.kinds.build();
 	}
 
 	/**
@@ -129,7 +133,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 */
 	public EventRecorder newRecorder(EventSource source) {
 		return new BroadcastingEventRecorder(this.fanout, Objects.requireNonNull(source, "source"), this.clock,
-				this.maxMessageBytes, this.counters);
+				this.maxMessageBytes, this.counters, this.kinds);
 	}
 
 	/**
@@ -239,10 +243,16 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	/**
 	 * Starts distribution and every subscriber, the first time or again after {@link #stop(Duration)}. Idempotent
-	 * while running; does nothing after shutdown.
+	 * while running; does nothing after shutdown. Drops not yet reported in a WARN summary (those before the start,
+	 * or while stopped) are summarised at once.
 	 */
 	public void start() {
+		boolean wasRunning = isRunning();
 		this.fanout.start();
+		if (!wasRunning && isRunning()) {
+			// what was dropped before the start (or while stopped) is reported now, not at the next tick
+			this.counters.started();
+		}
 	}
 
 	/**
@@ -259,13 +269,18 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * write), then every thread ends, within {@code timeout}; past it, requests in flight are cancelled and what is
 	 * left is counted as {@code shutdown} drops. Subscribers, caches and counters stay. While stopped, recording
 	 * still never blocks: events wait in the incoming queue (or are dropped as {@code queue_full} when it is full)
-	 * and are written after {@link #start()}. Does nothing unless running.
+	 * and are written after {@link #start()}; with no distribution thread, the recording thread that drops an event
+	 * writes the drop summary itself, at most one line per {@code dropSummaryInterval} (10 s). Does nothing unless
+	 * running.
 	 * @param timeout how long to wait for the drain
 	 * @return {@code true} when everything was written and every thread ended within the deadline
 	 */
 	public boolean stop(Duration timeout) {
 		boolean clean = this.fanout.stop(timeout, false);
 		this.counters.flush(true);
+		if (this.fanout.state() == BroadcasterState.STOPPED) {
+			this.counters.stopped();
+		}
 		return clean;
 	}
 
@@ -433,6 +448,8 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
 
+		final RegisteredKinds.Registrations kinds = new RegisteredKinds.Registrations();
+
 		Duration shutdownTimeout = Duration.ofSeconds(10);
 
 		Duration dropSummaryInterval = EventCounters.DEFAULT_SUMMARY_INTERVAL;
@@ -538,6 +555,24 @@ public final class EventBroadcaster implements AutoCloseable {
 		 */
 		Builder jitter(DoubleSupplier jitter) {
 			this.jitter = Objects.requireNonNull(jitter, "jitter");
+			return this;
+		}
+
+		/**
+		 * Registers the apiVersion and kind of a model class for this broadcaster's recorders, for custom resources
+		 * whose objects arrive without them (informers and list calls often leave them out), as client-go hands its
+		 * recorder a {@code runtime.Scheme}. Objects with kind and apiVersion are used as they are; for the rest a
+		 * class registered here wins over the deprecated global {@link InvolvedObject#registerKind} and the built-in
+		 * model table. Applies to the regarding and related objects of every recorder of the broadcaster (not to
+		 * calls with an {@link InvolvedObjectAdapter}). A later registration of the same class replaces the earlier.
+		 * @param type the model class, e.g. {@code V1Widget.class}
+		 * @param apiVersion e.g. {@code example.com/v1}
+		 * @param kind e.g. {@code Widget}
+		 * @return this builder
+		 * @throws IllegalArgumentException when {@code apiVersion} or {@code kind} is empty
+		 */
+		public Builder registerKind(Class<? extends KubernetesObject> type, String apiVersion, String kind) {
+			this.kinds.add(type, apiVersion, kind);
 			return this;
 		}
 

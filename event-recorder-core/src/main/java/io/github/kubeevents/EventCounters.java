@@ -23,8 +23,11 @@ import org.slf4j.LoggerFactory;
  * {@code queue_full}, {@code spam_filtered} and {@code shutdown} come in floods: each is logged at DEBUG only,
  * and {@link #flush(boolean)}, called by the distribution thread at least once a second, writes one WARN summary
  * per reason with the exact number dropped since the previous summary, at most once per summary interval. At
- * shutdown a forced flush and {@link #finalSummary(String)} make the logs tell the true totals. The drop paths
- * themselves build no strings and read no clock unless DEBUG is on.
+ * shutdown a forced flush and {@link #finalSummary(String)} make the logs tell the true totals. While the
+ * broadcaster is stopped ({@link #stopped()} until {@link #started()}) no distribution thread flushes: the thread
+ * that drops an event then writes the summary itself, at most once per summary interval, and {@link #started()}
+ * summarises what is left. The drop paths themselves build no strings and, unless DEBUG is on or the broadcaster is
+ * stopped, read no clock.
  *
  * <p>Thread-safe.
  */
@@ -55,6 +58,12 @@ final class EventCounters {
 	private final AtomicBoolean afterSummaryLogged = new AtomicBoolean();
 
 	private volatile boolean finalSummaryWritten;
+
+	/** Whether the broadcaster is stopped for a later start: no distribution thread writes the summaries. */
+	private volatile boolean stopped;
+
+	/** While stopped: no summary is due before this instant (a cheap check before taking the lock). */
+	private volatile Instant nextSummaryWhileStopped = Instant.MIN;
 
 	/** The latest dropped event (or problem text) per reason, described only when a summary is written. */
 	private final AtomicReferenceArray<Object> latest = new AtomicReferenceArray<>(REASONS.length);
@@ -156,6 +165,30 @@ final class EventCounters {
 		if (logger.isDebugEnabled()) {
 			logger.debug("Dropped event ({}): {}", reason.tag(), event.describe());
 		}
+		if (this.stopped) {
+			flushWhileStopped();
+		}
+	}
+
+	/**
+	 * The broadcaster stopped for a later start: from now on the threads that drop events write the summaries,
+	 * at most once per summary interval.
+	 */
+	void stopped() {
+		this.stopped = true;
+	}
+
+	/** The broadcaster (re)started: what was dropped while stopped and not yet summarised is summarised now. */
+	void started() {
+		this.stopped = false;
+		flush(true);
+	}
+
+	private void flushWhileStopped() {
+		if (this.clock.instant().isBefore(this.nextSummaryWhileStopped)) {
+			return;
+		}
+		flush(false);
 	}
 
 	/**
@@ -235,6 +268,7 @@ final class EventCounters {
 			}
 			this.summarised[i] = total;
 			this.lastSummary[i] = now;
+			this.nextSummaryWhileStopped = now.plus(this.summaryInterval);
 			Object latestDrop = this.latest.get(i);
 			logger.atWarn()
 				.setMessage("Dropped {} event(s) ({}) since the last report; latest: {}")

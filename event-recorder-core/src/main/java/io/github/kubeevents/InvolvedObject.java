@@ -68,7 +68,8 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 	/**
 	 * The reference of an object of the official Java client, like client-go's {@code reference.GetReference}:
 	 * kind, apiVersion, namespace, name, uid and resourceVersion. Objects listed by informers or list calls often
-	 * lack kind and apiVersion; they are then taken from {@link #registerKind(Class, String, String)}, else, for
+	 * lack kind and apiVersion; they are then taken from the deprecated {@link #registerKind(Class, String, String)}
+	 * (a recorder also asks its broadcaster's {@link EventBroadcaster.Builder#registerKind} first), else, for
 	 * the client's generated built-in models ({@code V1Pod}, {@code V1Deployment}, {@code CoreV1Event}, ...), from
 	 * the version in the class name and a table of built-in kinds and their API groups.
 	 * @param object the object
@@ -77,6 +78,12 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 	 * kind/apiVersion and none is known for its class
 	 */
 	public static InvolvedObject of(KubernetesObject object) {
+		return of(object, KindResolver::resolve);
+	}
+
+	/** {@link #of(KubernetesObject)} with the kinds of {@code resolver} for objects without kind/apiVersion. */
+	static InvolvedObject of(KubernetesObject object,
+			java.util.function.Function<Class<?>, KindResolver.@Nullable TypeInfo> resolver) {
 		if (object == null) {
 			throw new IllegalArgumentException("involved object is null");
 		}
@@ -88,7 +95,7 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 		String kind = object.getKind();
 		String apiVersion = object.getApiVersion();
 		if (kind == null || kind.isEmpty() || apiVersion == null || apiVersion.isEmpty()) {
-			KindResolver.TypeInfo type = KindResolver.resolve(object.getClass());
+			KindResolver.TypeInfo type = resolver.apply(object.getClass());
 			if (type == null) {
 				throw new IllegalArgumentException("no kind is registered for " + object.getClass().getName()
 						+ " and the object has no kind/apiVersion; set them, or call InvolvedObject.registerKind");
@@ -164,7 +171,12 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 	 * @param type the model class
 	 * @param apiVersion e.g. {@code example.com/v1}
 	 * @param kind e.g. {@code Widget}
+	 * @deprecated a registry global to the class loader lets one component's registration change another's events
+	 * (and tests leak into each other); register kinds on the broadcaster instead, as client-go passes a
+	 * {@code runtime.Scheme} to its recorder: {@link EventBroadcaster.Builder#registerKind(Class, String, String)}.
+	 * Still honoured, after the broadcaster's kinds.
 	 */
+	@Deprecated(since = "0.1.0")
 	public static void registerKind(Class<? extends KubernetesObject> type, String apiVersion, String kind) {
 		KindResolver.register(Objects.requireNonNull(type, "type"), Objects.requireNonNull(apiVersion, "apiVersion"),
 				Objects.requireNonNull(kind, "kind"));

@@ -69,7 +69,8 @@ public final class ObjectRecorder {
 		InvolvedObject reference = null;
 		if (related != null) {
 			try {
-				reference = InvolvedObject.from(related);
+				reference = (this.recorder instanceof BroadcastingEventRecorder broadcasting)
+						? broadcasting.kinds().reference(related) : InvolvedObject.from(related);
 			}
 			catch (RuntimeException ex) {
 				logger.debug("Could not reference the related object, recording without it: {}", ex.getMessage());

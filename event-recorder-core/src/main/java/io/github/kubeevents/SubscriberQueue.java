@@ -63,6 +63,13 @@ final class SubscriberQueue implements Subscription {
 	/** Whether the current thread was told to end; guarded by {@code this}. */
 	private boolean endQueued;
 
+	/**
+	 * Whether a thread runs the queue and has not yet finished its sink's {@code stopped()}; guarded by
+	 * {@code this}. It and {@link #closedByUser} decide, under the one lock, which of the ending thread and
+	 * {@link #close()} tells a sink that it is closed: exactly one does.
+	 */
+	private boolean consuming;
+
 	private volatile boolean finalStop;
 
 	private volatile boolean closedByUser;
@@ -123,6 +130,7 @@ final class SubscriberQueue implements Subscription {
 		Thread started = new Thread(this::consume, "kubeevents-subscriber-" + this.name);
 		started.setDaemon(true);
 		this.thread = started;
+		this.consuming = true;
 		started.start();
 	}
 
@@ -252,9 +260,14 @@ final class SubscriberQueue implements Subscription {
 		finally {
 			if (subscriber != null) {
 				subscriber.stopped();
-				if (this.closedByUser) {
-					subscriber.closed();
-				}
+			}
+			boolean closed;
+			synchronized (this) {
+				this.consuming = false;
+				closed = this.closedByUser;
+			}
+			if (closed && subscriber != null) {
+				subscriber.closed();
 			}
 		}
 	}
@@ -305,15 +318,21 @@ final class SubscriberQueue implements Subscription {
 
 	@Override
 	public void close() {
-		if (!this.closedByUser) {
+		boolean threadDone;
+		synchronized (this) {
+			if (this.closedByUser) {
+				return;
+			}
 			this.closedByUser = true;
-			this.fanout.unsubscribe(this);
-			if (!isAlive()) {
-				// closed while stopped: no thread will take what waits for a restart, so it is counted now
-				drainAbandoned();
-				if (this.sink != null) {
-					this.sink.closed();
-				}
+			threadDone = !this.consuming;
+		}
+		this.fanout.unsubscribe(this);
+		if (threadDone) {
+			// closed while stopped (or as its thread ended): no thread takes what waits for a restart, so it is
+			// counted now, and the ending thread has left telling the sink to this call
+			drainAbandoned();
+			if (this.sink != null) {
+				this.sink.closed();
 			}
 		}
 	}

@@ -202,6 +202,32 @@ class DropLoggingTests {
 	}
 
 	@Test
+	void dropsWhileStoppedAreSummarisedByTheCallerAtMostOncePerIntervalAndAtStart() {
+		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder().incomingQueueCapacity(2));
+		broadcaster.start();
+		assertThat(broadcaster.stop(WAIT)).isTrue();
+		EventRecorder recorder = broadcaster.newRecorder(EventSource.of("stopped"));
+		InvolvedObject pod = TestEvents.object("Pod", "web-0", "shop");
+		for (int i = 0; i < 5; i++) {
+			recorder.event(pod, EventType.NORMAL, "Reason" + i, "m");
+		}
+		// 2 wait for the restart, 3 are dropped: the first drop is reported at once, by the recording thread
+		assertThat(broadcaster.stats().dropped(DropReason.QUEUE_FULL.tag())).isEqualTo(3);
+		assertThat(summaries("queue_full")).containsExactly(1L);
+		this.clock.advance(INTERVAL.minusSeconds(1));
+		recorder.event(pod, EventType.NORMAL, "Late", "m");
+		assertThat(summaries("queue_full")).as("within the interval").containsExactly(1L);
+		this.clock.advance(Duration.ofSeconds(1));
+		recorder.event(pod, EventType.NORMAL, "Later", "m");
+		assertThat(summaries("queue_full")).as("the interval has passed").containsExactly(1L, 4L);
+		recorder.event(pod, EventType.NORMAL, "Last", "m");
+		assertThat(summaries("queue_full")).containsExactly(1L, 4L);
+		broadcaster.start();
+		assertThat(summaries("queue_full")).as("at start").containsExactly(1L, 4L, 1L);
+		assertThat(summedUp("queue_full")).isEqualTo(broadcaster.stats().dropped(DropReason.QUEUE_FULL.tag()));
+	}
+
+	@Test
 	void everyReasonIsInTheFinalSummaryWithItsExactCount() {
 		ScriptedSink sink = new ScriptedSink();
 		sink.failNext(EventSinkException.status(403, "Forbidden", "events is forbidden"));

@@ -1,5 +1,7 @@
 package io.github.kubeevents.autoconfigure;
 
+import io.github.kubeevents.status.SinkTarget;
+import io.github.kubeevents.status.SinkClient;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;

@@ -1,5 +1,6 @@
 package io.github.kubeevents.autoconfigure;
 
+import io.github.kubeevents.status.SinkTarget;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -7,6 +7,9 @@ import io.github.kubeevents.EventSource;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.status.KubeEventsStatus;
+import io.github.kubeevents.status.SinkTarget;
+import io.github.kubeevents.status.SinkMode;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
@@ -32,7 +35,8 @@ import org.springframework.core.env.Environment;
  * it finds (the application's {@link ApiClient} bean, the in-cluster service account, a kubeconfig when allowed).
  *
  * <p>A renamed or removed {@code kubeevents.*} property fails startup, naming its replacement
- * ({@link RemovedKubeEventsProperties}). Switched off with {@code kubeevents.enabled=false}. Every bean backs off when the application defines one of
+ * ({@link RemovedKubeEventsProperties}); one that does not exist fails it too, naming the nearest valid name
+ * ({@link UnknownKubeEventsProperties}; a warning with {@code kubeevents.strict-properties=false}). Switched off with {@code kubeevents.enabled=false}. Every bean backs off when the application defines one of
  * the same type; {@link EventBroadcasterCustomizer} and {@link CorrelatorOptionsCustomizer} beans adjust the
  * broadcaster beyond the properties.
  */
@@ -49,6 +53,11 @@ public final class KubeEventsAutoConfiguration {
 	@Bean
 	static RemovedKubeEventsProperties kubeEventsRemovedPropertiesCheck() {
 		return new RemovedKubeEventsProperties();
+	}
+
+	@Bean
+	static UnknownKubeEventsProperties kubeEventsUnknownPropertiesCheck() {
+		return new UnknownKubeEventsProperties();
 	}
 
 	@Bean
@@ -87,7 +96,7 @@ public final class KubeEventsAutoConfiguration {
 			ObjectProvider<EventSink> eventSink, ObjectProvider<EventsV1Sink> eventsV1Sink,
 			ObjectProvider<Fabric8ClientBean> fabric8Client) {
 		ClientVersionCheck.warnIfOlderThanBuiltWith();
-		return KubeEventsStatus.resolve(properties.sink().mode(), properties.logEvents(),
+		return KubeEventsStatusResolver.resolve(properties.sink().mode(), properties.logEvents(),
 				() -> SinkTarget.applicationSink(eventSink.getIfAvailable(), eventsV1Sink.getIfAvailable(),
 						properties.sink().eventsApi()),
 				connectionDetails, () -> ClientChoice.decide(properties.sink().client(), fabric8Client.getIfAvailable(),

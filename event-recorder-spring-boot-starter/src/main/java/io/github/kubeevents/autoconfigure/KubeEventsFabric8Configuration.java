@@ -1,5 +1,7 @@
 package io.github.kubeevents.autoconfigure;
 
+import io.github.kubeevents.status.SinkTarget;
+import io.github.kubeevents.status.SinkClient;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.github.kubeevents.fabric8.Fabric8EventsClient;
 

@@ -5,6 +5,8 @@ import java.util.Objects;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
+import io.github.kubeevents.status.KubeEventsStatus;
+import io.github.kubeevents.status.SinkTarget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,5 +1,6 @@
 package io.github.kubeevents.autoconfigure;
 
+import io.github.kubeevents.status.SinkClient;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -7,6 +8,7 @@ import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
+import io.github.kubeevents.status.SinkMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -42,12 +44,15 @@ import static io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyExcept
  * series cache, rate limit.
  * @param queue Queue settings.
  * @param correlator Correlator settings (aggregation and spam filter) of the API server sink.
+ * @param strictProperties Whether a kubeevents.* name that no setting has (a typo) fails startup, naming the nearest
+ * valid name; when false it is logged in one warning. System properties and environment variables are not checked.
  */
 @ConfigurationProperties(KubeEventsProperties.PREFIX)
 public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nullable String component,
 		@Nullable String host, @DefaultValue("true") boolean logEvents, @DefaultValue("10s") Duration shutdownTimeout,
 		@DefaultValue("1MB") DataSize maxMessageSize, @DefaultValue Kubeconfig kubeconfig, @DefaultValue Sink sink,
-		@DefaultValue Queue queue, @DefaultValue Correlator correlator) {
+		@DefaultValue Queue queue, @DefaultValue Correlator correlator,
+		@DefaultValue("true") boolean strictProperties) {
 
 	/** The prefix of every property. */
 	public static final String PREFIX = "kubeevents";
@@ -242,9 +247,12 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * @param cacheSize Maximum number of entries in each correlator cache (aggregator, observer, spam filter).
 	 * @param spamFilter Spam filter settings.
 	 * @param aggregation Aggregation settings.
+	 * @param applyToEventsV1 Whether aggregation and the spam filter (each where enabled) also apply to
+	 * events.k8s.io/v1 Events. Off as in client-go, whose events.k8s.io/v1 recorder has neither (series fold repeats
+	 * there).
 	 */
 	public record Correlator(@DefaultValue("4096") int cacheSize, @DefaultValue SpamFilter spamFilter,
-			@DefaultValue Aggregation aggregation) {
+			@DefaultValue Aggregation aggregation, @DefaultValue("false") boolean applyToEventsV1) {
 
 		/**
 		 * Validates the correlator settings.
@@ -256,19 +264,19 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 		/**
 		 * A correlator options builder preset with these settings (clock and key functions keep their defaults).
-		 * @param api the events API the options are for: aggregation and the spam filter default to on for
-		 * core/v1 and off for events.k8s.io/v1, as in client-go
+		 * @param api the events API the options are for: on events.k8s.io/v1 aggregation and the spam filter are
+		 * off unless {@link #applyToEventsV1()}, as in client-go
 		 * @return a new builder
 		 */
 		CorrelatorOptions.Builder toOptionsBuilder(EventsApi api) {
-			boolean coreV1 = api == EventsApi.CORE_V1;
+			boolean applies = api == EventsApi.CORE_V1 || this.applyToEventsV1;
 			return CorrelatorOptions.builder()
 				.cacheSize(this.cacheSize)
-				.spamFilterEnabled((this.spamFilter.enabled() != null) ? this.spamFilter.enabled() : coreV1)
+				.spamFilterEnabled(applies && this.spamFilter.enabled())
 				.burst(this.spamFilter.burst())
 				.qps(this.spamFilter.qps())
 				.spamKeyFunction(this.spamFilter.key().function())
-				.aggregationEnabled((this.aggregation.enabled() != null) ? this.aggregation.enabled() : coreV1)
+				.aggregationEnabled(applies && this.aggregation.enabled())
 				.aggregateMaxEvents(this.aggregation.maxEvents())
 				.aggregateInterval(this.aggregation.interval())
 				.messagePrefix(this.aggregation.messagePrefix());
@@ -280,15 +288,15 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * Spam filter settings ({@code kubeevents.correlator.spam-filter.*}): a token bucket per key; an event that
 	 * finds its bucket empty is dropped (spam_filtered).
 	 *
-	 * @param enabled Whether to apply the spam filter. Defaults to true on core/v1 and false on events.k8s.io/v1
-	 * (client-go's behaviour).
+	 * @param enabled Whether to apply the spam filter (on events.k8s.io/v1 only with
+	 * correlator.apply-to-events-v1).
 	 * @param burst Capacity of each token bucket, which is also its initial fill.
 	 * @param refillInterval Time for one token to come back into a bucket (client-go's QPS of 1/300 as an
 	 * interval).
 	 * @param key What shares one token bucket: "object" (client-go's default: source, object and type) or
 	 * "object-and-reason" (one bucket per reason too).
 	 */
-	public record SpamFilter(@Nullable Boolean enabled, @DefaultValue("25") int burst,
+	public record SpamFilter(@DefaultValue("true") boolean enabled, @DefaultValue("25") int burst,
 			@DefaultValue("300s") Duration refillInterval, @DefaultValue("object") SpamKey key) {
 
 		/**
@@ -317,14 +325,14 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * Aggregation settings ({@code kubeevents.correlator.aggregation.*}): when an object gets too many events of
 	 * one reason with distinct messages within the interval, they are folded into one event whose count grows.
 	 *
-	 * @param enabled Whether to aggregate similar events. Defaults to true on core/v1 and false on events.k8s.io/v1
-	 * (client-go's behaviour; series already fold repeats with different notes there).
+	 * @param enabled Whether to aggregate similar events (on events.k8s.io/v1 only with
+	 * correlator.apply-to-events-v1).
 	 * @param maxEvents Number of distinct messages of similar events, within the interval, that starts
 	 * aggregation.
 	 * @param interval Sliding window within which similar events count towards aggregation.
 	 * @param messagePrefix Prefix of the message of an aggregated event.
 	 */
-	public record Aggregation(@Nullable Boolean enabled, @DefaultValue("10") int maxEvents,
+	public record Aggregation(@DefaultValue("true") boolean enabled, @DefaultValue("10") int maxEvents,
 			@DefaultValue("600s") Duration interval,
 			@DefaultValue("(combined from similar events): ") String messagePrefix) {
 

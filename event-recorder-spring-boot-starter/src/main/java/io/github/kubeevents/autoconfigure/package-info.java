@@ -1,7 +1,7 @@
 /**
  * Spring Boot auto-configuration of the kube-events recorder: properties, customizers, the cluster connection
  * ({@link io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails}), where events go
- * ({@link io.github.kubeevents.autoconfigure.KubeEventsStatus}), and the failure analyzers of startup problems.
+ * ({@link io.github.kubeevents.status.KubeEventsStatus}), and the failure analyzers of startup problems.
  * Detection, the lifecycle and the other helpers are package-private beside the auto-configuration, as in Spring
  * Boot's own modules.
  */

@@ -7,7 +7,7 @@ import java.util.Set;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot;

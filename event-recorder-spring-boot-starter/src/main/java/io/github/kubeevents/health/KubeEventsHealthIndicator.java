@@ -3,8 +3,8 @@ package io.github.kubeevents.health;
 import java.util.Objects;
 
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
 import io.github.kubeevents.introspect.NamingStatus;
+import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 
@@ -17,10 +17,11 @@ import org.springframework.boot.health.contributor.Status;
  * <ul>
  * <li><b>UP</b> while the recorder runs and its writes succeed;</li>
  * <li><b>{@value #DEGRADED_CODE}</b> while it runs but the API server refuses its writes: none written yet and
- * refusals, or {@value #REJECTIONS_IN_A_ROW} refusals in a row (expected refusals such as 409 AlreadyExists not
- * counted), e.g. RBAC without the verbs; or while RBAC is known to refuse a verb on the API written (the access
- * probe's answer of the last 5 minutes, at startup for the recorder's own namespace and after a refusal), so
- * repeats are written as new Events ({@code written_without_patch}) or events are refused. The status is not in Spring Boot's default status order, so it shows here
+ * refusals, or a number of refusals in a row ({@code management.health.kubeevents.rejections-in-a-row}, default
+ * {@value #REJECTIONS_IN_A_ROW}; expected refusals such as 409 AlreadyExists not counted), e.g. RBAC without the
+ * verbs; or while RBAC is known to refuse a verb on the API written (the access probe's answer of the last 5
+ * minutes, at startup for the recorder's own namespace and after a refusal), so repeats are written as new Events
+ * ({@code written_without_patch}) or events are refused. The status is not in Spring Boot's default status order, so it shows here
  * without changing the aggregate status or readiness; to let it count, add it to the order, e.g.
  * {@code management.endpoint.health.status.order=down,out-of-service,degraded,up,unknown}, and map it with
  * {@code management.endpoint.health.status.http-mapping.degraded=503};</li>
@@ -50,7 +51,7 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 	/** The code of the status of a recorder whose writes the API server refuses. */
 	public static final String DEGRADED_CODE = "DEGRADED";
 
-	/** Refusals in a row, after a written event, that make the status {@value #DEGRADED_CODE}. */
+	/** The default number of refusals in a row, after a written event, that make the status {@value #DEGRADED_CODE}. */
 	public static final int REJECTIONS_IN_A_ROW = 3;
 
 	/** The status of a recorder that runs while the API server refuses its writes. */
@@ -61,22 +62,42 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 
 	private final KubeEventsStatus status;
 
+	private final int rejectionsInARow;
+
 	/**
-	 * An indicator over {@code broadcaster}.
+	 * An indicator over {@code broadcaster} that is {@value #DEGRADED_CODE} after {@value #REJECTIONS_IN_A_ROW}
+	 * refusals in a row.
 	 * @param broadcaster the broadcaster
 	 * @param status where events go
 	 */
 	public KubeEventsHealthIndicator(EventBroadcaster broadcaster, KubeEventsStatus status) {
+		this(broadcaster, status, REJECTIONS_IN_A_ROW);
+	}
+
+	/**
+	 * An indicator over {@code broadcaster}.
+	 * @param broadcaster the broadcaster
+	 * @param status where events go
+	 * @param rejectionsInARow refusals in a row, after a written event, that make the status
+	 * {@value #DEGRADED_CODE} (at least 1)
+	 * @throws IllegalArgumentException when {@code rejectionsInARow} is below 1
+	 */
+	public KubeEventsHealthIndicator(EventBroadcaster broadcaster, KubeEventsStatus status, int rejectionsInARow) {
 		super("Kubernetes event recorder health check failed");
 		this.broadcaster = Objects.requireNonNull(broadcaster, "broadcaster");
 		this.status = Objects.requireNonNull(status, "status");
+		if (rejectionsInARow < 1) {
+			throw new IllegalArgumentException("rejectionsInARow must be at least 1, was " + rejectionsInARow);
+		}
+		this.rejectionsInARow = rejectionsInARow;
 	}
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		RecorderStats stats = this.broadcaster.stats();
 		switch (stats.state()) {
-			case "running" -> builder.status((refused(stats) || !stats.missingAccess().isEmpty()) ? DEGRADED : Status.UP);
+			case "running" -> builder.status((refused(stats, this.rejectionsInARow) || !stats.missingAccess().isEmpty())
+					? DEGRADED : Status.UP);
 			case "draining", "terminated" -> builder.down().withDetail("state", "shut down");
 			case "stopping", "stopped" -> builder.unknown().withDetail("state", "stopped");
 			default -> builder.unknown().withDetail("state", "not started");
@@ -116,9 +137,9 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 	}
 
 	/** Whether the API server refuses the writes: none written and refusals, or several refusals in a row. */
-	private static boolean refused(RecorderStats stats) {
+	private static boolean refused(RecorderStats stats, int rejectionsInARow) {
 		long written = stats.writes().created() + stats.writes().patched();
-		return stats.rejectedInARow() > 0 && (written == 0 || stats.rejectedInARow() >= REJECTIONS_IN_A_ROW);
+		return stats.rejectedInARow() > 0 && (written == 0 || stats.rejectedInARow() >= rejectionsInARow);
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.github.kubeevents.autoconfigure;
 
+import io.github.kubeevents.status.SinkClient;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -27,6 +28,7 @@ import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
+import io.github.kubeevents.status.SinkMode;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -129,9 +131,11 @@ class KubeEventsPropertiesTests {
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)), SinkClient.AUTO, false),
 				new KubeEventsProperties.Queue(10_000, 10_000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
-						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
-						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),
-								"(combined from similar events): ")));
+						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
+						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
+								"(combined from similar events): "),
+						false),
+				true);
 	}
 
 	@Test
@@ -149,7 +153,18 @@ class KubeEventsPropertiesTests {
 				"kubeevents.correlator.aggregation.enabled=false")
 			.run((context) -> {
 				KubeEventsProperties.Correlator correlator = properties(context).correlator();
+				assertThat(correlator.toOptionsBuilder(EventsApi.EVENTS_V1).build().spamFilterEnabled())
+					.as("events.k8s.io/v1 needs apply-to-events-v1")
+					.isFalse();
+				assertThat(correlator.toOptionsBuilder(EventsApi.CORE_V1).build().spamFilterEnabled()).isTrue();
+				assertThat(correlator.toOptionsBuilder(EventsApi.CORE_V1).build().aggregationEnabled()).isFalse();
+			});
+		runner().withPropertyValues("kubeevents.correlator.apply-to-events-v1=true",
+				"kubeevents.correlator.aggregation.enabled=false")
+			.run((context) -> {
+				KubeEventsProperties.Correlator correlator = properties(context).correlator();
 				assertThat(correlator.toOptionsBuilder(EventsApi.EVENTS_V1).build().spamFilterEnabled()).isTrue();
+				assertThat(correlator.toOptionsBuilder(EventsApi.EVENTS_V1).build().aggregationEnabled()).isFalse();
 				assertThat(correlator.toOptionsBuilder(EventsApi.CORE_V1).build().aggregationEnabled()).isFalse();
 			});
 	}
@@ -505,7 +520,7 @@ class KubeEventsPropertiesTests {
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
-			kubeevents.sink.mode=cluster                            | kubeevents.sink.mode' to io.github.kubeevents.autoconfigure.SinkMode
+			kubeevents.sink.mode=cluster                            | kubeevents.sink.mode' to {SinkMode}
 			kubeevents.queue.full-policy=block                      | kubeevents.queue.full-policy' to io.github.kubeevents.SubscriberOptions$FullQueuePolicy
 			kubeevents.correlator.spam-filter.key=reason            | kubeevents.correlator.spam-filter.key' to io.github.kubeevents.autoconfigure.SpamKey
 			kubeevents.correlator.spam-filter.refill-interval=often | kubeevents.correlator.spam-filter.refill-interval' to java.time.Duration
@@ -517,7 +532,7 @@ class KubeEventsPropertiesTests {
 		runner().withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(TestClusters.cause(context.getStartupFailure(), BindException.class))
-				.hasMessage("Failed to bind properties under '" + target);
+				.hasMessage("Failed to bind properties under '" + target.replace("{SinkMode}", SinkMode.class.getName()));
 		});
 	}
 

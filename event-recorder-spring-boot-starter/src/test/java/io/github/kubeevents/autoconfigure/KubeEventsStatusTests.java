@@ -8,6 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
+import io.github.kubeevents.status.KubeEventsStatus;
+import io.github.kubeevents.status.SinkTarget;
+import io.github.kubeevents.status.SinkMode;
+import io.github.kubeevents.status.EffectiveSink;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.util.ClientBuilder;
@@ -62,7 +66,7 @@ class KubeEventsStatusTests {
 	@Test
 	void noneNeitherWritesNorLogsAndAsksNothing() {
 		CountingDetails details = new CountingDetails();
-		KubeEventsStatus status = KubeEventsStatus.resolve(SinkMode.NONE, true,
+		KubeEventsStatus status = KubeEventsStatusResolver.resolve(SinkMode.NONE, true,
 				() -> new SinkTarget.CoreV1(new InMemoryEventSink()), details);
 		assertThat(status).isEqualTo(
 				new KubeEventsStatus(SinkMode.NONE, EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
@@ -72,7 +76,7 @@ class KubeEventsStatusTests {
 	@Test
 	void logOnlyLogsAndAsksNothing() {
 		CountingDetails details = new CountingDetails();
-		KubeEventsStatus status = KubeEventsStatus.resolve(SinkMode.LOG, false,
+		KubeEventsStatus status = KubeEventsStatusResolver.resolve(SinkMode.LOG, false,
 				() -> new SinkTarget.CoreV1(new InMemoryEventSink()), details);
 		assertThat(status).isEqualTo(
 				new KubeEventsStatus(SinkMode.LOG, EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null));
@@ -84,7 +88,7 @@ class KubeEventsStatusTests {
 		CountingDetails details = new CountingDetails();
 		SinkTarget sink = new SinkTarget.CoreV1(new InMemoryEventSink());
 		for (SinkMode mode : List.of(SinkMode.AUTO, SinkMode.KUBERNETES)) {
-			assertThat(KubeEventsStatus.resolve(mode, true, () -> sink, details))
+			assertThat(KubeEventsStatusResolver.resolve(mode, true, () -> sink, details))
 				.isEqualTo(new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, "EventSink bean", null, true, sink));
 		}
 		assertThat(details.asked).hasValue(0);
@@ -120,7 +124,7 @@ class KubeEventsStatusTests {
 	@Test
 	void applicationConnectionDetailsAreWrittenToAndNamed() {
 		CountingDetails details = new CountingDetails();
-		KubeEventsStatus status = KubeEventsStatus.resolve(SinkMode.AUTO, true, () -> null, details);
+		KubeEventsStatus status = KubeEventsStatusResolver.resolve(SinkMode.AUTO, true, () -> null, details);
 		assertThat(status).isEqualTo(new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.KUBERNETES,
 				"connection details: K3sContainer rancher/k3s:test", "http://details:1", true,
 				new SinkTarget.Client(details.client)));
@@ -131,13 +135,13 @@ class KubeEventsStatusTests {
 	void connectionDetailsDescribeThemselvesByClassNameByDefault() {
 		ApiClient client = client("http://details:1");
 		KubeEventsConnectionDetails details = () -> client;
-		assertThat(KubeEventsStatus.resolve(SinkMode.KUBERNETES, true, () -> null, details).reason())
+		assertThat(KubeEventsStatusResolver.resolve(SinkMode.KUBERNETES, true, () -> null, details).reason())
 			.isEqualTo("connection details: " + details.getClass().getSimpleName());
 	}
 
 	@Test
 	void detectedDetailsAreNamedByWhatWasFound() throws IOException {
-		KubeEventsStatus status = KubeEventsStatus.resolve(SinkMode.AUTO, true, () -> null,
+		KubeEventsStatus status = KubeEventsStatusResolver.resolve(SinkMode.AUTO, true, () -> null,
 				detected(Machines.inPod(this.tmp, false), false));
 		assertThat(status.sink()).isEqualTo(EffectiveSink.KUBERNETES);
 		assertThat(status.reason()).isEqualTo("in-cluster service account " + this.tmp.resolve("sa"));
@@ -147,7 +151,7 @@ class KubeEventsStatusTests {
 
 	@Test
 	void autoOnADeveloperMachineOnlyLogsAndSaysWhy() throws IOException {
-		KubeEventsStatus status = KubeEventsStatus.resolve(SinkMode.AUTO, false, () -> null,
+		KubeEventsStatus status = KubeEventsStatusResolver.resolve(SinkMode.AUTO, false, () -> null,
 				detected(Machines.developerMachine(this.tmp), false));
 		assertThat(status)
 			.isEqualTo(new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.LOG, NOT_IN_KUBERNETES, null, true, null));
@@ -157,7 +161,7 @@ class KubeEventsStatusTests {
 	void kubernetesWithoutClusterFails() {
 		KubernetesConfigDetector detector = Machines.noCluster(this.tmp);
 		assertThatExceptionOfType(NoKubernetesClusterException.class)
-			.isThrownBy(() -> KubeEventsStatus.resolve(SinkMode.KUBERNETES, true, () -> null, detected(detector, true)))
+			.isThrownBy(() -> KubeEventsStatusResolver.resolve(SinkMode.KUBERNETES, true, () -> null, detected(detector, true)))
 			.withMessage("no Kubernetes configuration was found")
 			.satisfies((ex) -> assertThat(ex.searched()).isEqualTo(detector.describeSearch(true)));
 	}

@@ -1,5 +1,9 @@
 package io.github.kubeevents.autoconfigure;
 
+import io.github.kubeevents.status.SinkTarget;
+import io.github.kubeevents.status.EffectiveSink;
+import io.github.kubeevents.status.KubeEventsStatus;
+import io.github.kubeevents.status.SinkClient;
 import java.nio.file.Path;
 
 import io.fabric8.kubernetes.client.Config;

@@ -1,6 +1,10 @@
 package io.github.kubeevents.autoconfigure;
 
 import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.status.KubeEventsStatus;
+import io.github.kubeevents.status.SinkTarget;
+import io.github.kubeevents.status.SinkMode;
+import io.github.kubeevents.status.EffectiveSink;
 import org.jspecify.annotations.Nullable;
 
 /**

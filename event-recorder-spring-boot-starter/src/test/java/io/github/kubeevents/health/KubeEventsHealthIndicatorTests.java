@@ -9,7 +9,7 @@ import java.util.Map;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.autoconfigure.SinkMode;
+import io.github.kubeevents.status.SinkMode;
 import io.github.kubeevents.autoconfigure.TestStatuses;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;

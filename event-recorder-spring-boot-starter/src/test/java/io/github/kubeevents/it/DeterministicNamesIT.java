@@ -9,7 +9,7 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.LogCapture;
 import io.github.kubeevents.ObjectRecorder;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.health.KubeEventsHealthIndicator;
 import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;

@@ -10,7 +10,7 @@ import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.LogCapture;
 import io.github.kubeevents.ObjectRecorder;
 import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.health.KubeEventsHealthIndicator;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;

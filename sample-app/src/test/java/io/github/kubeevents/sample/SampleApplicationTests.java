@@ -11,8 +11,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.kubeevents.SubscriberOptions;
 import io.github.kubeevents.autoconfigure.KubeEventsProperties;
-import io.github.kubeevents.autoconfigure.SinkClient;
-import io.github.kubeevents.autoconfigure.SinkMode;
+import io.github.kubeevents.status.SinkClient;
+import io.github.kubeevents.status.SinkMode;
 import io.github.kubeevents.autoconfigure.SpamKey;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -110,9 +110,11 @@ class SampleApplicationTests {
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)), SinkClient.AUTO, false),
 				new KubeEventsProperties.Queue(10000, 10000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
-						new KubeEventsProperties.SpamFilter(null, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
-						new KubeEventsProperties.Aggregation(null, 10, Duration.ofSeconds(600),
-								"(combined from similar events): "))));
+						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
+						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
+								"(combined from similar events): "),
+						false),
+				true));
 	}
 
 	@Test

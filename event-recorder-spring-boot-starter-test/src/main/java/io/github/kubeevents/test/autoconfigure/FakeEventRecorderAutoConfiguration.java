@@ -8,7 +8,7 @@ import io.github.kubeevents.EventSource;
 import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.autoconfigure.KubeEventsProperties;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.status.KubeEventsStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -8,8 +8,8 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.InvolvedObject;
-import io.github.kubeevents.autoconfigure.EffectiveSink;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.status.EffectiveSink;
+import io.github.kubeevents.status.KubeEventsStatus;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 

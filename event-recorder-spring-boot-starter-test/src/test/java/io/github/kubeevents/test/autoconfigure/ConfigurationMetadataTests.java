@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
+import io.github.kubeevents.test.cluster.K3sTestCluster;
+import io.github.kubeevents.test.cluster.TestClusterBackend;
+import io.github.kubeevents.test.connection.KubeEventsTestCluster;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,8 +38,22 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
+	void everyPropertyTheTestModulesReadIsInTheMetadata() throws IOException {
+		assertThat(properties()).extracting((property) -> property.get("name") + "=" + property.get("defaultValue"))
+			.containsExactlyInAnyOrder(FakeEventRecorderAutoConfiguration.CLEAR_AFTER_EACH_TEST_PROPERTY + "=true",
+					KubeEventsTestCluster.NAMESPACE_PROPERTY + "=null", TestClusterBackend.SYSTEM_PROPERTY + "=auto",
+					K3sTestCluster.IMAGE_PROPERTY + "=" + K3sTestCluster.DEFAULT_IMAGE,
+					"kubeevents.test.cluster.state-dir=null");
+		assertThat(properties()).allSatisfy((property) -> assertThat((String) property.get("description"))
+			.as("%s", property.get("name"))
+			.doesNotStartWith("The ")
+			.endsWith("."));
+	}
+
+	@Test
 	void clearAfterEachTestIsInTheMetadataWithTheAnnotationsDefault() throws IOException {
-		assertThat(properties()).singleElement().satisfies((property) -> {
+		assertThat(properties()).filteredOn((property) -> property.get("name")
+			.equals(FakeEventRecorderAutoConfiguration.CLEAR_AFTER_EACH_TEST_PROPERTY)).singleElement().satisfies((property) -> {
 			assertThat(property).containsEntry("name", FakeEventRecorderAutoConfiguration.CLEAR_AFTER_EACH_TEST_PROPERTY)
 				.containsEntry("type", "java.lang.Boolean")
 				.containsEntry("defaultValue", true);

@@ -6,11 +6,11 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.FakeEventRecorder;
 import io.github.kubeevents.InvolvedObject;
-import io.github.kubeevents.autoconfigure.EffectiveSink;
+import io.github.kubeevents.status.EffectiveSink;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
-import io.github.kubeevents.autoconfigure.SinkMode;
+import io.github.kubeevents.status.KubeEventsStatus;
+import io.github.kubeevents.status.SinkMode;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import org.junit.jupiter.api.Test;
@@ -33,6 +33,19 @@ class FakeEventRecorderAutoConfigurationTests {
 				AutoConfigurations.of(KubeEventsAutoConfiguration.class, FakeEventRecorderAutoConfiguration.class))
 		// the starter's detection reads these from the Environment: hide the machine's cluster configuration
 		.withPropertyValues("KUBECONFIG=", "KUBERNETES_SERVICE_HOST=", "HOME=target/no-home");
+
+	@Test
+	void theTestModulesPropertiesAreKnownToTheStrictPropertyCheck() {
+		this.runner.withPropertyValues("kubeevents.test.namespace=widgets-it-x1", "kubeevents.test.cluster=local",
+				"kubeevents.test.k3s.image=rancher/k3s:v1.35.4-k3s1", "kubeevents.test.cluster.state-dir=target/state",
+				"kubeevents.test.fake-recorder.clear-after-each-test=false")
+			.run((context) -> assertThat(context).hasNotFailed());
+		this.runner.withPropertyValues("kubeevents.test.namespaces=widgets-it-x1")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasMessage("Unknown kubeevents properties are set: kubeevents.test.namespaces (did you mean"
+						+ " kubeevents.test.namespace?)"));
+	}
 
 	@Test
 	void fakeIsTheApplicationsRecorderAndThePipelineWritesNowhere() {

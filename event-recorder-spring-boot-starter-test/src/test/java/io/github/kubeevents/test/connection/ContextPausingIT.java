@@ -54,7 +54,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 class ContextPausingIT {
 
 	/** Makes the fixtures' contexts their own, apart from other test classes' cached contexts in this JVM. */
-	private static final String SUITE_PROPERTY = "kubeevents.test.suite=context-pausing";
+	private static final String SUITE_PROPERTY = "it.context-cache-key=context-pausing";
 
 	private static final Duration AWAIT = Duration.ofSeconds(60);
 

@@ -148,7 +148,7 @@ class NamespacePerClassIT {
 	 * A configuration no other class in this JVM has: a context cached by an earlier class would have been paused and
 	 * restarted, which the recorder does not survive yet (issue 12 item 1, {@link ContextPausingIT}).
 	 */
-	@SpringBootTest(classes = WidgetApplication.class, properties = "kubeevents.test.suite=namespace-per-class")
+	@SpringBootTest(classes = WidgetApplication.class, properties = "it.context-cache-key=namespace-per-class")
 	@KubeEventsTestCluster
 	@WithTestCluster(namespacePerClass = true)
 	abstract static class TestOnlyNamespace {

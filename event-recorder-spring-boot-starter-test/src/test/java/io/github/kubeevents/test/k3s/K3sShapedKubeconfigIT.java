@@ -9,7 +9,7 @@ import java.util.Base64;
 import java.util.List;
 
 import io.github.kubeevents.autoconfigure.KubeEventsConnectionDetails;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.test.cluster.LocalControlPlane;
 import io.github.kubeevents.test.example.WidgetApplication;
 import io.github.kubeevents.test.example.WidgetService;

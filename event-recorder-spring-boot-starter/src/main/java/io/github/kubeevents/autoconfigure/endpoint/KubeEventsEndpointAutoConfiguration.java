@@ -6,7 +6,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyException;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.endpoint.KubeEventsEndpoint;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;

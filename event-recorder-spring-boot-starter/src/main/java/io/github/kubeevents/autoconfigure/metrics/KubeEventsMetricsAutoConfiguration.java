@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.autoconfigure.EffectiveSink;
+import io.github.kubeevents.status.EffectiveSink;
 import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.metrics.KubeEventsMeterBinder;
 import io.github.kubeevents.metrics.KubeEventsRequestTimer;
 import io.github.kubeevents.sink.SinkRequestListener;

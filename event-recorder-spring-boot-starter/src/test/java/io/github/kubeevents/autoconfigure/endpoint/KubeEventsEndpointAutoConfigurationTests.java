@@ -8,7 +8,7 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyException;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.endpoint.KubeEventsEndpoint;
 import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.Test;

@@ -7,8 +7,12 @@ import java.util.Map;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
+import io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyException;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.health.KubeEventsHealthIndicator;
+import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +25,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link KubeEventsHealthContributorAutoConfiguration}.
@@ -94,6 +99,41 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 	void indicatorIsNotAutoConfiguredWhenTheRecorderIsDisabled() {
 		runner().withPropertyValues("kubeevents.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(KubeEventsHealthIndicator.class));
+	}
+
+	@Test
+	void degradedAfterTheConfiguredRefusalsInARow() {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		runner().withBean(EventSink.class, () -> sink)
+			.withPropertyValues("management.health.kubeevents.rejections-in-a-row=2")
+			.run((context) -> {
+				assertThat(context.getBean(KubeEventsHealthProperties.class).rejectionsInARow()).isEqualTo(2);
+				EventBroadcaster broadcaster = context.getBean(EventBroadcaster.class);
+				EventRecorder recorder = context.getBean(EventRecorder.class);
+				KubeEventsHealthIndicator indicator = context.getBean(KubeEventsHealthIndicator.class);
+				recorder.event(TestClusters.pod("web-0"), EventType.WARNING, "BackOff", "m");
+				await().atMost(Duration.ofSeconds(10)).until(() -> sink.created().size() == 1);
+				for (int i = 1; i <= 2; i++) {
+					sink.failNext(EventSinkException.status(422, "Invalid", "bad"));
+					recorder.event(TestClusters.pod("web-" + i), EventType.WARNING, "BackOff", "m");
+					long refused = i;
+					await().atMost(Duration.ofSeconds(10)).until(() -> broadcaster.stats().rejectedInARow() == refused);
+					assertThat(indicator.health().getStatus()).as("after %d refusals", i)
+						.isEqualTo((i < 2) ? Status.UP : KubeEventsHealthIndicator.DEGRADED);
+				}
+			});
+	}
+
+	@Test
+	void theDefaultThresholdIsTheIndicatorsConstantAndBelowOneIsRefused() {
+		runner().run((context) -> assertThat(context.getBean(KubeEventsHealthProperties.class).rejectionsInARow())
+			.isEqualTo(KubeEventsHealthIndicator.REJECTIONS_IN_A_ROW)
+			.isEqualTo(3));
+		runner().withPropertyValues("management.health.kubeevents.rejections-in-a-row=0")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidKubeEventsPropertyException.class)
+				.hasMessage("management.health.kubeevents.rejections-in-a-row must be at least 1, was '0'"));
 	}
 
 	@Test

@@ -6,7 +6,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
-import io.github.kubeevents.autoconfigure.KubeEventsStatus;
+import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.metrics.KubeEventsMeterBinder;
 import io.github.kubeevents.metrics.KubeEventsRequestTimer;
 import io.github.kubeevents.sink.EventSink;

@@ -85,12 +85,13 @@ class WithoutTestcontainersTests {
 	}
 
 	/**
-	 * This module's classes and JUnit's API, nothing else (no Testcontainers, no docker-java).
+	 * This module's classes, JUnit's API and SLF4J's (a dependency of this module), nothing else (no Testcontainers,
+	 * no docker-java).
 	 * @param more classes whose jars are added (client-java, a dependency of this module)
 	 */
 	private static URLClassLoader isolatedLoader(Class<?>... more) {
 		URL[] urls = Stream.concat(Stream.of(TestClusterExtension.class, Assumptions.class, AnnotationSupport.class,
-				TestAbortedException.class), Stream.of(more))
+				TestAbortedException.class, org.slf4j.LoggerFactory.class), Stream.of(more))
 			.map((c) -> c.getProtectionDomain().getCodeSource().getLocation())
 			.distinct()
 			.toArray(URL[]::new);

@@ -1,4 +1,4 @@
-package io.github.kubeevents.autoconfigure;
+package io.github.kubeevents.status;
 
 import java.util.Locale;
 
@@ -16,7 +16,7 @@ public enum SinkClient {
 	 */
 	AUTO,
 
-	/** The official Kubernetes Java client, from the {@link KubeEventsConnectionDetails}. */
+	/** The official Kubernetes Java client, from the {@code KubeEventsConnectionDetails}. */
 	OFFICIAL,
 
 	/**

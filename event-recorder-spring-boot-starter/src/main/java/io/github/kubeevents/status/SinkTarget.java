@@ -1,4 +1,4 @@
-package io.github.kubeevents.autoconfigure;
+package io.github.kubeevents.status;
 
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.Subscription;
@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable and thread-safe (given thread-safe clients and sinks).
  */
-sealed interface SinkTarget {
+public sealed interface SinkTarget {
 
 	/**
 	 * The application's own sink, if it has one: with beans of both APIs, the one of the configured API

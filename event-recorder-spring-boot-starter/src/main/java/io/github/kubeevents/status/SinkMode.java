@@ -1,4 +1,4 @@
-package io.github.kubeevents.autoconfigure;
+package io.github.kubeevents.status;
 
 import java.util.Locale;
 

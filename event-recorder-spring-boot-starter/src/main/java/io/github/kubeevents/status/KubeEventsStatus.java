@@ -1,20 +1,19 @@
-package io.github.kubeevents.autoconfigure;
+package io.github.kubeevents.status;
 
 import java.util.Objects;
-import java.util.function.Supplier;
 
-import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Where the application's events go, as resolved once at startup from {@code kubeevents.sink.mode}, the
- * application's sink beans and the {@link KubeEventsConnectionDetails}: the effective sink and why. The
+ * application's sink beans and the {@code KubeEventsConnectionDetails}: the effective sink and why. The
  * auto-configuration declares it as a bean, which the lifecycle (its startup line), the Actuator endpoint and the
  * health indicator read; inject it to see the decision.
  *
- * <p>A bean of this type declared by the application replaces the starter's decision. Only
- * {@link #discarding(String)} can be built outside the starter: it keeps the pipeline away from any cluster
- * whatever the properties say (what {@code @AutoConfigureFakeEventRecorder} uses).
+ * <p>A bean of this type declared by the application replaces the starter's decision. Applications build one with
+ * {@link #discarding(String)}: it keeps the pipeline away from any cluster whatever the properties say (what
+ * {@code @AutoConfigureFakeEventRecorder} uses). The constructor and {@link #target()} are public for the starter's
+ * own packages (the status is shared by the auto-configuration, the endpoint and the health indicator).
  *
  * <p>Immutable and thread-safe (given a thread-safe sink or client).
  */
@@ -43,7 +42,7 @@ public final class KubeEventsStatus {
 	 * @param logEvents whether the structured logging subscriber is attached
 	 * @param target what to subscribe; non-{@code null} exactly when {@code sink} is {@link EffectiveSink#KUBERNETES}
 	 */
-	KubeEventsStatus(SinkMode configured, EffectiveSink sink, String reason, @Nullable String apiServer,
+	public KubeEventsStatus(SinkMode configured, EffectiveSink sink, String reason, @Nullable String apiServer,
 			boolean logEvents, @Nullable SinkTarget target) {
 		this(configured, sink, reason, apiServer, logEvents, target, null);
 	}
@@ -58,7 +57,7 @@ public final class KubeEventsStatus {
 	 * @param target what to subscribe; non-{@code null} exactly when {@code sink} is {@link EffectiveSink#KUBERNETES}
 	 * @param clientReason why the target's client was chosen ({@code kubeevents.sink.client}), or {@code null}
 	 */
-	KubeEventsStatus(SinkMode configured, EffectiveSink sink, String reason, @Nullable String apiServer,
+	public KubeEventsStatus(SinkMode configured, EffectiveSink sink, String reason, @Nullable String apiServer,
 			boolean logEvents, @Nullable SinkTarget target, @Nullable String clientReason) {
 		this.clientReason = clientReason;
 		this.configured = Objects.requireNonNull(configured, "configured");
@@ -80,78 +79,6 @@ public final class KubeEventsStatus {
 	 */
 	public static KubeEventsStatus discarding(String reason) {
 		return new KubeEventsStatus(SinkMode.NONE, EffectiveSink.NONE, reason, null, false, null);
-	}
-
-	/**
-	 * Resolves where events go. Modes {@code log} and {@code none} look at nothing else. Modes {@code auto} and
-	 * {@code kubernetes} write to the application's sink bean if there is one, else to the cluster of the
-	 * connection details; when the auto-configured details find no cluster, {@code auto} only logs events and
-	 * {@code kubernetes} fails.
-	 * @param mode the configured mode
-	 * @param logEvents {@code kubeevents.log-events}
-	 * @param applicationSink the application's sink bean, or {@code null}; asked for only when needed
-	 * @param connectionDetails the connection details; asked for a client only when needed
-	 * @return the status
-	 * @throws NoKubernetesClusterException in mode {@code kubernetes} when the details find no usable cluster
-	 */
-	static KubeEventsStatus resolve(SinkMode mode, boolean logEvents,
-			Supplier<@Nullable SinkTarget> applicationSink, KubeEventsConnectionDetails connectionDetails) {
-		return resolve(mode, logEvents, applicationSink, connectionDetails, null);
-	}
-
-	/**
-	 * Resolves where events go, as {@link #resolve(SinkMode, boolean, Supplier, KubeEventsConnectionDetails)},
-	 * with the client chosen by {@code kubeevents.sink.client} when no application sink bean wins.
-	 * @param mode the configured mode
-	 * @param logEvents {@code kubeevents.log-events}
-	 * @param applicationSink the application's sink bean, or {@code null}; asked for only when needed
-	 * @param connectionDetails the connection details of the official client; asked for a client only when needed
-	 * @param clientChoice which client to write through; asked for only when needed; {@code null} for the official
-	 * @return the status
-	 * @throws NoKubernetesClusterException in mode {@code kubernetes} when the details find no usable cluster
-	 * @throws InvalidKubeEventsPropertyException when {@code kubeevents.sink.client=fabric8} cannot be honoured
-	 */
-	static KubeEventsStatus resolve(SinkMode mode, boolean logEvents,
-			Supplier<@Nullable SinkTarget> applicationSink, KubeEventsConnectionDetails connectionDetails,
-			@Nullable Supplier<ClientChoice> clientChoice) {
-		return switch (mode) {
-			case NONE -> new KubeEventsStatus(mode, EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null);
-			case LOG -> new KubeEventsStatus(mode, EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null);
-			case AUTO, KUBERNETES -> writing(mode, logEvents, applicationSink.get(), connectionDetails, clientChoice);
-		};
-	}
-
-	private static KubeEventsStatus writing(SinkMode mode, boolean logEvents, @Nullable SinkTarget applicationSink,
-			KubeEventsConnectionDetails connectionDetails, @Nullable Supplier<ClientChoice> clientChoice) {
-		if (applicationSink != null) {
-			return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, applicationSink.description(), null, logEvents,
-					applicationSink);
-		}
-		ClientChoice choice = (clientChoice != null) ? clientChoice.get() : null;
-		SinkTarget.OtherClient fabric8 = (choice != null) ? choice.fabric8() : null;
-		if (choice != null && fabric8 != null) {
-			return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, fabric8.description(), fabric8.apiServer(),
-					logEvents, fabric8, choice.why());
-		}
-		return resolveCluster(mode, logEvents, connectionDetails, (choice != null) ? choice.why() : null);
-	}
-
-	private static KubeEventsStatus resolveCluster(SinkMode mode, boolean logEvents,
-			KubeEventsConnectionDetails connectionDetails, @Nullable String clientReason) {
-		ApiClient client;
-		try {
-			client = connectionDetails.apiClient();
-		}
-		catch (NoKubernetesClusterException ex) {
-			if (mode == SinkMode.KUBERNETES) {
-				throw ex;
-			}
-			return new KubeEventsStatus(mode, EffectiveSink.LOG, ex.logOnlyReason(), null, true, null);
-		}
-		String reason = (connectionDetails instanceof DetectedKubeEventsConnectionDetails detected)
-				? detected.description() : "connection details: " + connectionDetails.description();
-		return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, reason, client.getBasePath(), logEvents,
-				new SinkTarget.Client(client), clientReason);
 	}
 
 	/**
@@ -204,8 +131,11 @@ public final class KubeEventsStatus {
 		return (this.target != null) ? this.target.clientName() : null;
 	}
 
-	/** What the lifecycle subscribes; non-{@code null} exactly when events are written to a cluster. */
-	@Nullable SinkTarget target() {
+	/**
+	 * What the lifecycle subscribes.
+	 * @return the target; non-{@code null} exactly when events are written to a cluster
+	 */
+	public @Nullable SinkTarget target() {
 		return this.target;
 	}
 

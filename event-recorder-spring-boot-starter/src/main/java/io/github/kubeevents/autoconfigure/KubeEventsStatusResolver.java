@@ -1,0 +1,95 @@
+package io.github.kubeevents.autoconfigure;
+
+import java.util.function.Supplier;
+
+import io.github.kubeevents.status.KubeEventsStatus;
+import io.github.kubeevents.status.SinkTarget;
+import io.github.kubeevents.status.SinkMode;
+import io.github.kubeevents.status.EffectiveSink;
+import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Decides where the application's events go ({@link KubeEventsStatus}) from {@code kubeevents.sink.mode}, the
+ * application's sink beans and the {@link KubeEventsConnectionDetails}, once at startup.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class KubeEventsStatusResolver {
+
+	private KubeEventsStatusResolver() {
+	}
+
+	/**
+	 * Resolves where events go. Modes {@code log} and {@code none} look at nothing else. Modes {@code auto} and
+	 * {@code kubernetes} write to the application's sink bean if there is one, else to the cluster of the
+	 * connection details; when the auto-configured details find no cluster, {@code auto} only logs events and
+	 * {@code kubernetes} fails.
+	 * @param mode the configured mode
+	 * @param logEvents {@code kubeevents.log-events}
+	 * @param applicationSink the application's sink bean, or {@code null}; asked for only when needed
+	 * @param connectionDetails the connection details; asked for a client only when needed
+	 * @return the status
+	 * @throws NoKubernetesClusterException in mode {@code kubernetes} when the details find no usable cluster
+	 */
+	static KubeEventsStatus resolve(SinkMode mode, boolean logEvents,
+			Supplier<@Nullable SinkTarget> applicationSink, KubeEventsConnectionDetails connectionDetails) {
+		return resolve(mode, logEvents, applicationSink, connectionDetails, null);
+	}
+
+	/**
+	 * Resolves where events go, as {@link #resolve(SinkMode, boolean, Supplier, KubeEventsConnectionDetails)},
+	 * with the client chosen by {@code kubeevents.sink.client} when no application sink bean wins.
+	 * @param mode the configured mode
+	 * @param logEvents {@code kubeevents.log-events}
+	 * @param applicationSink the application's sink bean, or {@code null}; asked for only when needed
+	 * @param connectionDetails the connection details of the official client; asked for a client only when needed
+	 * @param clientChoice which client to write through; asked for only when needed; {@code null} for the official
+	 * @return the status
+	 * @throws NoKubernetesClusterException in mode {@code kubernetes} when the details find no usable cluster
+	 * @throws InvalidKubeEventsPropertyException when {@code kubeevents.sink.client=fabric8} cannot be honoured
+	 */
+	static KubeEventsStatus resolve(SinkMode mode, boolean logEvents,
+			Supplier<@Nullable SinkTarget> applicationSink, KubeEventsConnectionDetails connectionDetails,
+			@Nullable Supplier<ClientChoice> clientChoice) {
+		return switch (mode) {
+			case NONE -> new KubeEventsStatus(mode, EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null);
+			case LOG -> new KubeEventsStatus(mode, EffectiveSink.LOG, "kubeevents.sink.mode=log", null, true, null);
+			case AUTO, KUBERNETES -> writing(mode, logEvents, applicationSink.get(), connectionDetails, clientChoice);
+		};
+	}
+
+	private static KubeEventsStatus writing(SinkMode mode, boolean logEvents, @Nullable SinkTarget applicationSink,
+			KubeEventsConnectionDetails connectionDetails, @Nullable Supplier<ClientChoice> clientChoice) {
+		if (applicationSink != null) {
+			return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, applicationSink.description(), null, logEvents,
+					applicationSink);
+		}
+		ClientChoice choice = (clientChoice != null) ? clientChoice.get() : null;
+		SinkTarget.OtherClient fabric8 = (choice != null) ? choice.fabric8() : null;
+		if (choice != null && fabric8 != null) {
+			return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, fabric8.description(), fabric8.apiServer(),
+					logEvents, fabric8, choice.why());
+		}
+		return resolveCluster(mode, logEvents, connectionDetails, (choice != null) ? choice.why() : null);
+	}
+
+	private static KubeEventsStatus resolveCluster(SinkMode mode, boolean logEvents,
+			KubeEventsConnectionDetails connectionDetails, @Nullable String clientReason) {
+		ApiClient client;
+		try {
+			client = connectionDetails.apiClient();
+		}
+		catch (NoKubernetesClusterException ex) {
+			if (mode == SinkMode.KUBERNETES) {
+				throw ex;
+			}
+			return new KubeEventsStatus(mode, EffectiveSink.LOG, ex.logOnlyReason(), null, true, null);
+		}
+		String reason = (connectionDetails instanceof DetectedKubeEventsConnectionDetails detected)
+				? detected.description() : "connection details: " + connectionDetails.description();
+		return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, reason, client.getBasePath(), logEvents,
+				new SinkTarget.Client(client), clientReason);
+	}
+
+}

@@ -1,0 +1,234 @@
+package io.github.kubeevents.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.BeanClassLoaderAware;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
+import org.springframework.boot.json.JsonParserFactory;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.Environment;
+import org.springframework.util.StreamUtils;
+
+/**
+ * Fails startup when the configuration sets a {@code kubeevents.*} name that nothing binds (a typo such as
+ * {@code --kubeevents.queue.capasity=5}), naming the nearest valid name, rather than starting as if it were not
+ * there. With {@code kubeevents.strict-properties=false} the names are logged in one WARN line instead.
+ *
+ * <p>What is unknown is decided by Spring Boot's binder exactly as {@code @ConfigurationProperties(ignoreUnknownFields
+ * = false)} decides it: {@link KubeEventsProperties} is bound with a {@link NoUnboundElementsBindHandler}, so relaxed
+ * names ({@code kubeevents.sink.retry.maxAttempts}) and nested groups count as bound, and, as there, system
+ * properties and environment variables are not checked (they carry names nobody chose for this application, such as
+ * a build's {@code -Dkubeevents.it.skip}). The annotation itself cannot be used: it would fail for names that other
+ * modules own ({@code kubeevents.test.*} of {@code event-recorder-spring-boot-starter-test}) and could not be
+ * relaxed to a warning. Names in any configuration metadata on the class path
+ * ({@code META-INF/spring-configuration-metadata.json}, {@code META-INF/additional-spring-configuration-metadata.json})
+ * are known; they are also the candidates for the nearest name. Renamed names are left to
+ * {@link RemovedKubeEventsProperties}, which names their replacement.
+ *
+ * <p>A bean factory post-processor, so it runs before any bean binds {@link KubeEventsProperties}. A value the
+ * binder cannot convert or the properties reject is left to the real binding, which reports it.
+ *
+ * <p>Thread-safe once its environment and class loader are set.
+ */
+final class UnknownKubeEventsProperties implements BeanFactoryPostProcessor, EnvironmentAware, BeanClassLoaderAware {
+
+	/** The property that turns the failure into a warning. */
+	static final String STRICT_PROPERTY = "kubeevents.strict-properties";
+
+	private static final Logger logger = LoggerFactory.getLogger(UnknownKubeEventsProperties.class);
+
+	private static final String[] METADATA = { "META-INF/spring-configuration-metadata.json",
+			"META-INF/additional-spring-configuration-metadata.json" };
+
+	private @Nullable Environment environment;
+
+	private @Nullable ClassLoader classLoader;
+
+	@Override
+	public void setEnvironment(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	public void setBeanClassLoader(ClassLoader classLoader) {
+		this.classLoader = classLoader;
+	}
+
+	@Override
+	public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+		ClassLoader loader = (this.classLoader != null) ? this.classLoader
+				: UnknownKubeEventsProperties.class.getClassLoader();
+		check(Objects.requireNonNull(this.environment, "environment"), loader);
+	}
+
+	/**
+	 * Checks an environment.
+	 * @param environment the environment
+	 * @param classLoader where to look for configuration metadata
+	 * @throws UnknownKubeEventsPropertiesException listing every unknown name, unless
+	 * {@code kubeevents.strict-properties=false} (then they are logged in one WARN line)
+	 */
+	static void check(Environment environment, ClassLoader classLoader) {
+		Collection<ConfigurationProperty> unbound = unbound(environment);
+		if (unbound.isEmpty()) {
+			return;
+		}
+		Set<String> metadata = metadataNames(classLoader);
+		Set<ConfigurationPropertyName> known = metadata.stream()
+			.map(ConfigurationPropertyName::of)
+			.collect(Collectors.toSet());
+		Set<ConfigurationPropertyName> renamed = RemovedKubeEventsProperties.REPLACEMENTS.stream()
+			.map(RemovedKubeEventsProperties.Replacement::name)
+			.collect(Collectors.toSet());
+		List<UnknownKubeEventsPropertiesException.Found> found = new ArrayList<>();
+		for (ConfigurationProperty property : unbound) {
+			if (!renamed.contains(property.getName()) && !isKnown(property.getName(), known)) {
+				found.add(new UnknownKubeEventsPropertiesException.Found(property.getName().toString(),
+						property.getValue(), (property.getOrigin() != null) ? property.getOrigin().toString() : null,
+						nearest(property.getName().toString(), metadata)));
+			}
+		}
+		if (found.isEmpty()) {
+			return;
+		}
+		found.sort(Comparator.comparing(UnknownKubeEventsPropertiesException.Found::name));
+		boolean strict = Binder.get(environment).bind(STRICT_PROPERTY, Boolean.class).orElse(true);
+		if (strict) {
+			throw new UnknownKubeEventsPropertiesException(found);
+		}
+		logger.warn("Ignoring unknown kubeevents properties ({}=false): {}", STRICT_PROPERTY,
+				UnknownKubeEventsPropertiesException.summary(found));
+	}
+
+	/** What Spring Boot's binder leaves unbound when it binds {@link KubeEventsProperties}. */
+	private static Collection<ConfigurationProperty> unbound(Environment environment) {
+		BindHandler handler = new NoUnboundElementsBindHandler(BindHandler.DEFAULT, new UnboundElementsSourceFilter());
+		try {
+			Binder.get(environment).bind(KubeEventsProperties.PREFIX, Bindable.of(KubeEventsProperties.class), handler);
+			return List.of();
+		}
+		catch (BindException ex) {
+			if (ex.getCause() instanceof UnboundConfigurationPropertiesException unbound) {
+				return unbound.getUnboundProperties();
+			}
+			// An invalid value: the real binding of the properties bean reports it.
+			return List.of();
+		}
+	}
+
+	private static boolean isKnown(ConfigurationPropertyName name, Set<ConfigurationPropertyName> known) {
+		for (ConfigurationPropertyName candidate : known) {
+			if (candidate.equals(name) || candidate.isAncestorOf(name)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Every {@code kubeevents.*} name of the configuration metadata on the class path.
+	 * @param classLoader the class loader to search
+	 * @return the names, sorted
+	 */
+	static Set<String> metadataNames(ClassLoader classLoader) {
+		Set<String> names = new TreeSet<>();
+		for (String location : METADATA) {
+			try {
+				Enumeration<URL> resources = classLoader.getResources(location);
+				while (resources.hasMoreElements()) {
+					names.addAll(propertyNames(resources.nextElement()));
+				}
+			}
+			catch (IOException | IllegalArgumentException ex) {
+				logger.debug("Cannot read configuration metadata {}: {}", location, ex.toString());
+			}
+		}
+		return names;
+	}
+
+	private static List<String> propertyNames(URL url) throws IOException {
+		String json;
+		try (InputStream in = url.openStream()) {
+			json = StreamUtils.copyToString(in, StandardCharsets.UTF_8);
+		}
+		List<String> names = new ArrayList<>();
+		if (JsonParserFactory.getJsonParser().parseMap(json).get("properties") instanceof List<?> properties) {
+			for (Object property : properties) {
+				if (property instanceof Map<?, ?> map && map.get("name") instanceof String name
+						&& name.startsWith(KubeEventsProperties.PREFIX + ".")) {
+					names.add(name);
+				}
+			}
+		}
+		return names;
+	}
+
+	/**
+	 * The valid name nearest to {@code name} (fewest single-character edits; the first in order on a tie).
+	 * @param name the unknown name
+	 * @param candidates the valid names
+	 * @return the nearest one, or {@code null} when there is none
+	 */
+	static @Nullable String nearest(String name, Collection<String> candidates) {
+		String nearest = null;
+		int best = Integer.MAX_VALUE;
+		for (String candidate : candidates) {
+			int distance = distance(name, candidate);
+			if (distance < best) {
+				best = distance;
+				nearest = candidate;
+			}
+		}
+		return nearest;
+	}
+
+	/** Levenshtein distance, ignoring dashes so that {@code maxattempts} is next to {@code max-attempts}. */
+	private static int distance(String a, String b) {
+		String x = a.replace("-", "");
+		String y = b.replace("-", "");
+		int[] previous = new int[y.length() + 1];
+		int[] current = new int[y.length() + 1];
+		for (int j = 0; j <= y.length(); j++) {
+			previous[j] = j;
+		}
+		for (int i = 1; i <= x.length(); i++) {
+			current[0] = i;
+			for (int j = 1; j <= y.length(); j++) {
+				int substitution = previous[j - 1] + ((x.charAt(i - 1) == y.charAt(j - 1)) ? 0 : 1);
+				current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+			}
+			int[] swap = previous;
+			previous = current;
+			current = swap;
+		}
+		return previous[y.length()];
+	}
+
+}
