@@ -1,0 +1,170 @@
+package io.github.kubeevents;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.github.kubeevents.fabric8.Fabric8EventsClient;
+import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.RetryPolicy;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * The one {@link WriteAttempts} path over either client's sink, against the stub API server (a real one cannot be
+ * made to throttle on demand): a 429/503 with {@code Retry-After} is repeated after the server's wait, ten repeats
+ * at most; a 422, and a 500 without {@code Retry-After} (client-go's StatusError), are dropped after one request;
+ * an unreadable answer and a transport failure are retried on the policy. The same requests and the same waits for
+ * both clients.
+ */
+class BothClientsWriteAttemptsTests {
+
+	private static final TickingClock CLOCK = TickingClock.fixed(Instant.parse("2026-11-30T12:00:00Z"));
+
+	private final List<Duration> sleeps = new CopyOnWriteArrayList<>();
+
+	private final EventCounters counters = new EventCounters(CLOCK, Duration.ofSeconds(10));
+
+	private StubApiServer server;
+
+	private KubernetesClient fabric8;
+
+	static Stream<Arguments> clients() {
+		return Stream.of(Arguments.of("official"), Arguments.of("fabric8"));
+	}
+
+	@BeforeEach
+	void start() throws Exception {
+		this.server = new StubApiServer();
+	}
+
+	@AfterEach
+	void stop() {
+		this.server.close();
+		if (this.fabric8 != null) {
+			this.fabric8.close();
+		}
+	}
+
+	private EventSink sink(String client) {
+		return sink(client, this.server.basePath());
+	}
+
+	private EventSink sink(String client, String basePath) {
+		Function<String, EventSink> official = (base) -> new OfficialEventsClient(new ApiClient().setBasePath(base))
+			.coreV1Sink(Duration.ofSeconds(5));
+		if (client.equals("official")) {
+			return official.apply(basePath);
+		}
+		Config config = new ConfigBuilder(Config.empty()).withMasterUrl(basePath).build();
+		this.fabric8 = new KubernetesClientBuilder().withConfig(config).build();
+		return Fabric8EventsClient.of(this.fabric8).coreV1Sink(Duration.ofSeconds(5));
+	}
+
+	private WriteAttempts attempts(RetryPolicy policy) {
+		return new WriteAttempts(EventsApi.CORE_V1, TestSinks.settings(policy, this.sleeps::add, (api, verb, result, d) -> {
+		}, CLOCK), this.counters);
+	}
+
+	private List<String> requests() {
+		return this.server.requests().stream().map(StubApiServer.Request::toString).toList();
+	}
+
+	private static CoreV1Event event() {
+		return TestEvents.event("R", "m", TestEvents.ref("Pod", "p", "ns"));
+	}
+
+	@ParameterizedTest
+	@MethodSource("clients")
+	void throttledRequestIsRepeatedAfterTheServersDelay(String client) throws Exception {
+		EventSink sink = sink(client);
+		this.server.answer(new StubApiServer.Answer(429, "2"), new StubApiServer.Answer(503, "1"));
+		CoreV1Event stored = attempts(RetryPolicy.defaults()).request("create", () -> sink.create(event()));
+		assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
+		assertThat(requests()).containsExactly("POST /api/v1/namespaces/ns/events", "POST /api/v1/namespaces/ns/events",
+				"POST /api/v1/namespaces/ns/events");
+		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(1));
+	}
+
+	@ParameterizedTest
+	@MethodSource("clients")
+	void givesUpAfterTenRepeats(String client) {
+		EventSink sink = sink(client);
+		for (int i = 0; i < 11; i++) {
+			this.server.answer(new StubApiServer.Answer(429, "1"));
+		}
+		EventSinkException failure = catchThrowableOfType(EventSinkException.class,
+				() -> attempts(RetryPolicy.defaults()).request("create", () -> sink.create(event())));
+		assertThat(failure.kind()).isEqualTo(EventSinkException.Kind.UNAVAILABLE);
+		assertThat(requests()).hasSize(11);
+		assertThat(this.sleeps).hasSize(10).containsOnly(Duration.ofSeconds(1));
+	}
+
+	@ParameterizedTest
+	@MethodSource("clients")
+	void anInvalidEventIsDroppedAfterOneRequest(String client) {
+		EventSink sink = sink(client);
+		WriteAttempts attempts = attempts(RetryPolicy.defaults());
+		this.server.answer(new StubApiServer.Answer(422, null));
+		RecordedEvent recorded = TestEvents.recorded("R", "m", TestEvents.object("Pod", "p", "ns"));
+		assertThat(attempts.write(recorded, 1, () -> attempts.request("create", () -> sink.create(event()))))
+			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(requests()).hasSize(1);
+		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
+		assertThat(this.sleeps).isEmpty();
+	}
+
+	@ParameterizedTest
+	@MethodSource("clients")
+	void aServerErrorWithoutRetryAfterIsDroppedAndAnUnreadableAnswerRetried(String client) {
+		EventSink sink = sink(client);
+		WriteAttempts attempts = attempts(new RetryPolicy(3, Duration.ofMillis(100)));
+		this.server.answer(new StubApiServer.Answer(500, null, "this is not a Status"),
+				new StubApiServer.Answer(200, null, "not an Event either"));
+		RecordedEvent recorded = TestEvents.recorded("R", "m", TestEvents.object("Pod", "p", "ns"));
+		// a 500 without Retry-After is a refusal (client-go: a StatusError), dropped at once
+		assertThat(attempts.write(recorded, 1, () -> attempts.request("create", () -> sink.create(event()))))
+			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		// an unreadable answer is retried: the third request gets the stub's default Event
+		assertThat(attempts.write(recorded, 1, () -> attempts.request("create", () -> sink.create(event()))))
+			.isEqualTo(WriteAttempts.Outcome.WRITTEN);
+		assertThat(requests()).hasSize(3);
+		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
+		assertThat(this.sleeps).hasSize(1);
+	}
+
+	@ParameterizedTest
+	@MethodSource("clients")
+	void aTransportFailureIsRetriedUntilTheAttemptsAreUsedUp(String client) throws Exception {
+		int port;
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+			port = socket.getLocalPort();
+		}
+		EventSink sink = sink(client, "http://127.0.0.1:" + port);
+		WriteAttempts attempts = attempts(new RetryPolicy(3, Duration.ofMillis(100)));
+		RecordedEvent recorded = TestEvents.recorded("R", "m", TestEvents.object("Pod", "p", "ns"));
+		assertThat(attempts.write(recorded, 1, () -> attempts.request("create", () -> sink.create(event()))))
+			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(this.counters.dropped(DropReason.RETRIES_EXHAUSTED)).isEqualTo(1);
+		assertThat(attempts.stats().retried()).isEqualTo(2);
+		assertThat(this.sleeps).hasSize(2);
+	}
+
+}
