@@ -119,6 +119,26 @@ class Fabric8WireTests {
 	}
 
 	@Test
+	void coreV1ReadOfTheDeterministicNamesModeIsTheOfficialRequest() throws Exception {
+		assertSameRequests((client) -> {
+			assertThat(client.coreV1Sink(TIMEOUT).supportsGet()).isTrue();
+			assertThat(client.coreV1Sink(TIMEOUT).get("ns", "p.0123abcd").getCount()).isEqualTo(7);
+		}, new StubApiServer.Answer(200, null, "{\"apiVersion\":\"v1\",\"kind\":\"Event\",\"metadata\":"
+				+ "{\"name\":\"p.0123abcd\",\"namespace\":\"ns\",\"resourceVersion\":\"42\"},\"count\":7}"));
+	}
+
+	@Test
+	void eventsV1ReadOfTheDeterministicNamesModeIsTheOfficialRequest() throws Exception {
+		assertSameRequests((client) -> {
+			assertThat(client.eventsV1Sink(TIMEOUT).supportsGet()).isTrue();
+			assertThat(client.eventsV1Sink(TIMEOUT).get("ns", "p.0123abcd").getSeries().getCount()).isEqualTo(3);
+		}, new StubApiServer.Answer(200, null, "{\"apiVersion\":\"events.k8s.io/v1\",\"kind\":\"Event\",\"metadata\":"
+				+ "{\"name\":\"p.0123abcd\",\"namespace\":\"ns\",\"resourceVersion\":\"42\"},"
+				+ "\"eventTime\":\"2026-11-30T12:00:00.000000Z\",\"series\":{\"count\":3,"
+				+ "\"lastObservedTime\":\"2026-11-30T12:00:05.000000Z\"}}"));
+	}
+
+	@Test
 	void accessReviewIsTheOfficialRequestByteForByte() throws Exception {
 		assertSameRequests((client) -> assertThat(client.eventsAllowed("", "create", "ns", TIMEOUT)).isTrue(),
 				new StubApiServer.Answer(201, null, "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SelfSubjectAccessReview\","

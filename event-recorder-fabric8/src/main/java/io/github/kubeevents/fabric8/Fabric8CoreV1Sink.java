@@ -36,6 +36,17 @@ final class Fabric8CoreV1Sink implements EventSink {
 		return this.requests.patch(path(namespace) + "/" + name, patch.toMap(), CoreV1Event.class);
 	}
 
+	/** A GET of the Event, for the deterministic-names mode: the same request as the official sink's read. */
+	@Override
+	public CoreV1Event get(String namespace, String name) throws EventSinkException {
+		return this.requests.get(path(namespace) + "/" + name, CoreV1Event.class);
+	}
+
+	@Override
+	public boolean supportsGet() {
+		return true;
+	}
+
 	@Override
 	public void abort() {
 		this.requests.abort();

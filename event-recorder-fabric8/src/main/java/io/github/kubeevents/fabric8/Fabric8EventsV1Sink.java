@@ -34,6 +34,17 @@ final class Fabric8EventsV1Sink implements EventsV1Sink {
 		return this.requests.patch(path(namespace) + "/" + name, patch.toMap(), EventsV1Event.class);
 	}
 
+	/** A GET of the Event, for the deterministic-names mode: the same request as the official sink's read. */
+	@Override
+	public EventsV1Event get(String namespace, String name) throws EventSinkException {
+		return this.requests.get(path(namespace) + "/" + name, EventsV1Event.class);
+	}
+
+	@Override
+	public boolean supportsGet() {
+		return true;
+	}
+
 	@Override
 	public void abort() {
 		this.requests.abort();
