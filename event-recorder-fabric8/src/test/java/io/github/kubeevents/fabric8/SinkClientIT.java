@@ -118,6 +118,14 @@ abstract class SinkClientIT {
 		return this.admin.listNamespacedEvent(this.ns).execute().getItems();
 	}
 
+	/** Until the namespace holds one core/v1 Event, of {@code count}. */
+	private void awaitingCount(int count) {
+		awaiting(() -> {
+			List<CoreV1Event> events = coreEvents();
+			return events.size() == 1 && events.get(0).getCount() == count;
+		});
+	}
+
 	private static void awaiting(Callable<Boolean> condition) {
 		await().atMost(AWAIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50)).until(condition);
 	}
@@ -143,6 +151,34 @@ abstract class SinkClientIT {
 			assertThat(event.getLastTimestamp().toInstant()).isEqualTo(Instant.parse("2026-11-30T12:00:02Z"));
 			assertThat(event.getSource().getComponent()).isEqualTo("it-recorder");
 		});
+		assertThat(this.broadcaster.stats().totalDropped()).isZero();
+	}
+
+	/**
+	 * Deterministic names: a second recorder (a restarted process, empty caches) continues the first one's Event:
+	 * its CREATE answers 409, it reads the Event and PATCHes the server's count plus its own occurrences.
+	 */
+	@Test
+	void deterministicNamesContinueTheCountAfterARestart() throws Exception {
+		EventRecorder first = start(EventBroadcaster.builder().eventsApi(EventsApi.CORE_V1).deterministicNames(true),
+				Identity.ADMIN);
+		for (int i = 1; i <= 3; i++) {
+			first.about(pod("web-0")).warning("BackOff", "Back-off restarting failed container");
+			awaitingCount(i);
+		}
+		assertThat(this.broadcaster.naming().mode()).isEqualTo("deterministic");
+		assertThat(this.broadcaster.shutdown(Duration.ofSeconds(10))).isTrue();
+		EventRecorder restarted = start(EventBroadcaster.builder().eventsApi(EventsApi.CORE_V1)
+			.deterministicNames(true), Identity.ADMIN);
+		for (int i = 1; i <= 2; i++) {
+			restarted.about(pod("web-0")).warning("BackOff", "Back-off restarting failed container");
+			awaitingCount(3 + i);
+		}
+		assertThat(coreEvents()).singleElement().satisfies((event) -> {
+			assertThat(event.getCount()).isEqualTo(5);
+			assertThat(event.getMetadata().getName()).startsWith("web-0.");
+		});
+		assertThat(this.broadcaster.naming().fallbacks()).isZero();
 		assertThat(this.broadcaster.stats().totalDropped()).isZero();
 	}
 
