@@ -8,6 +8,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -34,8 +35,14 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>{@code sink=instant}: the sink answers at once (the spam filter soon drops most events, on the sink's
  * thread). {@code sink=stuck}: the sink never answers (a frozen API server), so the sink's queue is full and
- * every event is dropped downstream; the caller's path must stay as cheap. The source compiles against the API
- * before and after the 1.0 shape (2dc60cb and later), so both can be measured with the same settings.
+ * every event is dropped downstream; the caller's path must stay as cheap. {@code -p sink=none} (not run by
+ * default): no subscriber, so the distribution thread only drains the incoming queue (the hand-off alone). The
+ * source compiles against the API before and after the 1.0 shape (2dc60cb and later), so both can be measured
+ * with the same settings.
+ *
+ * <p>Each iteration also prints the calls it made ({@code [calls]}, from the broadcaster's counters): JMH's
+ * {@code SampleTime} samples over-weight the slow calls here (docs/benchmarks.md), and the real cost per call
+ * is the check.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({ Mode.AverageTime, Mode.SampleTime })
@@ -54,14 +61,44 @@ public class CallerPathBenchmark {
 
 	private final CountDownLatch release = new CountDownLatch(1);
 
+	private long iterationStart;
+
+	private long callsBefore;
+
 	private final V1Pod pod = new V1Pod().metadata(new V1ObjectMeta().name("web-0").namespace("prod").uid("u1"));
 
 	@Setup(Level.Trial)
 	public void setUp() {
 		this.broadcaster = EventBroadcaster.builder().build();
-		this.broadcaster.startRecordingToSink(new TestSink(this.sink.equals("stuck") ? this.release : null));
+		if (!this.sink.equals("none")) {
+			this.broadcaster.startRecordingToSink(new TestSink(this.sink.equals("stuck") ? this.release : null));
+		}
 		this.broadcaster.start();
 		this.recorder = this.broadcaster.newRecorder(new EventSource("benchmark", "host"));
+	}
+
+	@Setup(Level.Iteration)
+	public void startIteration() {
+		this.callsBefore = calls();
+		this.iterationStart = System.nanoTime();
+	}
+
+	/**
+	 * Prints the calls made in the iteration (every call is accepted or dropped at the incoming queue), so a
+	 * {@code SampleTime} run shows the rate its samples come from.
+	 */
+	@TearDown(Level.Iteration)
+	public void endIteration() {
+		long elapsed = System.nanoTime() - this.iterationStart;
+		long calls = calls() - this.callsBefore;
+		System.out.printf("%n[calls] %d calls in %d ms: %.0f ns per call%n", calls, elapsed / 1_000_000,
+				(double) elapsed / Math.max(1, calls));
+	}
+
+	private long calls() {
+		RecorderStats stats = this.broadcaster.stats();
+		long droppedDownstream = stats.subscribers().stream().mapToLong(RecorderStats.Subscriber::dropped).sum();
+		return stats.accepted() + stats.dropped("queue_full") - droppedDownstream;
 	}
 
 	@TearDown(Level.Trial)
