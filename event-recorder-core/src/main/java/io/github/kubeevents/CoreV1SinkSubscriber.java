@@ -115,6 +115,41 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 			return write(result, recorded);
 		}
 		String namespace = metadata.getNamespace();
+		if (result.isUpdate() && withoutPatch(namespace, null)) {
+			return createWithoutPatch(event, recorded);
+		}
+		try {
+			return writeToStream(recorded, result, namespace, name);
+		}
+		catch (EventSinkException ex) {
+			// a stream's first write after a restart patches too: RBAC without patch makes it a new Event
+			if (!withoutPatch(namespace, ex)) {
+				throw ex;
+			}
+			return createWithoutPatch(event, recorded);
+		}
+	}
+
+	/**
+	 * Whether a repeat becomes a new Event because RBAC allows {@code create} but not {@code patch}: known from the
+	 * probe ({@code refusal} {@code null}), or a PATCH refused with 403 that the probe confirms.
+	 */
+	private boolean withoutPatch(@Nullable String namespace, @Nullable EventSinkException refusal) {
+		if (this.access == null || namespace == null) {
+			return false;
+		}
+		if (refusal == null) {
+			EventsAccess.Check known = this.access.known(EventsApi.CORE_V1, namespace);
+			return known != null && known.withoutPatch();
+		}
+		return refusal.isForbidden() && !refusal.namespaceTerminating()
+				&& this.access.recheck(EventsApi.CORE_V1, namespace, "patch").withoutPatch();
+	}
+
+	/** The deterministic-names write: onto whatever the server has under the stream's name. */
+	private CoreV1Event writeToStream(RecordedEvent recorded, CorrelationResult result, String namespace, String name)
+			throws EventSinkException {
+		CoreV1Event event = result.event();
 		int localCount = (event.getCount() != null) ? event.getCount() : 1;
 		StreamWriter.Result<CoreV1Event> written = this.streams.write(namespace + "/" + name, localCount,
 				result.isUpdate() ? 1 : localCount, new StreamWriter.Operations<>() {
@@ -179,18 +214,14 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 		EventSink.CountPatch patch = result.patch();
 		if (result.isUpdate() && patch != null) {
 			String namespace = event.getMetadata().getNamespace();
-			if (this.access != null && namespace != null) {
-				EventsAccess.Check known = this.access.known(EventsApi.CORE_V1, namespace);
-				if (known != null && known.withoutPatch()) {
-					return createWithoutPatch(event, recorded);
-				}
+			if (withoutPatch(namespace, null)) {
+				return createWithoutPatch(event, recorded);
 			}
 			try {
 				return this.attempts.request("patch", () -> this.sink.patch(event, patch));
 			}
 			catch (EventSinkException ex) {
-				if (ex.isForbidden() && !ex.namespaceTerminating() && this.access != null && namespace != null
-						&& this.access.recheck(EventsApi.CORE_V1, namespace, "patch").withoutPatch()) {
+				if (withoutPatch(namespace, ex)) {
 					return createWithoutPatch(event, recorded);
 				}
 				if (!ex.isNotFound()) {

@@ -385,8 +385,23 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 	private void write(SeriesCache.Write write) {
 		WriteAttempts.Attempt attempt = () -> {
 			if (this.naming.requested() && EventNames.isStreamName(write.created().getMetadata().getName())) {
-				// the series cache shows the count the server has, which other processes' occurrences are part of
-				this.cache.written(write, writeToStream(write));
+				if (write.kind() != SeriesCache.Kind.CREATE && withoutPatch(write, null)) {
+					createWithoutPatch(write);
+					this.cache.written(write);
+					return;
+				}
+				try {
+					// the series cache shows the count the server has, which other processes' occurrences are part of
+					this.cache.written(write, writeToStream(write));
+				}
+				catch (EventSinkException ex) {
+					// a stream's first write after a restart patches too: RBAC without patch makes it a new Event
+					if (!withoutPatch(write, ex)) {
+						throw ex;
+					}
+					createWithoutPatch(write);
+					this.cache.written(write);
+				}
 				return;
 			}
 			if (write.kind() == SeriesCache.Kind.CREATE) {
@@ -481,14 +496,33 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 					: null);
 	}
 
-	private void writeSeries(SeriesCache.Write write) throws EventSinkException {
+	/**
+	 * Whether this write becomes a new Event because RBAC allows {@code create} but not {@code patch} here (and the
+	 * API stays): known from the probe ({@code refusal} {@code null}), or a PATCH refused with 403 that the probe
+	 * confirms.
+	 */
+	private boolean withoutPatch(SeriesCache.Write write, @Nullable EventSinkException refusal) {
 		String namespace = write.created().getMetadata().getNamespace();
-		if (namespace != null && this.access != null) {
-			EventsAccess.Check known = this.access.known(EventsApi.EVENTS_V1, namespace);
-			if (known != null && known.withoutPatch() && keepsWithoutPatch(namespace)) {
-				createWithoutPatch(write);
-				return;
-			}
+		if (namespace == null || this.access == null) {
+			return false;
+		}
+		EventsAccess.Check check;
+		if (refusal == null) {
+			check = this.access.known(EventsApi.EVENTS_V1, namespace);
+		}
+		else if (refusal.isForbidden() && !refusal.namespaceTerminating()) {
+			check = this.access.recheck(EventsApi.EVENTS_V1, namespace, "patch");
+		}
+		else {
+			return false;
+		}
+		return check != null && check.withoutPatch() && keepsWithoutPatch(namespace);
+	}
+
+	private void writeSeries(SeriesCache.Write write) throws EventSinkException {
+		if (withoutPatch(write, null)) {
+			createWithoutPatch(write);
+			return;
 		}
 		EventsV1Sink.SeriesPatch patch = new EventsV1Sink.SeriesPatch(write.count(), write.lastObserved());
 		try {
@@ -496,9 +530,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 			return;
 		}
 		catch (EventSinkException ex) {
-			if (ex.isForbidden() && !ex.namespaceTerminating() && namespace != null && this.access != null
-					&& this.access.recheck(EventsApi.EVENTS_V1, namespace, "patch").withoutPatch()
-					&& keepsWithoutPatch(namespace)) {
+			if (withoutPatch(write, ex)) {
 				createWithoutPatch(write);
 				return;
 			}

@@ -55,6 +55,9 @@ class EventsAccessTests {
 
 	private final RbacScriptedEventsV1Sink eventsV1 = new RbacScriptedEventsV1Sink();
 
+	/** How the sinks built by {@link #sink} name their Events. */
+	private EventNaming naming = EventNaming.clientGo();
+
 	@AfterEach
 	void shutDown() {
 		this.broadcaster.shutdown(WAIT);
@@ -86,7 +89,7 @@ class EventsAccessTests {
 		ApiChoice choice = (configured == EventsApi.AUTO)
 				? new ApiChoice(discovered, "auto: the API server serves " + discovered.value())
 				: new ApiChoice(configured, "configured");
-		SinkSubscriber sink = factory.forAccess(choice, this.coreV1, this.eventsV1, access(), EventNaming.clientGo());
+		SinkSubscriber sink = factory.forAccess(choice, this.coreV1, this.eventsV1, access(), (api) -> this.naming);
 		this.broadcaster.subscribe(sink.name, sink);
 		this.broadcaster.start();
 		return sink;
@@ -253,6 +256,42 @@ class EventsAccessTests {
 		assertThat(this.counters.totalDropped()).isZero();
 		assertThat(sink.missingAccessNow())
 			.containsExactly(new RecorderStats.MissingAccess("events.k8s.io/v1", "patch", NS));
+	}
+
+	/**
+	 * Deterministic names with core/v1 RBAC of {@code create} only: the first occurrence is created under the
+	 * stream's name, and the repeats, which the stream path would PATCH, are new Events of their own
+	 * ({@code written_without_patch}) instead of refused PATCHes.
+	 */
+	@Test
+	void deterministicNamesWithoutPatchWriteEveryRepeatAsANewEvent() {
+		this.naming = EventNaming.of(true);
+		grant("core", "create");
+		sink(EventsApi.CORE_V1, EventsApi.CORE_V1);
+		warningTimes("db-0", 3);
+		await().atMost(WAIT)
+			.until(() -> this.coreV1.created.size() == 3 && this.counters.writtenWithoutPatchCount() == 2);
+		assertThat(this.coreV1.calls).containsExactly("create", "create", "create");
+		assertThat(this.coreV1.created.get(0).getMetadata().getName()).matches("db-0\\.[0-9a-f]{32}");
+		assertThat(this.coreV1.created).extracting(CoreV1Event::getCount).containsExactly(1, 1, 1);
+		assertThat(this.coreV1.created).extracting((e) -> e.getMetadata().getName()).doesNotHaveDuplicates();
+		assertThat(this.counters.totalDropped()).isZero();
+	}
+
+	/** The same on events.k8s.io/v1: the series write of the repeat becomes an Event of its own occurrences. */
+	@Test
+	void deterministicNamesWithoutPatchOnEventsV1WriteTheSeriesWriteAsANewEvent() {
+		this.naming = EventNaming.of(true);
+		grant("events.k8s.io", "create");
+		sink(EventsApi.EVENTS_V1, EventsApi.EVENTS_V1);
+		warningTimes("db-0", 2);
+		await().atMost(WAIT).until(() -> this.eventsV1.created.size() == 2);
+		this.broadcaster.stop(WAIT);
+		assertThat(this.eventsV1.calls).containsExactly("create", "create");
+		assertThat(this.eventsV1.created.get(0).getMetadata().getName()).matches("db-0\\.[0-9a-f]{32}");
+		assertThat(this.eventsV1.created).extracting((e) -> e.getMetadata().getName()).doesNotHaveDuplicates();
+		assertThat(this.counters.writtenWithoutPatchCount()).isEqualTo(1);
+		assertThat(this.counters.totalDropped()).isZero();
 	}
 
 	@Test
