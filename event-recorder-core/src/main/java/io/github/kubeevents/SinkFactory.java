@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderStats;
@@ -105,30 +106,34 @@ final class SinkFactory {
 		ApiChoice choice = ApiChoice.choose(this.settings.eventsApi(), client, timeout);
 		EventSink coreSink = client.coreV1Sink(timeout);
 		EventsV1Sink sink = client.eventsV1Sink(timeout);
-		boolean canRead = (choice.api() == EventsApi.CORE_V1) ? coreSink.supportsGet() : sink.supportsGet();
 		return forAccess(choice, coreSink, sink,
 				new EventsAccess((group, verb, namespace) -> ApiChoice.eventsAllowed(client, group, verb, namespace,
 						timeout), EventsAccess.WRITE_VERBS, this.settings.clock()),
-				naming(client, choice.api(), canRead));
+				(api) -> naming(client, api, (api == EventsApi.CORE_V1) ? coreSink.supportsGet() : sink.supportsGet()));
 	}
 
-	/** {@link #forClient} after discovery, for any client's sinks and access review. */
+	/**
+	 * {@link #forClient} after discovery, for any client's sinks and access review.
+	 * @param namingFor the naming of a sink writing an API, asked once for the API written at start (after the
+	 * startup check of {@code auto}, so a switch to core/v1 checks core/v1's {@code get})
+	 */
 	SinkSubscriber forAccess(ApiChoice choice, EventSink coreSink, EventsV1Sink sink, EventsAccess access,
-			EventNaming naming) {
+			Function<EventsApi, EventNaming> namingFor) {
 		String name = nextName();
 		String namespace = this.accessCheckNamespace;
 		if (choice.api() == EventsApi.CORE_V1) {
 			EventsAccess.Check core = access.check(EventsApi.CORE_V1, namespace);
 			logChoice(choice, namespace, core.describe());
 			warnIfIncomplete(core, access.verbs());
-			return remember(new CoreV1SinkSubscriber(name, coreSink, choice, this.settings, this.counters, access, naming));
+			return remember(new CoreV1SinkSubscriber(name, coreSink, choice, this.settings, this.counters, access,
+					namingFor.apply(EventsApi.CORE_V1)));
 		}
 		if (this.settings.eventsApi() != EventsApi.AUTO) {
 			EventsAccess.Check eventsV1 = access.check(EventsApi.EVENTS_V1, namespace);
 			logChoice(choice, namespace, eventsV1.describe());
 			warnIfIncomplete(eventsV1, access.verbs());
-			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, naming,
-					null, null, access));
+			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters,
+					namingFor.apply(EventsApi.EVENTS_V1), null, null, access));
 		}
 		ApiFallback apiFallback = new ApiFallback(access);
 		EventsAccess.Check[] checks = apiFallback.atStart(namespace);
@@ -136,6 +141,8 @@ final class SinkFactory {
 		logChoice((switched != null) ? switched : choice, namespace,
 				checks[0].describe() + "; " + checks[1].describe());
 		warnIfIncomplete((switched != null) ? checks[1] : checks[0], access.verbs());
+		// the core/v1 fallback shares the naming, checked for the API written from the start
+		EventNaming naming = namingFor.apply((switched != null) ? EventsApi.CORE_V1 : EventsApi.EVENTS_V1);
 		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber(name + "-core", coreSink,
 				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters, access, naming);
 		return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, naming, fallback,
