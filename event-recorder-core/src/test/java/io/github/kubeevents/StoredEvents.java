@@ -170,7 +170,11 @@ final class StoredEvents {
 			@Override
 			public CoreV1Event get(String namespace, String name) throws EventSinkException {
 				before("get", namespace + "/" + name);
-				return copy((CoreV1Event) StoredEvents.this.get(namespace + "/" + name));
+				// copied under the lock: a patch of another writer between reading the count and the resourceVersion
+				// would answer an old count with the new resourceVersion, and the reader's patch would then lose one
+				synchronized (StoredEvents.this) {
+					return copy((CoreV1Event) StoredEvents.this.get(namespace + "/" + name));
+				}
 			}
 
 			@Override
@@ -216,7 +220,11 @@ final class StoredEvents {
 			@Override
 			public EventsV1Event get(String namespace, String name) throws EventSinkException {
 				before("get", namespace + "/" + name);
-				return copy((EventsV1Event) StoredEvents.this.get(namespace + "/" + name));
+				// copied under the lock: a patch of another writer between reading the count and the resourceVersion
+				// would answer an old count with the new resourceVersion, and the reader's patch would then lose one
+				synchronized (StoredEvents.this) {
+					return copy((EventsV1Event) StoredEvents.this.get(namespace + "/" + name));
+				}
 			}
 
 			@Override
