@@ -251,7 +251,8 @@ final class SubscriberQueue implements Subscription {
 			}
 		}
 		catch (InterruptedException ex) {
-			drainAfterAbort();
+			// closing hands what is queued, and whatever the distribution thread puts in later, to the count
+			this.queue.close(this::countLeftOver);
 		}
 		finally {
 			if (subscriber != null) {
@@ -292,11 +293,6 @@ final class SubscriberQueue implements Subscription {
 		}
 	}
 
-	private void drainAfterAbort() {
-		// closing hands what is queued, and whatever the distribution thread puts in later, to the count
-		this.queue.close(this::countLeftOver);
-	}
-
 	private void countLeftOver(Object item) {
 		if (item != END) {
 			this.counters.drop(DropReason.SHUTDOWN, (RecordedEvent) item);
@@ -305,7 +301,7 @@ final class SubscriberQueue implements Subscription {
 
 	private void putEnd() {
 		try {
-			// the ring keeps headroom above the capacity for markers, so this waits only when it is closed (false)
+			// the ring keeps headroom above the capacity for markers, so this fails only when the queue is closed
 			this.queue.putCommand(END, 0);
 		}
 		catch (InterruptedException ex) {
