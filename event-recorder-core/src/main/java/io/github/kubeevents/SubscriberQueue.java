@@ -251,8 +251,7 @@ final class SubscriberQueue implements Subscription {
 			}
 		}
 		catch (InterruptedException ex) {
-			// closing hands what is queued, and whatever the distribution thread puts in later, to the count
-			this.queue.close(this::countLeftOver);
+			drainAfterAbort();
 		}
 		finally {
 			if (subscriber != null) {
@@ -293,6 +292,11 @@ final class SubscriberQueue implements Subscription {
 		}
 	}
 
+	private void drainAfterAbort() {
+		// closing hands what is queued, and whatever the distribution thread puts in later, to the count
+		this.queue.close(this::countLeftOver);
+	}
+
 	private void countLeftOver(Object item) {
 		if (item != END) {
 			this.counters.drop(DropReason.SHUTDOWN, (RecordedEvent) item);
@@ -301,7 +305,7 @@ final class SubscriberQueue implements Subscription {
 
 	private void putEnd() {
 		try {
-			// the ring keeps headroom above the capacity for markers, so this fails only when the queue is closed
+			// the ring keeps headroom above the capacity for markers, so this waits only when it is closed (false)
 			this.queue.putCommand(END, 0);
 		}
 		catch (InterruptedException ex) {
