@@ -70,7 +70,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 		this.correlator = new EventCorrelator(settings.coreV1Correlation(),
 				naming.requested() ? this::aggregateName : null);
 		this.access = access;
-		this.streams = new StreamWriter<>(settings.coreV1Correlation().cacheSize(), 1);
+		this.streams = new StreamWriter<>(settings.coreV1Correlation().cacheSize(), 1, settings.jitter(),
+				this.attempts::pause);
 	}
 
 	private String aggregateName(CoreV1Event aggregate) {

@@ -127,7 +127,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 			@Nullable ApiFallback apiFallback, @Nullable EventsAccess access) {
 		super(name, choice, new SinkControl(sink::cancel, sink::abort, sink::resume, sink::stopped), settings,
 				counters, naming);
-		this.streams = new StreamWriter<>(settings.seriesCacheSize(), 2);
+		this.streams = new StreamWriter<>(settings.seriesCacheSize(), 2, settings.jitter(), this.attempts::pause);
 		this.fallback = fallback;
 		this.apiFallback = apiFallback;
 		this.access = access;

@@ -1,5 +1,8 @@
 package io.github.kubeevents;
 
+import java.time.Duration;
+import java.util.function.DoubleSupplier;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import io.github.kubeevents.sink.EventSinkException;
 import org.jspecify.annotations.Nullable;
@@ -17,9 +20,15 @@ import org.jspecify.annotations.Nullable;
  * occurrences} with the resourceVersion the server answered last time as a precondition. No read.</li>
  * <li><b>Nothing known</b> (first write of the stream in this process): a CREATE; a 409 AlreadyExists reads the
  * Event (GET) and PATCHes its count plus the occurrences, with its resourceVersion as precondition.</li>
- * <li><b>409 Conflict</b> (someone else wrote the Event since): read again and patch again, at most
+ * <li><b>409 Conflict</b> (someone else wrote the Event since): wait, read again and patch again, at most
  * {@value #MAX_REREADS} times; then the write fails with the last 409, which the recorder counts as
- * {@code rejected_by_server} (never retried, so a crowd of writers cannot make it loop).</li>
+ * {@code rejected_by_server} (never retried, so a crowd of writers cannot make it loop). The wait before the
+ * n-th re-read after a Conflict is {@link #rereadDelay}: 10 ms doubled per Conflict up to 200 ms, times a jitter
+ * factor in [0.5, 1.5), about 1.3 s over all ten. Without it two replicas writing one stream at once can starve
+ * each other: the one in its steady state (a PATCH without a read) lands a write between the other's GET and
+ * PATCH every time, and the other gives up after ten immediate re-reads (seen against a real kube-apiserver: 20 +
+ * 20 occurrences ended at 39). A stop or shutdown ends the wait and the re-reads go on at once: a re-read is part
+ * of the write's current attempt, which a stopping recorder still makes (the final counts at SIGTERM).</li>
  * <li><b>404</b> (the Event expired or was deleted): CREATE it with the count this process last knew plus the
  * occurrences (as client-go creates an expired Event again with its count); an AlreadyExists then reads again.</li>
  * </ul>
@@ -40,6 +49,20 @@ final class StreamWriter<E> {
 
 	/** How often one write reads the Event again after a 409 (Conflict or AlreadyExists) or a 404. */
 	static final int MAX_REREADS = 10;
+
+	/** The wait before the re-read after a first Conflict, doubled per further Conflict of the write. */
+	static final Duration FIRST_REREAD_DELAY = Duration.ofMillis(10);
+
+	/** The longest wait before a re-read (before jitter). */
+	static final Duration MAX_REREAD_DELAY = Duration.ofMillis(200);
+
+	/** Waits before a re-read, or not at all once stop or shutdown began. */
+	@FunctionalInterface
+	interface Pause {
+
+		void pause(Duration delay);
+
+	}
 
 	/**
 	 * The requests of one write, on the sink's SPI.
@@ -86,14 +109,33 @@ final class StreamWriter<E> {
 
 	private final int minimumPatchCount;
 
+	private final DoubleSupplier jitter;
+
+	private final Pause pause;
+
 	/**
 	 * @param capacity how many streams to remember
 	 * @param minimumPatchCount the smallest count a patch may write (1 for core/v1, 2 for a series); a write that
 	 * would patch less writes nothing
+	 * @param jitter uniform values in [0, 1) for the waits before re-reads
+	 * @param pause the wait before a re-read after a Conflict (the sink's, which stop and shutdown end)
 	 */
-	StreamWriter(int capacity, int minimumPatchCount) {
+	StreamWriter(int capacity, int minimumPatchCount, DoubleSupplier jitter, Pause pause) {
 		this.known = Caches.bounded(capacity);
 		this.minimumPatchCount = minimumPatchCount;
+		this.jitter = jitter;
+		this.pause = pause;
+	}
+
+	/**
+	 * The wait before the re-read after a write's {@code conflicts}-th Conflict.
+	 * @param conflicts the Conflicts of the write so far, from 1
+	 * @param uniform a uniform value in [0, 1)
+	 * @return {@code min(10 ms * 2^(conflicts-1), 200 ms) * (0.5 + uniform)}
+	 */
+	static Duration rereadDelay(int conflicts, double uniform) {
+		long base = Math.min(FIRST_REREAD_DELAY.toNanos() << Math.min(conflicts - 1, 20), MAX_REREAD_DELAY.toNanos());
+		return Duration.ofNanos((long) (base * (0.5 + uniform)));
 	}
 
 	/**
@@ -114,6 +156,7 @@ final class StreamWriter<E> {
 				: occurrencesIfUnknown;
 		int base = (last != null) ? last.serverCount() : 0;
 		String resourceVersion = (last != null) ? last.resourceVersion() : null;
+		int conflicts = 0;
 		for (int rereads = 0;; rereads++) {
 			int count = base + occurrences;
 			try {
@@ -140,6 +183,9 @@ final class StreamWriter<E> {
 							"the Event " + stream + " kept changing: " + ex.getMessage() + " (still after "
 									+ MAX_REREADS + " re-reads)",
 							ex);
+				}
+				if (ex.isConflict()) {
+					this.pause.pause(rereadDelay(++conflicts, this.jitter.getAsDouble()));
 				}
 			}
 			E current;

@@ -353,7 +353,7 @@ final class WriteAttempts {
 	 * Waits, unless stop or shutdown cancelled the waiting.
 	 * @return {@code false} when cancelled (before or during the wait) or interrupted
 	 */
-	private boolean pause(Duration delay) {
+	boolean pause(Duration delay) {
 		try {
 			return this.sleeper.sleepUnless(delay, () -> this.cancelled);
 		}

@@ -1,7 +1,9 @@
 package io.github.kubeevents;
 
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -26,7 +28,13 @@ class StreamWriterTests {
 
 	private final EventSink sink = this.server.coreV1Sink();
 
-	private final StreamWriter<CoreV1Event> writer = new StreamWriter<>(100, 1);
+	private final List<Duration> pauses = new ArrayList<>();
+
+	private final StreamWriter<CoreV1Event> writer = new StreamWriter<>(100, 1, () -> 0.5, this::pause);
+
+	private void pause(Duration delay) {
+		this.pauses.add(delay);
+	}
 
 	private static CoreV1Event event() {
 		CoreV1Event event = TestEvents.event("BackOff", "Back-off", TestEvents.ref("Pod", "web-0", "shop"));
@@ -126,6 +134,27 @@ class StreamWriterTests {
 		assertThat(write(2, 1)).isEqualTo(6);
 		assertThat(this.server.requests()).containsExactly("patch shop/web-0.stream", "get shop/web-0.stream",
 				"patch shop/web-0.stream");
+		assertThat(this.pauses).containsExactly(Duration.ofMillis(10));
+	}
+
+	@Test
+	void anAlreadyExistsOrAGoneEventIsReadAgainWithoutWaiting() throws EventSinkException {
+		existingEventWithCount(5);
+		assertThat(write(1, 1)).isEqualTo(6);
+		this.server.delete("shop/web-0.stream");
+		assertThat(write(2, 1)).isEqualTo(7);
+		assertThat(this.pauses).isEmpty();
+	}
+
+	@Test
+	void theWaitBeforeAReReadDoublesFromTenMillisecondsUpToTwoHundredWithJitter() {
+		assertThat(StreamWriter.rereadDelay(1, 0.5)).isEqualTo(Duration.ofMillis(10));
+		assertThat(StreamWriter.rereadDelay(2, 0.5)).isEqualTo(Duration.ofMillis(20));
+		assertThat(StreamWriter.rereadDelay(5, 0.5)).isEqualTo(Duration.ofMillis(160));
+		assertThat(StreamWriter.rereadDelay(6, 0.5)).isEqualTo(Duration.ofMillis(200));
+		assertThat(StreamWriter.rereadDelay(64, 0.5)).isEqualTo(Duration.ofMillis(200));
+		assertThat(StreamWriter.rereadDelay(1, 0.0)).isEqualTo(Duration.ofMillis(5));
+		assertThat(StreamWriter.rereadDelay(3, 0.999)).isEqualTo(Duration.ofNanos(59_960_000));
 	}
 
 	@Test
@@ -147,6 +176,8 @@ class StreamWriterTests {
 		assertThat(requests).filteredOn((request) -> request.startsWith("patch")).hasSize(11);
 		assertThat(requests).filteredOn((request) -> request.startsWith("get")).hasSize(10);
 		assertThat(stored()).isEqualTo(1 + 11);
+		assertThat(this.pauses).extracting(Duration::toMillis)
+			.containsExactly(10L, 20L, 40L, 80L, 160L, 200L, 200L, 200L, 200L, 200L);
 		// forgotten: the next write reads again
 		this.server.beforeRequest((request) -> {
 		});
@@ -214,7 +245,7 @@ class StreamWriterTests {
 
 	@Test
 	void aSeriesWriteBelowTwoWritesNothing() throws EventSinkException {
-		StreamWriter<CoreV1Event> series = new StreamWriter<>(100, 2);
+		StreamWriter<CoreV1Event> series = new StreamWriter<>(100, 2, () -> 0.5, this::pause);
 		series.write("shop/web-0.stream", 1, 1, operations());
 		this.server.clearRequests();
 		// a heartbeat of a series whose count 2 never reached the server: nothing to refresh
