@@ -2,10 +2,9 @@ package io.github.kubeevents;
 
 import java.time.Clock;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -36,6 +35,12 @@ final class SubscriberQueue implements Subscription {
 
 	private static final long IDLE_TICK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+	/** How long a handler without periodic work waits at most before it looks at its queue's state again. */
+	private static final long IDLE_WAIT_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+	/** How long the distribution thread waits between two tries while the queue is full (FullQueuePolicy.WAIT). */
+	private static final long FULL_RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+
 	private final String name;
 
 	private final EventHandler handler;
@@ -50,10 +55,13 @@ final class SubscriberQueue implements Subscription {
 
 	private final Fanout fanout;
 
-	/** One slot more than the capacity, for the {@link #END} marker; {@link #permits} bound the events. */
-	private final ArrayBlockingQueue<Object> queue;
-
-	private final Semaphore permits;
+	/**
+	 * The events, bounded to the capacity, and the {@link #END} marker (in the ring's headroom). The same lock-free
+	 * hand-off as the broadcaster's incoming queue: the distribution thread does not wake this subscriber's
+	 * thread for each event, and neither side takes a lock. Closed (its leftovers counted as {@code shutdown}
+	 * drops) when an abort ends the thread, and opened again by the next {@link #start()}.
+	 */
+	private final IncomingQueue queue;
 
 	private final LongAdder dropped = new LongAdder();
 
@@ -87,8 +95,7 @@ final class SubscriberQueue implements Subscription {
 		this.counters = counters;
 		this.clock = clock;
 		this.fanout = fanout;
-		this.queue = new ArrayBlockingQueue<>(options.queueCapacity() + 1);
-		this.permits = new Semaphore(options.queueCapacity());
+		this.queue = new IncomingQueue(options.queueCapacity());
 	}
 
 	/** Hands one event to this subscriber; called by the distribution thread only. */
@@ -96,21 +103,18 @@ final class SubscriberQueue implements Subscription {
 		if (this.closedByUser || this.terminated) {
 			return;
 		}
-		boolean admitted = this.permits.tryAcquire();
+		// once aborted the queue is closed, so an event put in now is counted as a shutdown drop by the queue
+		boolean admitted = this.queue.offer(event);
 		if (!admitted && this.options.fullQueuePolicy() == SubscriberOptions.FullQueuePolicy.WAIT) {
 			while (!admitted && !this.aborted && !this.closedByUser) {
-				admitted = this.permits.tryAcquire(50, TimeUnit.MILLISECONDS);
+				LockSupport.parkNanos(this, FULL_RETRY_NANOS);
+				if (Thread.interrupted()) {
+					throw new InterruptedException();
+				}
+				admitted = this.queue.offer(event);
 			}
 		}
-		if (admitted) {
-			this.queue.add(event);
-			if (this.aborted && this.queue.remove(event)) {
-				// aborted meanwhile: the thread may already have counted what was left, so count this one here
-				this.permits.release();
-				this.counters.drop(DropReason.SHUTDOWN, event);
-			}
-		}
-		else {
+		if (!admitted) {
 			this.dropped.increment();
 			this.counters.drop(DropReason.QUEUE_FULL, event);
 		}
@@ -124,6 +128,8 @@ final class SubscriberQueue implements Subscription {
 		if (this.sink != null) {
 			this.sink.resume();
 		}
+		// an abort closed the queue; no other thread uses it until the new thread starts
+		this.queue.reopen();
 		this.aborted = false;
 		this.endQueued = false;
 		this.finalStop = false;
@@ -146,7 +152,7 @@ final class SubscriberQueue implements Subscription {
 		this.finalStop = shutdown;
 		if (!this.endQueued) {
 			this.endQueued = true;
-			this.queue.offer(END);
+			putEnd();
 		}
 	}
 
@@ -174,20 +180,8 @@ final class SubscriberQueue implements Subscription {
 	 * now, from the calling thread (the end marker stays, so the thread still ends if it ever returns).
 	 */
 	void drainAbandoned() {
-		boolean end = false;
-		Object left;
-		while ((left = this.queue.poll()) != null) {
-			if (left == END) {
-				end = true;
-			}
-			else {
-				this.permits.release();
-				this.counters.drop(DropReason.SHUTDOWN, (RecordedEvent) left);
-			}
-		}
-		if (end) {
-			this.queue.offer(END);
-		}
+		// the thread is inside a handler, not at the queue; if it ever returns it finds the queue closed and ends
+		this.queue.close(this::countLeftOver);
 	}
 
 	/**
@@ -221,7 +215,7 @@ final class SubscriberQueue implements Subscription {
 	}
 
 	int depth() {
-		return this.options.queueCapacity() - this.permits.availablePermits();
+		return this.queue.size();
 	}
 
 	long droppedCount() {
@@ -236,13 +230,15 @@ final class SubscriberQueue implements Subscription {
 		long lastTick = System.nanoTime();
 		try {
 			while (true) {
-				Object item = (subscriber != null) ? this.queue.poll(IDLE_TICK_NANOS, TimeUnit.NANOSECONDS)
-						: this.queue.take();
+				if (this.queue.isClosed()) {
+					// abandoned by a stop that counted the queue (drainAbandoned), and back from the handler since
+					break;
+				}
+				Object item = this.queue.poll((subscriber != null) ? IDLE_TICK_NANOS : IDLE_WAIT_NANOS);
 				if (item == END) {
 					break;
 				}
 				if (item != null) {
-					this.permits.release();
 					handle((RecordedEvent) item);
 				}
 				if (subscriber != null && !this.aborted && System.nanoTime() - lastTick >= IDLE_TICK_NANOS) {
@@ -255,7 +251,8 @@ final class SubscriberQueue implements Subscription {
 			}
 		}
 		catch (InterruptedException ex) {
-			drainAfterAbort();
+			// closing hands what is queued, and whatever the distribution thread puts in later, to the count
+			this.queue.close(this::countLeftOver);
 		}
 		finally {
 			if (subscriber != null) {
@@ -296,13 +293,19 @@ final class SubscriberQueue implements Subscription {
 		}
 	}
 
-	private void drainAfterAbort() {
-		Object left;
-		while ((left = this.queue.poll()) != null) {
-			if (left != END) {
-				this.permits.release();
-				this.counters.drop(DropReason.SHUTDOWN, (RecordedEvent) left);
-			}
+	private void countLeftOver(Object item) {
+		if (item != END) {
+			this.counters.drop(DropReason.SHUTDOWN, (RecordedEvent) item);
+		}
+	}
+
+	private void putEnd() {
+		try {
+			// the ring keeps headroom above the capacity for markers, so this fails only when the queue is closed
+			this.queue.putCommand(END, 0);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 

@@ -65,6 +65,8 @@ public class CallerPathBenchmark {
 
 	private long callsBefore;
 
+	private long acceptedBefore;
+
 	private final V1Pod pod = new V1Pod().metadata(new V1ObjectMeta().name("web-0").namespace("prod").uid("u1"));
 
 	@Setup(Level.Trial)
@@ -80,6 +82,7 @@ public class CallerPathBenchmark {
 	@Setup(Level.Iteration)
 	public void startIteration() {
 		this.callsBefore = calls();
+		this.acceptedBefore = this.broadcaster.stats().accepted();
 		this.iterationStart = System.nanoTime();
 	}
 
@@ -91,8 +94,9 @@ public class CallerPathBenchmark {
 	public void endIteration() {
 		long elapsed = System.nanoTime() - this.iterationStart;
 		long calls = calls() - this.callsBefore;
-		System.out.printf("%n[calls] %d calls in %d ms: %.0f ns per call%n", calls, elapsed / 1_000_000,
-				(double) elapsed / Math.max(1, calls));
+		long accepted = this.broadcaster.stats().accepted() - this.acceptedBefore;
+		System.out.printf("%n[calls] %d calls in %d ms: %.0f ns per call; %d accepted (%.0f per second)%n", calls,
+				elapsed / 1_000_000, (double) elapsed / Math.max(1, calls), accepted, accepted * 1e9 / elapsed);
 	}
 
 	private long calls() {
