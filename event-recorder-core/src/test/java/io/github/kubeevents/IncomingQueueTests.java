@@ -255,6 +255,38 @@ class IncomingQueueTests {
 	}
 
 	@Test
+	void byDefaultANappingConsumerIsWokenOnlyByThePutThatFillsTheQueue() throws Exception {
+		// until 2026-12 an eighth full woke it (2 of 16 here): the caller then woke the distribution thread onto
+		// its own core; naps and quiet period of an hour, so only a producer's wake-up can end the wait
+		IncomingQueue queue = new IncomingQueue(16, HOUR, HOUR);
+		assertThat(queue.offer("first")).isTrue();
+		ConcurrentLinkedQueue<Object> taken = new ConcurrentLinkedQueue<>();
+		CountDownLatch tookAll = new CountDownLatch(1);
+		Thread consumerThread = new Thread(() -> {
+			try {
+				while (taken.size() < 17) {
+					taken.add(queue.poll(HOUR));
+				}
+				tookAll.countDown();
+			}
+			catch (InterruptedException ex) {
+				// ends the test's consumer
+			}
+		}, "consumer");
+		consumerThread.start();
+		spinUntil(queue::consumerNapping, new AtomicReference<>());
+		for (int i = 0; i < 15; i++) {
+			assertThat(queue.offer(i)).isTrue();
+		}
+		assertThat(queue.consumerNapping()).isTrue();
+		assertThat(queue.size()).isEqualTo(15);
+		assertThat(queue.offer(15)).isTrue(); // the sixteenth fills it: wake
+		assertThat(tookAll.await(1, TimeUnit.MINUTES)).as("woken by the put that filled the queue").isTrue();
+		assertThat(taken).containsExactly("first", 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+		consumerThread.join();
+	}
+
+	@Test
 	void aDeepSleepEndsAtItsTimeoutWithNull() throws InterruptedException {
 		IncomingQueue queue = new IncomingQueue(10, IncomingQueue.DEFAULT_NAP_NANOS, 0, 1);
 		long start = System.nanoTime();
