@@ -3,6 +3,7 @@ package io.github.kubeevents;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -62,6 +63,14 @@ final class SubscriberQueue implements Subscription {
 	 * drops) when an abort ends the thread, and opened again by the next {@link #start()}.
 	 */
 	private final IncomingQueue queue;
+
+	/**
+	 * Who takes from {@link #queue}: the ring has room for one consumer at a time, and two would corrupt it (a
+	 * taker could spin forever on a slot the other emptied, or an event be counted twice). The subscriber thread
+	 * holds it while it polls (and keeps it when it closes the queue on its way out); {@link #drainAbandoned()}
+	 * takes it for good when the thread is in its handler; {@link #start()} gives it back to the new thread.
+	 */
+	private final AtomicBoolean queueHeld = new AtomicBoolean();
 
 	private final LongAdder dropped = new LongAdder();
 
@@ -130,6 +139,7 @@ final class SubscriberQueue implements Subscription {
 		}
 		// an abort closed the queue; no other thread uses it until the new thread starts
 		this.queue.reopen();
+		this.queueHeld.set(false);
 		this.aborted = false;
 		this.endQueued = false;
 		this.finalStop = false;
@@ -180,8 +190,11 @@ final class SubscriberQueue implements Subscription {
 	 * now, from the calling thread (the end marker stays, so the thread still ends if it ever returns).
 	 */
 	void drainAbandoned() {
-		// the thread is inside a handler, not at the queue; if it ever returns it finds the queue closed and ends
-		this.queue.close(this::countLeftOver);
+		if (this.queueHeld.compareAndSet(false, true)) {
+			// the thread is inside its handler; if it ever returns, it finds the queue taken and ends
+			this.queue.close(this::countLeftOver);
+		}
+		// else it is at the queue after all: aborted, it counts what is left itself, or closes it when interrupted
 	}
 
 	/**
@@ -230,11 +243,12 @@ final class SubscriberQueue implements Subscription {
 		long lastTick = System.nanoTime();
 		try {
 			while (true) {
-				if (this.queue.isClosed()) {
+				if (!this.queueHeld.compareAndSet(false, true)) {
 					// abandoned by a stop that counted the queue (drainAbandoned), and back from the handler since
 					break;
 				}
 				Object item = this.queue.poll((subscriber != null) ? IDLE_TICK_NANOS : IDLE_WAIT_NANOS);
+				this.queueHeld.set(false);
 				if (item == END) {
 					break;
 				}
@@ -251,7 +265,8 @@ final class SubscriberQueue implements Subscription {
 			}
 		}
 		catch (InterruptedException ex) {
-			// closing hands what is queued, and whatever the distribution thread puts in later, to the count
+			// thrown by poll, so this thread still holds the queue and keeps it: closing hands what is queued, and
+			// whatever the distribution thread puts in later, to the count
 			this.queue.close(this::countLeftOver);
 		}
 		finally {
