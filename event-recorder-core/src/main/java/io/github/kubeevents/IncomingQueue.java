@@ -24,7 +24,8 @@ import org.jctools.queues.atomic.MpscAtomicArrayQueue;
  * any blocking queue; the events that follow within the quiet period do not.</li>
  * <li>it <em>naps</em> (after the queue ran empty, during the quiet period: it parks for
  * {@link #DEFAULT_NAP_NANOS}, 1 ms, and then drains what came in meanwhile, in a batch) and the queue has reached
- * the fill threshold, by default the capacity: the put that fills the last slot wakes it. Rates below the
+ * the fill threshold, by default the capacity: the put that fills the last slot wakes it, and so does a put the
+ * full queue refuses (the consumer may have begun its nap only after the queue filled). Rates below the
  * capacity per ms (10 million events a second by default) never reach it.</li>
  * </ul>
  *
@@ -33,8 +34,11 @@ import org.jctools.queues.atomic.MpscAtomicArrayQueue;
  * an eighth full: under a caller that records without pause (JMH's {@code CallerPathBenchmark}) that caller woke
  * the distribution thread every ~110 µs, the distribution thread took the caller's core for its drain while the
  * other core had idle time ({@code perf sched timehist}), and the caller's p99.9 was 76–106 µs. Woken by its own
- * nap timer, a consumer stays on the core it ran on. A burst is not lost for it: the 10,000 slots hold 1.4 ms of
- * a caller that does nothing else, more than a nap.
+ * nap timer, a consumer stays on the core it ran on. The price is paid by bursts faster than the capacity per
+ * nap: the 10,000 slots hold 1.4 ms of one caller that does nothing else (about 7 million events a second
+ * here), more than a nap, but two such callers fill them within one, and what comes while the woken consumer
+ * gets going (10–100 µs) is dropped as {@code queue_full}, where the eighth-full wake-up left it 8,750 slots.
+ * Such rates are three orders of magnitude above what a controller records; a larger capacity is the remedy.
  * So an event waits at most about a nap (1 ms, plus the timer's slack) before distribution starts, which costs
  * nothing next to an API server write, and while events flow the consumer wakes about once a millisecond whatever
  * the rate (well under 1 % of a core); after 20 quiet milliseconds it sleeps until its timeout.
@@ -188,6 +192,10 @@ final class IncomingQueue {
 	 */
 	boolean offer(Object event) {
 		if (!this.ring.offerIfBelowThreshold(event, this.capacity)) {
+			// a consumer that found the ring empty just before it filled up may nap on beside a full queue
+			if (this.state == NAPPING) {
+				afterPut(NAPPING, true);
+			}
 			return false;
 		}
 		int current = this.state;

@@ -287,6 +287,37 @@ class IncomingQueueTests {
 	}
 
 	@Test
+	void aPutRefusedByAFullQueueWakesANappingConsumer() throws Exception {
+		// a threshold above the capacity: no put that fits wakes it, as when the consumer began its nap only
+		// after the queue had filled
+		IncomingQueue queue = new IncomingQueue(4, HOUR, HOUR, 5);
+		assertThat(queue.offer("first")).isTrue();
+		ConcurrentLinkedQueue<Object> taken = new ConcurrentLinkedQueue<>();
+		CountDownLatch tookAll = new CountDownLatch(1);
+		Thread consumerThread = new Thread(() -> {
+			try {
+				while (taken.size() < 5) {
+					taken.add(queue.poll(HOUR));
+				}
+				tookAll.countDown();
+			}
+			catch (InterruptedException ex) {
+				// ends the test's consumer
+			}
+		}, "consumer");
+		consumerThread.start();
+		spinUntil(queue::consumerNapping, new AtomicReference<>());
+		for (int i = 0; i < 4; i++) {
+			assertThat(queue.offer(i)).isTrue();
+		}
+		assertThat(queue.consumerNapping()).isTrue();
+		assertThat(queue.offer("refused")).isFalse(); // full: refused, and the consumer woken
+		assertThat(tookAll.await(1, TimeUnit.MINUTES)).as("woken by the refused put").isTrue();
+		assertThat(taken).containsExactly("first", 0, 1, 2, 3);
+		consumerThread.join();
+	}
+
+	@Test
 	void aDeepSleepEndsAtItsTimeoutWithNull() throws InterruptedException {
 		IncomingQueue queue = new IncomingQueue(10, IncomingQueue.DEFAULT_NAP_NANOS, 0, 1);
 		long start = System.nanoTime();
