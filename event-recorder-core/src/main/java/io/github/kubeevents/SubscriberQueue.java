@@ -187,7 +187,7 @@ final class SubscriberQueue implements Subscription {
 
 	/**
 	 * The thread ignored the abort and is abandoned: count what is left in its queue as {@code shutdown} drops
-	 * now, from the calling thread (the end marker stays, so the thread still ends if it ever returns).
+	 * now, from the calling thread, which takes the queue over for good (so the thread ends if it ever returns).
 	 */
 	void drainAbandoned() {
 		if (this.queueHeld.compareAndSet(false, true)) {

@@ -226,32 +226,16 @@ class IncomingQueueTests {
 	void aNappingConsumerIsWokenOnlyWhenTheQueueReachesTheFillThreshold() throws Exception {
 		// naps and quiet period of an hour: only the fill threshold can end the consumer's wait
 		IncomingQueue queue = new IncomingQueue(1000, HOUR, HOUR, 10);
-		assertThat(queue.offer("first")).isTrue();
-		ConcurrentLinkedQueue<Object> taken = new ConcurrentLinkedQueue<>();
-		CountDownLatch tookTen = new CountDownLatch(1);
-		Thread consumerThread = new Thread(() -> {
-			try {
-				taken.add(queue.poll(HOUR)); // "first", straight away
-				while (taken.size() < 11) {
-					taken.add(queue.poll(HOUR));
-				}
-				tookTen.countDown();
-			}
-			catch (InterruptedException ex) {
-				// ends the test's consumer
-			}
-		}, "consumer");
-		consumerThread.start();
-		spinUntil(queue::consumerNapping, new AtomicReference<>());
+		NappingConsumer consumer = NappingConsumer.start(queue, 11);
 		for (int i = 0; i < 9; i++) {
 			assertThat(queue.offer(i)).isTrue();
 		}
 		assertThat(queue.consumerNapping()).isTrue();
 		assertThat(queue.size()).isEqualTo(9);
 		assertThat(queue.offer(9)).isTrue(); // the tenth queued: wake
-		tookTen.await();
-		assertThat(taken).containsExactly("first", 0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
-		consumerThread.join();
+		consumer.tookAll().await();
+		assertThat(consumer.taken()).containsExactly("first", 0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+		consumer.thread().join();
 	}
 
 	@Test
@@ -259,31 +243,16 @@ class IncomingQueueTests {
 		// until 2026-12 an eighth full woke it (2 of 16 here): the caller then woke the distribution thread onto
 		// its own core; naps and quiet period of an hour, so only a producer's wake-up can end the wait
 		IncomingQueue queue = new IncomingQueue(16, HOUR, HOUR);
-		assertThat(queue.offer("first")).isTrue();
-		ConcurrentLinkedQueue<Object> taken = new ConcurrentLinkedQueue<>();
-		CountDownLatch tookAll = new CountDownLatch(1);
-		Thread consumerThread = new Thread(() -> {
-			try {
-				while (taken.size() < 17) {
-					taken.add(queue.poll(HOUR));
-				}
-				tookAll.countDown();
-			}
-			catch (InterruptedException ex) {
-				// ends the test's consumer
-			}
-		}, "consumer");
-		consumerThread.start();
-		spinUntil(queue::consumerNapping, new AtomicReference<>());
+		NappingConsumer consumer = NappingConsumer.start(queue, 17);
 		for (int i = 0; i < 15; i++) {
 			assertThat(queue.offer(i)).isTrue();
 		}
 		assertThat(queue.consumerNapping()).isTrue();
 		assertThat(queue.size()).isEqualTo(15);
 		assertThat(queue.offer(15)).isTrue(); // the sixteenth fills it: wake
-		assertThat(tookAll.await(1, TimeUnit.MINUTES)).as("woken by the put that filled the queue").isTrue();
-		assertThat(taken).containsExactly("first", 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-		consumerThread.join();
+		assertThat(consumer.tookAll().await(1, TimeUnit.MINUTES)).as("woken by the put that filled the queue").isTrue();
+		assertThat(consumer.taken()).containsExactly("first", 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+		consumer.thread().join();
 	}
 
 	@Test
@@ -291,30 +260,15 @@ class IncomingQueueTests {
 		// a threshold above the capacity: no put that fits wakes it, as when the consumer began its nap only
 		// after the queue had filled
 		IncomingQueue queue = new IncomingQueue(4, HOUR, HOUR, 5);
-		assertThat(queue.offer("first")).isTrue();
-		ConcurrentLinkedQueue<Object> taken = new ConcurrentLinkedQueue<>();
-		CountDownLatch tookAll = new CountDownLatch(1);
-		Thread consumerThread = new Thread(() -> {
-			try {
-				while (taken.size() < 5) {
-					taken.add(queue.poll(HOUR));
-				}
-				tookAll.countDown();
-			}
-			catch (InterruptedException ex) {
-				// ends the test's consumer
-			}
-		}, "consumer");
-		consumerThread.start();
-		spinUntil(queue::consumerNapping, new AtomicReference<>());
+		NappingConsumer consumer = NappingConsumer.start(queue, 5);
 		for (int i = 0; i < 4; i++) {
 			assertThat(queue.offer(i)).isTrue();
 		}
 		assertThat(queue.consumerNapping()).isTrue();
 		assertThat(queue.offer("refused")).isFalse(); // full: refused, and the consumer woken
-		assertThat(tookAll.await(1, TimeUnit.MINUTES)).as("woken by the refused put").isTrue();
-		assertThat(taken).containsExactly("first", 0, 1, 2, 3);
-		consumerThread.join();
+		assertThat(consumer.tookAll().await(1, TimeUnit.MINUTES)).as("woken by the refused put").isTrue();
+		assertThat(consumer.taken()).containsExactly("first", 0, 1, 2, 3);
+		consumer.thread().join();
 	}
 
 	@Test
@@ -442,6 +396,34 @@ class IncomingQueueTests {
 			Thread.yield();
 		}
 		return true;
+	}
+
+	/**
+	 * A consumer thread that takes {@code count} items, the first ("first", put here) at once, and is napping
+	 * when {@link #start} returns: the queue ran empty after "first", and the quiet period has not passed.
+	 */
+	private record NappingConsumer(ConcurrentLinkedQueue<Object> taken, CountDownLatch tookAll, Thread thread) {
+
+		static NappingConsumer start(IncomingQueue queue, int count) {
+			assertThat(queue.offer("first")).isTrue();
+			ConcurrentLinkedQueue<Object> taken = new ConcurrentLinkedQueue<>();
+			CountDownLatch tookAll = new CountDownLatch(1);
+			Thread thread = new Thread(() -> {
+				try {
+					while (taken.size() < count) {
+						taken.add(queue.poll(HOUR));
+					}
+					tookAll.countDown();
+				}
+				catch (InterruptedException ex) {
+					// ends the test's consumer
+				}
+			}, "consumer");
+			thread.start();
+			spinUntil(queue::consumerNapping, new AtomicReference<>());
+			return new NappingConsumer(taken, tookAll, thread);
+		}
+
 	}
 
 }
