@@ -56,6 +56,9 @@ final class ApiCalls {
 
 	private final Duration requestTimeout;
 
+	/** A patch body: a null value removes the field, so nulls are written (the client's JSON drops them). */
+	private static final Gson PATCH_JSON = JSON.getGson().newBuilder().serializeNulls().create();
+
 	/** Lenient, reflective: unknown fields ignored, managedFields skipped, times as the client reads them. */
 	private static final Gson LENIENT = new GsonBuilder()
 		.registerTypeAdapter(OffsetDateTime.class, JSON.getGson().getAdapter(OffsetDateTime.class))
@@ -102,7 +105,7 @@ final class ApiCalls {
 	 * {@code application/json}, which the API server refuses with 415).
 	 */
 	<T> T patch(CallBuilder generated, Map<String, Object> body, Class<T> type) throws EventSinkException {
-		byte[] bytes = JSON.serialize(body).getBytes(StandardCharsets.UTF_8);
+		byte[] bytes = PATCH_JSON.toJson(body).getBytes(StandardCharsets.UTF_8);
 		Request request = build(generated).request()
 			.newBuilder()
 			.header("Content-Type", STRATEGIC_MERGE_PATCH)

@@ -7,6 +7,7 @@ import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.CoreV1EventSeries;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
@@ -96,6 +97,10 @@ final class CoreV1Events {
 		copy.setFirstTimestamp(event.getFirstTimestamp());
 		copy.setLastTimestamp(event.getLastTimestamp());
 		copy.setEventTime(event.getEventTime());
+		CoreV1EventSeries series = event.getSeries();
+		if (series != null) {
+			copy.setSeries(new CoreV1EventSeries().count(series.getCount()).lastObservedTime(series.getLastObservedTime()));
+		}
 		copy.setCount(event.getCount());
 		copy.setType(event.getType());
 		copy.setAction(event.getAction());

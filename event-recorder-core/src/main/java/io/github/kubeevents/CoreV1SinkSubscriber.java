@@ -8,6 +8,7 @@ import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.jspecify.annotations.Nullable;
@@ -52,6 +53,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 
 	private final StreamWriter<CoreV1Event> streams;
 
+	private final EventShape shape;
+
 	CoreV1SinkSubscriber(String name, EventSink sink, ApiChoice choice, SinkSettings settings,
 			EventCounters counters) {
 		this(name, sink, choice, settings, counters, null, EventNaming.clientGo());
@@ -70,6 +73,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 		this.correlator = new EventCorrelator(settings.coreV1Correlation(),
 				naming.requested() ? this::aggregateName : null);
 		this.access = access;
+		this.shape = settings.shape();
 		this.streams = new StreamWriter<>(settings.coreV1Correlation().cacheSize(), 1, settings.jitter(),
 				this.attempts::pause);
 	}
@@ -160,8 +164,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 						CoreV1Event created = CoreV1Events.copy(event);
 						created.getMetadata().setResourceVersion(null);
 						created.setCount(count);
-						return CoreV1SinkSubscriber.this.attempts.request("create",
-								() -> CoreV1SinkSubscriber.this.sink.create(created));
+						return createShaped(created, recorded);
 					}
 
 					@Override
@@ -172,8 +175,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 
 					@Override
 					public CoreV1Event patch(int count, String resourceVersion) throws EventSinkException {
-						EventSink.CountPatch patch = new EventSink.CountPatch(count, event.getLastTimestamp(),
-								event.getMessage(), resourceVersion);
+						EventSink.CountPatch patch = shaped(new EventSink.CountPatch(count, event.getLastTimestamp(),
+								event.getMessage(), resourceVersion), recorded);
 						return CoreV1SinkSubscriber.this.attempts.request("patch",
 								() -> CoreV1SinkSubscriber.this.sink.patch(event, patch));
 					}
@@ -195,7 +198,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 			// this occurrence becomes a new Event with client-go's name; the correlator then patches that one
 			CoreV1Event fresh = CoreV1Events.copy(event);
 			fresh.getMetadata().name(recorded.generateEventName()).resourceVersion(null);
-			return this.attempts.request("create", () -> this.sink.create(fresh));
+			return createShaped(fresh, recorded);
 		}
 		// the correlator keeps this process's count (its key is this process's), with the Event's resourceVersion
 		CoreV1Event local = CoreV1Events.copy(event);
@@ -212,7 +215,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	 */
 	private CoreV1Event write(CorrelationResult result, RecordedEvent recorded) throws EventSinkException {
 		CoreV1Event event = result.event();
-		EventSink.CountPatch patch = result.patch();
+		EventSink.CountPatch patch = (result.patch() != null) ? shaped(result.patch(), recorded) : null;
 		if (result.isUpdate() && patch != null) {
 			String namespace = event.getMetadata().getNamespace();
 			if (withoutPatch(namespace, null)) {
@@ -233,7 +236,19 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 			}
 		}
 		event.getMetadata().setResourceVersion(null);
-		return this.attempts.request("create", () -> this.sink.create(event));
+		return createShaped(event, recorded);
+	}
+
+	/** A CREATE of {@code event}, in the sink's shape. */
+	private CoreV1Event createShaped(CoreV1Event event, RecordedEvent recorded) throws EventSinkException {
+		CoreV1Event body = (this.shape == EventShape.READERS)
+				? ReadersShape.create(event, recorded.timestamp(), recorded.action()) : event;
+		return this.attempts.request("create", () -> this.sink.create(body));
+	}
+
+	/** A count PATCH in the sink's shape. */
+	private EventSink.CountPatch shaped(EventSink.CountPatch patch, RecordedEvent recorded) {
+		return (this.shape == EventShape.READERS) ? ReadersShape.patch(patch, recorded.timestamp()) : patch;
 	}
 
 	/** A repeat as a new Event of its own: its occurrence's name, count 1, first = last timestamp. */
@@ -242,7 +257,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 		single.getMetadata().name(recorded.generateEventName()).resourceVersion(null).uid(null).creationTimestamp(null);
 		single.setCount(1);
 		single.setFirstTimestamp(single.getLastTimestamp());
-		CoreV1Event created = this.attempts.request("create", () -> this.sink.create(single));
+		single.setSeries(null);
+		CoreV1Event created = createShaped(single, recorded);
 		this.counters.writtenWithoutPatch(1);
 		return created;
 	}

@@ -14,6 +14,7 @@ import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
@@ -113,7 +114,8 @@ public final class EventBroadcaster implements AutoCloseable {
 						? new TokenBucket(builder.writeBudgetBurst, builder.writeBudgetQps, builder.clock.instant()) : null,
 				builder.clock, builder.sinkWriters, builder.writerQueueCapacity, builder.eventsApi,
 				builder.requestTimeout, builder.seriesCacheSize, builder.correlatorOptions.withDefaultClock(builder.clock),
-				builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock), builder.deterministicNames);
+				builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock), builder.deterministicNames,
+				builder.eventShape);
 		this.sinks = new SinkFactory(this.sinkSettings, this.counters, builder.accessCheckNamespace);
 		this.kinds = builder.kinds.build();
 	}
@@ -466,6 +468,8 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		EventsApi eventsApi = EventsApi.AUTO;
 
+		EventShape eventShape = EventShape.READERS;
+
 		Duration requestTimeout = CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT;
 
 		String accessCheckNamespace = DEFAULT_ACCESS_CHECK_NAMESPACE;
@@ -691,6 +695,21 @@ public final class EventBroadcaster implements AutoCloseable {
 		 */
 		public Builder eventsApi(EventsApi api) {
 			this.eventsApi = Objects.requireNonNull(api, "eventsApi");
+			return this;
+		}
+
+		/**
+		 * Sets which fields core/v1 writes carry.
+		 * @param shape {@link EventShape#READERS} (default: client-go's fields plus {@code eventTime} on a first
+		 * occurrence and a series on each repeat, so kubectl, the OpenTelemetry collector, Grafana Alloy, event
+		 * exporters and events.k8s.io/v1 readers all show the right count and last-seen time; with
+		 * {@link EventsApi#AUTO}, core/v1 where RBAC allows it as well as events.k8s.io/v1) or
+		 * {@link EventShape#CLIENT_GO} (exactly client-go's request bodies, and {@code auto} as client-go's adapter
+		 * chooses)
+		 * @return this builder
+		 */
+		public Builder eventShape(EventShape shape) {
+			this.eventShape = Objects.requireNonNull(shape, "eventShape");
 			return this;
 		}
 

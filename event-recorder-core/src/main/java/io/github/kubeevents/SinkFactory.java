@@ -9,6 +9,7 @@ import java.util.function.Function;
 import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
@@ -121,6 +122,10 @@ final class SinkFactory {
 			Function<EventsApi, EventNaming> namingFor) {
 		String name = nextName();
 		String namespace = this.accessCheckNamespace;
+		if (choice.api() == EventsApi.EVENTS_V1 && this.settings.eventsApi() == EventsApi.AUTO
+				&& this.settings.shape() == EventShape.READERS) {
+			choice = readersChoice(choice, access, namespace);
+		}
 		if (choice.api() == EventsApi.CORE_V1) {
 			EventsAccess.Check core = access.check(EventsApi.CORE_V1, namespace);
 			logChoice(choice, namespace, core.describe());
@@ -147,6 +152,23 @@ final class SinkFactory {
 				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters, access, naming);
 		return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, naming, fallback,
 				apiFallback, access));
+	}
+
+	/**
+	 * {@code auto} in the readers' shape, where discovery found events.k8s.io/v1: core/v1, the API whose writes
+	 * every reader shows right, unless RBAC in the startup namespace allows events.k8s.io/v1 more verbs.
+	 */
+	private static ApiChoice readersChoice(ApiChoice discovered, EventsAccess access, String namespace) {
+		EventsAccess.Check core = access.check(EventsApi.CORE_V1, namespace);
+		if (!core.complete()) {
+			EventsAccess.Check eventsV1 = access.check(EventsApi.EVENTS_V1, namespace);
+			if (!core.known() || eventsV1.rank() > core.rank()) {
+				return discovered;
+			}
+		}
+		return new ApiChoice(EventsApi.CORE_V1, "auto, readers' shape: core/v1 with a series on each repeat, which"
+				+ " kubectl, the OpenTelemetry collector, Grafana Alloy, event exporters and events.k8s.io/v1 readers"
+				+ " all show (the API server also serves events.k8s.io/v1)");
 	}
 
 	private static void logChoice(ApiChoice choice, String namespace, String access) {

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.function.DoubleSupplier;
 
+import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
@@ -31,9 +32,10 @@ import org.jspecify.annotations.Nullable;
  * @param eventsV1Correlation each events.k8s.io/v1 sink's correlator options (clock resolved)
  * @param deterministicNames whether sinks name Events by their occurrence stream (the opt-in mode that survives
  * restarts and replicas) instead of client-go's way
+ * @param shape the fields core/v1 writes carry: client-go's, or with what the readers of Events need
  */
 record SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jitter,
 		SinkRequestListener requestListener, @Nullable TokenBucket writeBudget, Clock clock, int writers,
 		int writerQueueCapacity, EventsApi eventsApi, Duration requestTimeout, int seriesCacheSize,
-		CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation, boolean deterministicNames) {
+		CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation, boolean deterministicNames, EventShape shape) {
 }

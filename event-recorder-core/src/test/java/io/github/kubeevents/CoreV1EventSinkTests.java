@@ -3,6 +3,7 @@ package io.github.kubeevents;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Map;
@@ -92,6 +93,20 @@ class CoreV1EventSinkTests {
 			assertThat(body.keySet()).containsExactly("count", "lastTimestamp", "message");
 			assertThat(body.get("message").getAsString()).isEqualTo(message);
 			assertThat(server.requests().get(1).body()).isEqualTo("{\"count\":2,\"lastTimestamp\":\"2026-11-30T12:00:05Z\"}");
+		}
+	}
+
+	@Test
+	void readersPatchSetsTheSeriesAndSendsANullThatRemovesEventTime() throws Exception {
+		try (StubApiServer server = new StubApiServer()) {
+			server.answer(new StubApiServer.Answer(200, null));
+			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
+			sink.patch(event(), new EventSink.CountPatch(3, T5, "m", "12")
+				.withSeries(Instant.parse("2026-11-30T12:00:05.987654321Z")));
+			assertThat(server.requests()).singleElement()
+				.satisfies((request) -> assertThat(request.body()).isEqualTo("{\"metadata\":{\"resourceVersion\":\"12\"},"
+						+ "\"count\":3,\"lastTimestamp\":\"2026-11-30T12:00:05Z\",\"message\":\"m\","
+						+ "\"series\":{\"count\":3,\"lastObservedTime\":\"2026-11-30T12:00:05.987654Z\"},\"eventTime\":null}"));
 		}
 	}
 

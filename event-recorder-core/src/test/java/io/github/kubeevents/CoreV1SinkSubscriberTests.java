@@ -13,6 +13,7 @@ import ch.qos.logback.classic.Level;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -67,8 +68,12 @@ class CoreV1SinkSubscriberTests {
 	}
 
 	private CoreV1SinkSubscriber recording(RetryPolicy policy, EventSink sink, Sleeper sleeper) {
+		return recording(policy, sink, sleeper, EventShape.CLIENT_GO);
+	}
+
+	private CoreV1SinkSubscriber recording(RetryPolicy policy, EventSink sink, Sleeper sleeper, EventShape shape) {
 		SinkSettings settings = TestSinks.settings(policy, sleeper,
-				(api, verb, result, duration) -> this.requests.add(api + " " + verb + " " + result), this.clock);
+				(api, verb, result, duration) -> this.requests.add(api + " " + verb + " " + result), this.clock, shape);
 		CoreV1SinkSubscriber recording = new CoreV1SinkSubscriber("sink", sink,
 				new ApiChoice(EventsApi.CORE_V1, "configured"), settings, this.counters);
 		recording.started();
@@ -274,6 +279,73 @@ class CoreV1SinkSubscriberTests {
 		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 2, 0, 0));
 		assertThat(this.requests).containsExactly("core/v1 create success", "core/v1 patch success",
 				"core/v1 patch success");
+	}
+
+	@Test
+	void readersShapeCreatesWithEventTimeAndActionThenPatchesASeriesAndRemovesEventTime() {
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults(), this.sink, this.recordingSleeper,
+				EventShape.READERS);
+		this.clock.advance(Duration.ofNanos(123_456_789));
+		for (int i = 0; i < 3; i++) {
+			handle(recording, pod());
+			this.clock.advance(Duration.ofSeconds(1));
+		}
+		List<ScriptedSink.Call> calls = this.sink.calls();
+		assertThat(calls).extracting(ScriptedSink.Call::verb).containsExactly("create", "patch", "patch");
+		CoreV1Event created = calls.get(0).event();
+		assertThat(created.getEventTime())
+			.isEqualTo(OffsetDateTime.of(2026, 11, 30, 12, 0, 0, 123_456_000, ZoneOffset.UTC));
+		assertThat(created.getAction()).as("the reason, as events.k8s.io/v1 writes do").isEqualTo("Started");
+		assertThat(created.getSeries()).isNull();
+		assertThat(created.getCount()).isEqualTo(1);
+		assertThat(created.getFirstTimestamp()).isEqualTo(OffsetDateTime.of(2026, 11, 30, 12, 0, 0, 0, ZoneOffset.UTC));
+		assertThat(created.getLastTimestamp()).isEqualTo(created.getFirstTimestamp());
+		assertThat(calls.get(1).patch()).isEqualTo(new EventSink.CountPatch(2,
+				OffsetDateTime.of(2026, 11, 30, 12, 0, 1, 0, ZoneOffset.UTC), "Started container", null,
+				Instant.parse("2026-11-30T12:00:01.123456789Z")));
+		Map<String, Object> body = calls.get(2).patch().toMap();
+		assertThat(body.keySet()).containsExactly("count", "lastTimestamp", "message", "series", "eventTime");
+		assertThat(body).containsEntry("count", 3)
+			.containsEntry("lastTimestamp", "2026-11-30T12:00:02Z")
+			.containsEntry("series", Map.of("count", 3, "lastObservedTime", "2026-11-30T12:00:02.123456Z"));
+		assertThat(body.get("eventTime")).as("removes eventTime").isNull();
+		CoreV1Event stored = this.sink.stored().values().iterator().next();
+		assertThat(stored.getCount()).isEqualTo(3);
+		assertThat(stored.getSeries().getCount()).isEqualTo(3);
+		assertThat(stored.getEventTime()).isNull();
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 2, 0, 0));
+	}
+
+	@Test
+	void readersShapeKeepsClientGoCreateForAnEventTheServerWouldRefuseWithAnEventTime() {
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults(), this.sink, this.recordingSleeper,
+				EventShape.READERS);
+		RecordedEvent unqualifiedComponent = new RecordedEvent(TestEvents.object("Pod", "foo", "baz"), null,
+				EventType.NORMAL, "Started", null, "m", Map.of(), new EventSource("my controller", "host"),
+				this.clock.instant());
+		handle(recording, unqualifiedComponent);
+		assertThat(this.sink.calls()).singleElement().satisfies((call) -> {
+			assertThat(call.event().getEventTime()).isNull();
+			assertThat(call.event().getAction()).isNull();
+		});
+	}
+
+	@Test
+	void readersShapeCreatesASeriesWhenTheServerLostAnEventWithACountAboveOne() {
+		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults(), this.sink, this.recordingSleeper,
+				EventShape.READERS);
+		handle(recording, pod());
+		this.sink.delete(this.sink.calls().get(0).event().getMetadata().getName());
+		this.clock.advance(Duration.ofSeconds(3));
+		handle(recording, pod());
+		List<ScriptedSink.Call> calls = this.sink.calls();
+		assertThat(calls).extracting(ScriptedSink.Call::verb).containsExactly("create", "patch", "create");
+		CoreV1Event recreated = calls.get(2).event();
+		assertThat(recreated.getCount()).isEqualTo(2);
+		assertThat(recreated.getEventTime()).isNull();
+		assertThat(recreated.getSeries().getCount()).isEqualTo(2);
+		assertThat(recreated.getSeries().getLastObservedTime())
+			.isEqualTo(OffsetDateTime.of(2026, 11, 30, 12, 0, 3, 0, ZoneOffset.UTC));
 	}
 
 	@Test

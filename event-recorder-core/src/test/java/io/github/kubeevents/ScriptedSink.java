@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.CoreV1EventSeries;
 
 /**
  * An in-memory {@link EventSink} in the style of client-go's {@code testEventSink}: it stores created Events by
@@ -125,6 +126,11 @@ public final class ScriptedSink implements EventSink {
 			existing.setCount(patch.count());
 			existing.setLastTimestamp(patch.lastTimestamp());
 			existing.setMessage(patch.message());
+			if (patch.lastObservedTime() != null) {
+				existing.setSeries(new CoreV1EventSeries().count(patch.count())
+					.lastObservedTime(EventsV1Events.microTime(patch.lastObservedTime())));
+				existing.setEventTime(null);
+			}
 			existing.getMetadata().setResourceVersion(String.valueOf(this.resourceVersion.incrementAndGet()));
 			this.succeeded.incrementAndGet();
 			return TestEvents.copy(existing);

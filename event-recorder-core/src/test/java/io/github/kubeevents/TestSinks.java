@@ -2,6 +2,7 @@ package io.github.kubeevents;
 
 import java.time.Clock;
 
+import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
@@ -21,9 +22,18 @@ final class TestSinks {
 	 * @return the settings
 	 */
 	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, SinkRequestListener listener, Clock clock) {
+		return settings(policy, sleeper, listener, clock, EventShape.CLIENT_GO);
+	}
+
+	/**
+	 * {@link #settings(RetryPolicy, Sleeper, SinkRequestListener, Clock)} writing core/v1 in {@code shape}.
+	 */
+	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, SinkRequestListener listener, Clock clock,
+			EventShape shape) {
 		return new SinkSettings(policy, sleeper, () -> 0.5, listener, null, clock, 1, 1000, EventsApi.AUTO,
 				CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT, 4096, CorrelatorOptions.builder().clock(clock).build(),
-				CorrelatorOptions.builder().aggregationEnabled(false).spamFilterEnabled(false).clock(clock).build(), false);
+				CorrelatorOptions.builder().aggregationEnabled(false).spamFilterEnabled(false).clock(clock).build(), false,
+				shape);
 	}
 
 }

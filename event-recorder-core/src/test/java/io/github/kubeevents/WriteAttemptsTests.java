@@ -10,6 +10,7 @@ import java.util.function.DoubleSupplier;
 
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import org.junit.jupiter.api.Test;
@@ -52,7 +53,7 @@ class WriteAttemptsTests {
 				(name, verb, result, duration) -> this.requests.add(name + " " + verb + " " + result + " " + duration),
 				null, this.clock, 1, 1000, EventsApi.AUTO, CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT, 4096,
 				CorrelatorOptions.builder().clock(this.clock).build(),
-				CorrelatorOptions.builder().clock(this.clock).build(), false);
+				CorrelatorOptions.builder().clock(this.clock).build(), false, EventShape.CLIENT_GO);
 		return new WriteAttempts(api, settings, this.counters, this.ticker::get);
 	}
 

@@ -1,9 +1,11 @@
 package io.github.kubeevents.sink;
 
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.jspecify.annotations.Nullable;
@@ -98,14 +100,22 @@ public interface EventSink {
 	 * {@code metadata.resourceVersion}, which the API server checks as a precondition (409 Conflict when the Event
 	 * changed meanwhile).
 	 *
+	 * <p>In the {@linkplain EventShape#READERS readers' shape} the patch also has {@link #lastObservedTime()}: then it
+	 * sets {@code series {count, lastObservedTime}} beside the count and removes {@code eventTime} (a JSON
+	 * {@code null}, so the serialiser must write null values of the map; Jackson does by default, Gson only with
+	 * {@code serializeNulls()}).
+	 *
 	 * <p>Immutable and thread-safe.
 	 *
 	 * @param count the new count
 	 * @param lastTimestamp the new last timestamp (UTC, whole seconds)
 	 * @param message the latest message, may be empty
 	 * @param resourceVersion the resourceVersion the Event must still have, or {@code null} for none
+	 * @param lastObservedTime the latest occurrence, written as the series' {@code lastObservedTime} (microseconds),
+	 * or {@code null} for client-go's patch without a series
 	 */
-	record CountPatch(int count, OffsetDateTime lastTimestamp, String message, @Nullable String resourceVersion) {
+	record CountPatch(int count, OffsetDateTime lastTimestamp, String message, @Nullable String resourceVersion,
+			@Nullable Instant lastObservedTime) {
 
 		/**
 		 * An unconditional patch (client-go's).
@@ -114,7 +124,28 @@ public interface EventSink {
 		 * @param message the latest message, may be empty
 		 */
 		public CountPatch(int count, OffsetDateTime lastTimestamp, String message) {
-			this(count, lastTimestamp, message, null);
+			this(count, lastTimestamp, message, null, null);
+		}
+
+		/**
+		 * client-go's patch, with a precondition when {@code resourceVersion} is given.
+		 * @param count the new count
+		 * @param lastTimestamp the new last timestamp (UTC, whole seconds)
+		 * @param message the latest message, may be empty
+		 * @param resourceVersion the resourceVersion the Event must still have, or {@code null} for none
+		 */
+		public CountPatch(int count, OffsetDateTime lastTimestamp, String message, @Nullable String resourceVersion) {
+			this(count, lastTimestamp, message, resourceVersion, null);
+		}
+
+		/**
+		 * This patch in the readers' shape: with a series of this count observed last at {@code lastObservedTime}.
+		 * @param lastObservedTime the latest occurrence
+		 * @return the patch with the series
+		 */
+		public CountPatch withSeries(Instant lastObservedTime) {
+			return new CountPatch(this.count, this.lastTimestamp, this.message, this.resourceVersion,
+					Objects.requireNonNull(lastObservedTime, "lastObservedTime"));
 		}
 
 		/**
@@ -122,7 +153,9 @@ public interface EventSink {
 		 * formatting, so quotes and unicode in messages are safe). The timestamp is RFC 3339 in UTC, e.g.
 		 * {@code 2026-11-30T12:00:00Z}.
 		 * @return {@code {"count":N,"lastTimestamp":"...","message":"..."}}, first
-		 * {@code "metadata":{"resourceVersion":"..."}} when there is a resourceVersion
+		 * {@code "metadata":{"resourceVersion":"..."}} when there is a resourceVersion, and last
+		 * {@code "series":{"count":N,"lastObservedTime":"...000000Z"},"eventTime":null} when there is a
+		 * {@link #lastObservedTime()}
 		 */
 		public Map<String, Object> toMap() {
 			Map<String, Object> body = new LinkedHashMap<>();
@@ -133,6 +166,13 @@ public interface EventSink {
 			body.put("lastTimestamp", DateTimeFormatter.ISO_INSTANT.format(this.lastTimestamp.toInstant()));
 			if (this.message != null && !this.message.isEmpty()) {
 				body.put("message", this.message);
+			}
+			if (this.lastObservedTime != null) {
+				Map<String, Object> series = new LinkedHashMap<>();
+				series.put("count", this.count);
+				series.put("lastObservedTime", EventsV1Sink.SeriesPatch.MICRO_TIME.format(this.lastObservedTime));
+				body.put("series", series);
+				body.put("eventTime", null);
 			}
 			return body;
 		}

@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.github.kubeevents.ApiAnswers;
 import io.github.kubeevents.sink.EventSinkException;
+import com.google.gson.Gson;
 import io.kubernetes.client.openapi.JSON;
 
 /**
@@ -43,6 +44,8 @@ final class Fabric8Requests {
 
 	/** The content type of a strategic-merge patch. */
 	static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
+
+	private static final Gson PATCH_JSON = JSON.getGson().newBuilder().serializeNulls().create();
 
 	/** The content type of a create, as the official client sends it. */
 	static final String JSON_TYPE = "application/json; charset=utf-8";
@@ -103,7 +106,8 @@ final class Fabric8Requests {
 
 	/** PATCHes {@code path} with {@code patch} as a strategic-merge patch; the answer as {@code type}. */
 	<T> T patch(String path, Map<String, Object> patch, Class<T> type) throws EventSinkException {
-		String json = JSON.serialize(patch);
+		// a null value removes the field, so nulls are written (the client's JSON drops them)
+		String json = PATCH_JSON.toJson(patch);
 		return send("patch", type, () -> request(path).method("PATCH", STRATEGIC_MERGE_PATCH, json));
 	}
 

@@ -126,6 +126,7 @@ public final class KubeEventsAutoConfiguration {
 			.writerQueueCapacity(sink.writerQueueCapacity())
 			.seriesCacheSize(sink.seriesCacheSize())
 			.deterministicNames(sink.deterministicNames())
+			.eventShape(sink.eventShape())
 			.retryPolicy(sink.retry().toPolicy())
 			.correlatorOptions(coreV1.build())
 			.eventsV1CorrelatorOptions(eventsV1.build());

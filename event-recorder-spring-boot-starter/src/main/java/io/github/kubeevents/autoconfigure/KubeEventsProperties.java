@@ -6,6 +6,7 @@ import java.util.Objects;
 
 import io.github.kubeevents.CorrelatorOptions;
 import io.github.kubeevents.SubscriberOptions;
+import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.status.SinkMode;
@@ -122,12 +123,17 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * restart or from a second replica the count continues on one Event; costs a GET and a PATCH more for the first
 	 * write of a stream after a restart, nothing in steady state, and needs the "get" verb on events (without it,
 	 * one WARN and client-go's names).
+	 * @param shape Which fields core/v1 writes carry: "readers" adds eventTime to a first occurrence and a series
+	 * (count, last observed time) to each repeat, so kubectl, the OpenTelemetry collector, Grafana Alloy, event
+	 * exporters and events.k8s.io/v1 readers all show the right count and last-seen time, and makes api "auto" prefer
+	 * core/v1; "client-go" writes exactly client-go's request bodies and lets "auto" prefer events.k8s.io/v1 as
+	 * client-go does.
 	 */
 	public record Sink(@DefaultValue("auto") SinkMode mode, @DefaultValue("auto") String api,
 			@DefaultValue("5s") Duration requestTimeout, @DefaultValue("4") int writers,
 			@DefaultValue("1000") int writerQueueCapacity, @DefaultValue("4096") int seriesCacheSize,
 			@DefaultValue RateLimit rateLimit, @DefaultValue Retry retry, @DefaultValue("auto") SinkClient client,
-			@DefaultValue("false") boolean deterministicNames) {
+			@DefaultValue("false") boolean deterministicNames, @DefaultValue("readers") String shape) {
 
 		/**
 		 * Validates the sink settings.
@@ -143,6 +149,16 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 			requireCapacity(writerQueueCapacity, "kubeevents.sink.writer-queue-capacity");
 			require(seriesCacheSize >= 1, "kubeevents.sink.series-cache-size", seriesCacheSize, "must be at least 1");
 			require(client != null, "kubeevents.sink.client", client, "must be one of auto, official, fabric8");
+			require(shape != null && EventShape.fromValue(shape) != null, "kubeevents.sink.shape", shape,
+					"must be one of readers, client-go");
+		}
+
+		/**
+		 * {@link #shape()} as the core library's value.
+		 * @return the shape
+		 */
+		public EventShape eventShape() {
+			return Objects.requireNonNull(EventShape.fromValue(this.shape));
 		}
 
 		/**

@@ -128,7 +128,8 @@ class KubeEventsPropertiesTests {
 				new KubeEventsProperties.Kubeconfig(false),
 				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
 						new KubeEventsProperties.RateLimit(null, 10),
-						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)), SinkClient.AUTO, false),
+						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)), SinkClient.AUTO, false,
+						"readers"),
 				new KubeEventsProperties.Queue(10_000, 10_000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
@@ -176,13 +177,14 @@ class KubeEventsPropertiesTests {
 				"kubeevents.sink.writer-queue-capacity=30", "kubeevents.sink.rate-limit.qps=5",
 				"kubeevents.sink.rate-limit.burst=7", "kubeevents.sink.series-cache-size=99",
 				"kubeevents.sink.retry.max-attempts=3", "kubeevents.sink.retry.sleep=1s", "kubeevents.sink.client=official",
-				"kubeevents.sink.deterministic-names=true")
+				"kubeevents.sink.deterministic-names=true", "kubeevents.sink.shape=client-go")
 			.run((context) -> {
 				KubeEventsProperties properties = properties(context);
 				assertThat(properties.sink().eventsApi()).isEqualTo(EventsApi.EVENTS_V1);
 				assertThat(properties.sink()).isEqualTo(new KubeEventsProperties.Sink(SinkMode.LOG, "events.k8s.io/v1",
 						Duration.ofSeconds(2), 2, 30, 99, new KubeEventsProperties.RateLimit(5.0, 7),
-						new KubeEventsProperties.Retry(3, Duration.ofSeconds(1)), SinkClient.OFFICIAL, true));
+						new KubeEventsProperties.Retry(3, Duration.ofSeconds(1)), SinkClient.OFFICIAL, true, "client-go"));
+				assertThat(properties.sink().eventShape()).isEqualTo(io.github.kubeevents.sink.EventShape.CLIENT_GO);
 				assertThat(context.getBean(io.github.kubeevents.EventBroadcaster.class).stats().writeBudget())
 					.isEqualTo(new io.github.kubeevents.introspect.RecorderStats.WriteBudget(5.0, 7, 0, Duration.ZERO));
 			});
