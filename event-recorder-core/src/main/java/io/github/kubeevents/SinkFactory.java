@@ -156,13 +156,18 @@ final class SinkFactory {
 
 	/**
 	 * {@code auto} in the readers' shape, where discovery found events.k8s.io/v1: core/v1, the API whose writes
-	 * every reader shows right, unless RBAC in the startup namespace allows events.k8s.io/v1 more verbs.
+	 * every reader shows right, where RBAC in the startup namespace allows it at least {@code create} and as many
+	 * verbs as events.k8s.io/v1. Otherwise events.k8s.io/v1, whose sink still switches to core/v1 at a refusal when
+	 * core/v1 serves better ({@link ApiFallback}).
 	 */
 	private static ApiChoice readersChoice(ApiChoice discovered, EventsAccess access, String namespace) {
 		EventsAccess.Check core = access.check(EventsApi.CORE_V1, namespace);
 		if (!core.complete()) {
+			if (!core.known() || core.rank() == 0) {
+				return discovered;
+			}
 			EventsAccess.Check eventsV1 = access.check(EventsApi.EVENTS_V1, namespace);
-			if (!core.known() || eventsV1.rank() > core.rank()) {
+			if (!eventsV1.known() || eventsV1.rank() > core.rank()) {
 				return discovered;
 			}
 		}

@@ -12,6 +12,7 @@ import io.github.kubeevents.ApiFallback.Decision;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.RetryPolicy;
@@ -79,9 +80,13 @@ class EventsAccessTests {
 
 	/** A sink built as {@code startRecordingTo(client)} builds it, over the scripted sinks and review. */
 	private SinkSubscriber sink(EventsApi configured, EventsApi discovered) {
+		return sink(configured, discovered, EventShape.CLIENT_GO);
+	}
+
+	private SinkSubscriber sink(EventsApi configured, EventsApi discovered, EventShape shape) {
 		SinkSettings base = TestSinks.settings(RetryPolicy.defaults(), (duration) -> {
 		}, (api, verb, result, duration) -> {
-		}, this.clock);
+		}, this.clock, shape);
 		SinkSettings settings = new SinkSettings(base.retryPolicy(), base.sleeper(), base.jitter(),
 				base.requestListener(), null, this.clock, 1, 1000, configured, base.requestTimeout(),
 				base.seriesCacheSize(), base.coreV1Correlation(), base.eventsV1Correlation(), false, base.shape());
@@ -132,6 +137,35 @@ class EventsAccessTests {
 	void autoSwitchesWhenCoreV1ServesTheRecorderBetter(String eventsV1, String coreV1, Decision expected) {
 		assertThat(ApiFallback.decide(check(EventsApi.EVENTS_V1, eventsV1), check(EventsApi.CORE_V1, coreV1)))
 			.isEqualTo(expected);
+	}
+
+	/**
+	 * {@code auto} in the readers' shape, where discovery found events.k8s.io/v1: core/v1 where the startup
+	 * namespace's RBAC allows it {@code create} and as many verbs as events.k8s.io/v1, else events.k8s.io/v1 (whose
+	 * fallback still switches at a refusal).
+	 */
+	@ParameterizedTest(name = "readers' shape: events.k8s.io/v1 [{0}], core/v1 [{1}] -> {2}")
+	@CsvSource({
+			"create+patch, create+patch, core/v1",
+			"'', create+patch, core/v1",
+			"create, create+patch, core/v1",
+			"create, create, core/v1",
+			"'', create, core/v1",
+			"create+patch, create, events.k8s.io/v1",
+			"create+patch, '', events.k8s.io/v1",
+			"'', '', events.k8s.io/v1" })
+	void autoInTheReadersShapeWritesCoreV1WhereRbacAllowsItAsMuch(String eventsV1, String coreV1, String expected) {
+		if (!eventsV1.isEmpty()) {
+			grant("events.k8s.io", eventsV1.split("\\+"));
+		}
+		if (!coreV1.isEmpty()) {
+			grant("core", coreV1.split("\\+"));
+		}
+		SinkSubscriber sink = sink(EventsApi.AUTO, EventsApi.EVENTS_V1, EventShape.READERS);
+		assertThat(sink.choice().api().value()).isEqualTo(expected);
+		if (expected.equals("core/v1")) {
+			assertThat(sink.choice().reason()).startsWith("auto, readers' shape: core/v1");
+		}
 	}
 
 	/**

@@ -15,6 +15,7 @@ import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.TickingClock;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
@@ -238,8 +239,8 @@ abstract class SinkClientIT {
 
 	@Test
 	void autoForAnIdentityAllowedOnlyCoreV1EventsSwitchesToCoreV1() throws Exception {
-		grantCoreEventsOnly();
-		EventRecorder recorder = start(EventBroadcaster.builder(), Identity.RESTRICTED);
+		grantEventsOnly("");
+		EventRecorder recorder = start(EventBroadcaster.builder().eventShape(EventShape.CLIENT_GO), Identity.RESTRICTED);
 		assertThat(sink().api()).isEqualTo("events.k8s.io/v1");
 		assertThat(sink().apiReason()).isEqualTo("auto: the API server serves events.k8s.io/v1");
 		recorder.about(pod("a")).warning("FailedCreate", "first, refused as events.k8s.io/v1, written as core/v1");
@@ -250,6 +251,36 @@ abstract class SinkClientIT {
 		assertThat(sink().api()).isEqualTo("core/v1");
 		assertThat(sink().apiReason()).startsWith("auto: switched from events.k8s.io/v1, which RBAC refuses (HTTP 403")
 			.endsWith("core/v1 Events are allowed (core/v1 allows create, patch)");
+		assertThat(this.broadcaster.stats().totalDropped()).isZero();
+	}
+
+	/** In the readers' shape (the default), auto writes core/v1 from the start where RBAC allows it. */
+	@Test
+	void autoInTheReadersShapeWritesCoreV1WhereRbacAllowsIt() throws Exception {
+		grantEventsOnly("");
+		EventRecorder recorder = start(EventBroadcaster.builder().accessCheckNamespace(this.ns), Identity.RESTRICTED);
+		assertThat(sink().api()).isEqualTo("core/v1");
+		assertThat(sink().apiReason()).startsWith("auto, readers' shape: core/v1");
+		recorder.about(pod("a")).warning("FailedCreate", "first");
+		recorder.about(pod("a")).warning("FailedCreate", "first");
+		awaiting(() -> writes().patched() == 1);
+		assertThat(coreEvents()).singleElement().satisfies((event) -> {
+			assertThat(event.getCount()).isEqualTo(2);
+			assertThat(event.getSeries().getCount()).isEqualTo(2);
+			assertThat(event.getEventTime()).as("removed by the repeat").isNull();
+			assertThat(event.getAction()).isEqualTo("FailedCreate");
+		});
+		assertThat(this.broadcaster.stats().totalDropped()).isZero();
+	}
+
+	/** In the readers' shape, auto keeps events.k8s.io/v1 where RBAC allows only that API. */
+	@Test
+	void autoInTheReadersShapeKeepsEventsV1WhereRbacAllowsOnlyIt() throws Exception {
+		grantEventsOnly("events.k8s.io");
+		EventRecorder recorder = start(EventBroadcaster.builder().accessCheckNamespace(this.ns), Identity.RESTRICTED);
+		assertThat(sink().api()).isEqualTo("events.k8s.io/v1");
+		recorder.about(pod("a")).warning("FailedCreate", "first");
+		awaiting(() -> writes().created() == 1);
 		assertThat(this.broadcaster.stats().totalDropped()).isZero();
 	}
 
@@ -284,14 +315,15 @@ abstract class SinkClientIT {
 		assertThat(this.broadcaster.stats().totalDropped()).isZero();
 	}
 
-	private void grantCoreEventsOnly() throws ApiException {
+	/** Grants the restricted identity create and patch on events of one API group only. */
+	private void grantEventsOnly(String apiGroup) throws ApiException {
 		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.cluster.adminClient());
-		rbac.createNamespacedRole(this.ns, new V1Role().metadata(new V1ObjectMeta().name("core-events-only"))
-			.rules(List.of(new V1PolicyRule().apiGroups(List.of(""))
+		rbac.createNamespacedRole(this.ns, new V1Role().metadata(new V1ObjectMeta().name("events-only"))
+			.rules(List.of(new V1PolicyRule().apiGroups(List.of(apiGroup))
 				.resources(List.of("events"))
 				.verbs(List.of("create", "patch"))))).execute();
-		rbac.createNamespacedRoleBinding(this.ns, new V1RoleBinding().metadata(new V1ObjectMeta().name("core-events-only"))
-			.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name("core-events-only"))
+		rbac.createNamespacedRoleBinding(this.ns, new V1RoleBinding().metadata(new V1ObjectMeta().name("events-only"))
+			.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name("events-only"))
 			.subjects(List.of(new RbacV1Subject().kind("User")
 				.apiGroup("rbac.authorization.k8s.io")
 				.name(this.cluster.restrictedUserName())))).execute();
