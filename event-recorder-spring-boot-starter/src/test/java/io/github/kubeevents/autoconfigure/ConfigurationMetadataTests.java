@@ -90,6 +90,8 @@ class ConfigurationMetadataTests {
 				entry("kubeevents.sink.series-cache-size", "4096"), entry("kubeevents.sink.rate-limit.qps", null),
 				entry("kubeevents.sink.rate-limit.burst", "10"), entry("kubeevents.sink.retry.max-attempts", "12"),
 				entry("kubeevents.sink.retry.sleep", "10s"), entry("kubeevents.sink.deterministic-names", "false"),
+				// not client-go's: its bodies are one property away (docs/client-go-differences.md)
+				entry("kubeevents.sink.shape", "readers"),
 				entry("kubeevents.queue.capacity", "10000"),
 				entry("kubeevents.queue.subscriber-capacity", "10000"), entry("kubeevents.queue.full-policy", "drop"),
 				entry("kubeevents.correlator.cache-size", "4096"),
