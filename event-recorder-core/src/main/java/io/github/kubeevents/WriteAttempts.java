@@ -2,6 +2,7 @@ package io.github.kubeevents;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -109,6 +110,8 @@ final class WriteAttempts {
 	private final @Nullable TokenBucket budget;
 
 	private final Clock clock;
+
+	private final ClockSkew clockSkew = new ClockSkew();
 
 	private final EventCounters counters;
 
@@ -285,11 +288,14 @@ final class WriteAttempts {
 		for (int repeat = 0;; repeat++) {
 			awaitBudget();
 			long start = this.nanoTime.getAsLong();
+			boolean create = "create".equals(verb);
+			Instant sentAt = create ? this.clock.instant() : null;
 			try {
 				T answer = request.send();
 				completed(verb, "success", start);
-				if ("create".equals(verb)) {
+				if (create) {
 					this.created.increment();
+					this.clockSkew.observe(sentAt, this.clock.instant(), answer);
 				}
 				else if ("patch".equals(verb)) {
 					this.patched.increment();

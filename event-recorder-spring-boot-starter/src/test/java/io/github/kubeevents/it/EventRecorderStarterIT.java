@@ -46,6 +46,8 @@ import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1Role;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.context.SmartLifecycle;
 
@@ -92,9 +94,13 @@ class EventRecorderStarterIT {
 		this.ns = createNamespace(this.admin);
 	}
 
-	/** Scenario 1: the first event about an object, every field as the server stored it. */
-	@Test
-	void firstEventIsStoredWithEveryFieldExact() throws ApiException {
+	/**
+	 * Scenario 1: the first event about an object, every field as the server stored it: client-go's, plus in the
+	 * readers' shape its microsecond {@code eventTime} and the reason as {@code action}.
+	 */
+	@ParameterizedTest(name = "kubeevents.sink.shape={0}")
+	@ValueSource(strings = { "client-go", "readers" })
+	void firstEventIsStoredWithEveryFieldExact(String shape) throws ApiException {
 		V1ConfigMap configMap = this.admin
 			.createNamespacedConfigMap(this.ns,
 					new V1ConfigMap().metadata(new V1ObjectMeta().name("web-config").namespace(this.ns))
@@ -107,7 +113,7 @@ class EventRecorderStarterIT {
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 
 		AtomicReference<EventBroadcaster> broadcaster = new AtomicReference<>();
-		starter(client).run((context) -> {
+		starter(client, "kubeevents.sink.shape=" + shape).run((context) -> {
 			assertThat(context).hasNotFailed();
 			// ApplicationContextRunner refreshes the context, so the SmartLifecycle has subscribed and started
 			assertThat(context.getBean("kubeEventsLifecycle", SmartLifecycle.class).isRunning()).isTrue();
@@ -143,10 +149,18 @@ class EventRecorderStarterIT {
 			assertThat(event.getType()).isEqualTo("Warning");
 			assertThat(event.getReason()).isEqualTo("ConfigInvalid");
 			assertThat(event.getMessage()).isEqualTo(message);
-			assertThat(event.getEventTime()).isNull();
+			if (shape.equals("readers")) {
+				Instant eventTime = event.getEventTime().toInstant();
+				assertThat(eventTime).isBetween(before.truncatedTo(ChronoUnit.MICROS), after);
+				assertThat(unixNanos(eventTime) / 1000).as("the name's occurrence, in microseconds").isEqualTo(nanos / 1000);
+				assertThat(event.getAction()).isEqualTo("ConfigInvalid");
+			}
+			else {
+				assertThat(event.getEventTime()).isNull();
+				assertThat(event.getAction()).isNull();
+			}
 			assertThat(event.getSeries()).isNull();
 			assertThat(event.getRelated()).isNull();
-			assertThat(event.getAction()).isNull();
 			assertThat(event.getMetadata().getAnnotations()).isEmpty();
 
 			assertThat(http.exchanges()).singleElement().satisfies((exchange) -> {
@@ -197,15 +211,18 @@ class EventRecorderStarterIT {
 	 * Scenario 2: the same event three times, one second apart (controlled clock), becomes one Event: POST, then
 	 * two strategic-merge PATCHes of count, lastTimestamp and message.
 	 */
-	@Test
-	void identicalEventIsCountedWithStrategicMergePatches() throws ApiException {
+	@ParameterizedTest(name = "kubeevents.sink.shape={0}")
+	@ValueSource(strings = { "client-go", "readers" })
+	void identicalEventIsCountedWithStrategicMergePatches(String shape) throws ApiException {
 		Instant t0 = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusMillis(250);
 		TickingClock clock = TickingClock.fixed(t0);
 		V1ObjectReference pod = pod("api-7d9f", "4b7e0c1e-0000-4000-8000-000000000002");
 		ApiClient client = this.cp.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
 
-		starter(client).withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(clock))
+		boolean readers = shape.equals("readers");
+		starter(client, "kubeevents.sink.shape=" + shape)
+			.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(clock))
 			.withBean(CorrelatorOptionsCustomizer.class, () -> (builder) -> builder.clock(clock))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -228,6 +245,15 @@ class EventRecorderStarterIT {
 				assertThat(event.getReason()).isEqualTo("Pulled");
 				assertThat(event.getType()).isEqualTo("Normal");
 				assertThat(event.getInvolvedObject()).isEqualTo(pod);
+				if (readers) {
+					assertThat(event.getSeries().getCount()).isEqualTo(3);
+					assertThat(event.getSeries().getLastObservedTime().toInstant()).isEqualTo(t0.plusSeconds(2));
+					assertThat(event.getEventTime()).as("removed by the first repeat").isNull();
+					assertThat(event.getAction()).isEqualTo("Pulled");
+				}
+				else {
+					assertThat(event.getSeries()).isNull();
+				}
 
 				List<Exchange> exchanges = http.exchanges();
 				assertThat(http.summary()).containsExactly("POST 201", "PATCH 200", "PATCH 200");
@@ -239,7 +265,11 @@ class EventRecorderStarterIT {
 					assertThat(patch.contentType()).isEqualTo(STRATEGIC_MERGE_PATCH);
 					assertThat(JsonParser.parseString(patch.requestBody())).isEqualTo(JsonParser.parseString(
 							"{\"count\":" + (i + 1) + ",\"lastTimestamp\":\"" + utcSeconds(t0.plusSeconds(i)).toInstant()
-									+ "\",\"message\":\"Successfully pulled image \\\"nginx:1.27\\\"\"}"));
+									+ "\",\"message\":\"Successfully pulled image \\\"nginx:1.27\\\"\""
+									+ (readers ? ",\"series\":{\"count\":" + (i + 1) + ",\"lastObservedTime\":\""
+											+ t0.plusSeconds(i).toString().replace(".250Z", ".250000Z") + "\"},\"eventTime\":null"
+											: "")
+									+ "}"));
 				}
 				assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(1, 2, 0, 0));
 				assertThat(snapshot(context).dropped()).isEqualTo(drops());

@@ -308,12 +308,32 @@ class EventsV1IT {
 				.name(this.cluster.restrictedUserName())))).execute();
 	}
 
-	/** With {@code kubeevents.sink.api=auto} the starter asks discovery once and picks events.k8s.io/v1. */
+	/**
+	 * With {@code kubeevents.sink.api=auto} in the readers' shape (the default) the starter asks discovery once and
+	 * the RBAC of core/v1 at startup, and writes core/v1, which allows create and patch.
+	 */
+	@Test
+	void autoInTheReadersShapePicksCoreV1WhereRbacAllowsIt() {
+		ApiClient client = this.cluster.adminClient();
+		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
+		starter(client, "kubeevents.sink.api=auto").run((context) -> {
+			assertThat(sinks(context)).singleElement().satisfies((sink) -> {
+				assertThat(sink.api()).isEqualTo("core/v1");
+				assertThat(sink.apiReason()).startsWith("auto, readers' shape: core/v1 with a series on each repeat");
+			});
+			assertThat(http.summary()).containsExactly("GET 200");
+			assertThat(http.accessReviews()).extracting(Exchange::requestBody)
+				.extracting((body) -> body.replaceAll(".*\"group\":\"([^\"]*)\".*\"verb\":\"([a-z]+)\".*", "$1 $2"))
+				.containsExactly(" create", " patch");
+		});
+	}
+
+	/** With the client-go shape, {@code auto} asks discovery once and picks events.k8s.io/v1, as client-go. */
 	@Test
 	void autoPicksEventsV1WhenServed() {
 		ApiClient client = this.cluster.adminClient();
 		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
-		starter(client, "kubeevents.sink.api=auto").run((context) -> {
+		starter(client, "kubeevents.sink.api=auto", "kubeevents.sink.shape=client-go").run((context) -> {
 			assertThat(sinks(context)).singleElement().satisfies((sink) -> {
 				assertThat(sink.api()).isEqualTo("events.k8s.io/v1");
 				assertThat(sink.apiReason()).isEqualTo("auto: the API server serves events.k8s.io/v1");

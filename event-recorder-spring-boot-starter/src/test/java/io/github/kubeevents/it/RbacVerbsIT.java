@@ -194,7 +194,7 @@ class RbacVerbsIT {
 	void createWithoutPatchOnEventsV1AndBothOnCoreV1TakesCoreV1AtStartup() throws Exception {
 		grant(List.of("create", "patch"), List.of("create"));
 		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
-			starter(this.cluster.restrictedClient(), "kubeevents.sink.api=auto")
+			starter(this.cluster.restrictedClient(), "kubeevents.sink.api=auto", "kubeevents.sink.shape=client-go")
 				.withBean(EventBroadcasterCustomizer.class, () -> startupCheckIn(this.ns))
 				.run((context) -> {
 					warningThreeTimes(context, "db");

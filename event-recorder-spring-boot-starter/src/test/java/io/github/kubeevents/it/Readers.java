@@ -43,15 +43,35 @@ final class Readers {
 			return dir;
 		}
 		Path script = locateScript();
+		String out = run(List.of("bash", script.toString()), Duration.ofMinutes(30), false).trim();
+		if (out.isEmpty()) {
+			throw new IllegalStateException(script + " printed no directory");
+		}
+		dir = Path.of(out);
+		return dir;
+	}
+
+	/**
+	 * Runs {@code command} and returns its standard output (with its errors when {@code withErrors}, else they go
+	 * to this JVM's).
+	 * @throws IllegalStateException when it fails or outlives {@code timeout}
+	 */
+	private static String run(List<String> command, Duration timeout, boolean withErrors) {
 		try {
-			Process process = new ProcessBuilder("bash", script.toString()).redirectError(ProcessBuilder.Redirect.INHERIT)
-				.start();
-			String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-			if (!process.waitFor(30, TimeUnit.MINUTES) || process.exitValue() != 0 || out.isEmpty()) {
-				throw new IllegalStateException(script + " failed (exit " + process.exitValue() + ")");
+			ProcessBuilder builder = new ProcessBuilder(command);
+			if (withErrors) {
+				builder.redirectErrorStream(true);
 			}
-			dir = Path.of(out);
-			return dir;
+			else {
+				builder.redirectError(ProcessBuilder.Redirect.INHERIT);
+			}
+			Process process = builder.start();
+			String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+			if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS) || process.exitValue() != 0) {
+				process.destroyForcibly();
+				throw new IllegalStateException(command + " failed: " + out);
+			}
+			return out;
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -82,21 +102,7 @@ final class Readers {
 		List<String> command = new ArrayList<>(List.of(dir().resolve("kubectl").toString(), "--kubeconfig",
 				kubeconfig.toString()));
 		command.addAll(List.of(args));
-		try {
-			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-			String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-				throw new IllegalStateException(command + " failed: " + out);
-			}
-			return out;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		return run(command, Duration.ofSeconds(60), true);
 	}
 
 	/** What a reader shows of one Event: its count ({@code null}: none shown) and last-seen time ({@code null}: none). */
