@@ -57,9 +57,13 @@ final class BroadcastingEventRecorder implements EventRecorder {
 			EventSpec.requireWithinLimit(message.text(), this.maxMessageBytes);
 			event = spec.build(this.source, this.clock.instant(), message.text());
 		}
-		catch (RuntimeException ex) {
+		catch (Throwable ex) {
+			// an Error from user code too (an object's toString, a kind registry's lookup); the JVM's own pass on
+			EventSpec.rethrowIfFatal(ex);
 			this.counters.dropAndLog(DropReason.INVALID_INPUT, null,
-					"Could not record event (" + spec.describe() + "): " + ex.getMessage(), false);
+					"Could not record event (" + spec.describe() + "): "
+							+ ((ex instanceof RuntimeException) ? ex.getMessage() : ex.toString()),
+					false);
 			return;
 		}
 		if (message.failure() != null) {

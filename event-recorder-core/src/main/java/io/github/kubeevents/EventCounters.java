@@ -133,7 +133,7 @@ final class EventCounters {
 	 * Counts an event whose message pattern failed to format (recorded with the pattern and its arguments) and logs
 	 * it at WARN, once per pattern, with the object.
 	 */
-	void formatFailed(RecordedEvent event, String pattern, Exception failure) {
+	void formatFailed(RecordedEvent event, String pattern, Throwable failure) {
 		this.formatFailures.increment();
 		if (this.failedPatterns.asMap().putIfAbsent(pattern, Boolean.TRUE) == null) {
 			logger.atWarn()

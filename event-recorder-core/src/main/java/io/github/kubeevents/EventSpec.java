@@ -105,8 +105,10 @@ public record EventSpec(@Nullable Object regarding, @Nullable InvolvedObjectAdap
 		catch (IllegalArgumentException ex) {
 			throw ex;
 		}
-		catch (Exception ex) {
-			// also checked exceptions an adapter throws undeclared (Kotlin, @SneakyThrows)
+		catch (Throwable ex) {
+			// also checked exceptions an adapter throws undeclared (Kotlin, @SneakyThrows), and an Error such as an
+			// AssertionError; only the JVM's own failures reach the caller
+			rethrowIfFatal(ex);
 			throw new IllegalArgumentException(
 					"the InvolvedObjectAdapter failed on " + object.getClass().getName() + ": " + ex, ex);
 		}
@@ -187,14 +189,28 @@ public record EventSpec(@Nullable Object regarding, @Nullable InvolvedObjectAdap
 		try {
 			object = InvolvedObject.describe(this.regarding);
 		}
-		catch (RuntimeException ex) {
+		catch (Throwable ex) {
+			rethrowIfFatal(ex);
 			object = this.regarding.getClass().getName();
 		}
 		return "object=" + object + " type=\"" + this.type + "\" reason=\"" + this.reason + "\"";
 	}
 
 	/** A formatted message, and why its pattern failed to format, if it did. */
-	record Formatted(String text, @Nullable Exception failure) {
+	record Formatted(String text, @Nullable Throwable failure) {
+	}
+
+	/**
+	 * Rethrows the JVM's own failures ({@link VirtualMachineError}: out of memory, stack overflow), which no
+	 * recorder can handle; any other {@code Throwable} from user code (an argument's {@code toString}, an adapter)
+	 * is the caller's input, and becomes a mark or a counted drop instead of reaching the caller (as Go's
+	 * {@code fmt} recovers a panicking {@code String} method).
+	 * @param failure what was thrown
+	 */
+	static void rethrowIfFatal(Throwable failure) {
+		if (failure instanceof VirtualMachineError fatal) {
+			throw fatal;
+		}
 	}
 
 	/**
@@ -212,14 +228,15 @@ public record EventSpec(@Nullable Object regarding, @Nullable InvolvedObjectAdap
 			String fast = formatSimple(message, args);
 			return new Formatted((fast != null) ? fast : String.format(Locale.ROOT, message, args), null);
 		}
-		catch (Exception ex) {
+		catch (Throwable ex) {
 			// IllegalFormatException, or an argument's toString/formatTo that failed (possibly with an undeclared
-			// checked exception)
+			// checked exception, or an Error such as an AssertionError)
+			rethrowIfFatal(ex);
 			return new Formatted(marked(message, args, ex), ex);
 		}
 	}
 
-	private static String marked(String pattern, Object[] args, Exception failure) {
+	private static String marked(String pattern, Object[] args, Throwable failure) {
 		StringBuilder text = new StringBuilder(pattern.length() + 64).append(pattern)
 			.append(' ')
 			.append(BAD_FORMAT_MARK)
@@ -238,7 +255,8 @@ public record EventSpec(@Nullable Object regarding, @Nullable InvolvedObjectAdap
 		try {
 			return String.valueOf(arg);
 		}
-		catch (Exception ex) {
+		catch (Throwable ex) {
+			rethrowIfFatal(ex);
 			return arg.getClass().getName() + "(toString failed: " + ex.getClass().getSimpleName() + ")";
 		}
 	}

@@ -159,7 +159,8 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 			InvolvedObject reference = from(object);
 			return "\"" + reference.displayName() + "\" kind=\"" + reference.kind() + "\"";
 		}
-		catch (RuntimeException ex) {
+		catch (Throwable ex) {
+			EventSpec.rethrowIfFatal(ex);
 			return object.getClass().getName();
 		}
 	}

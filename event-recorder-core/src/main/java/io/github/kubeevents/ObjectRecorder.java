@@ -72,8 +72,9 @@ public final class ObjectRecorder {
 				reference = (this.recorder instanceof BroadcastingEventRecorder broadcasting)
 						? broadcasting.kinds().reference(related) : InvolvedObject.from(related);
 			}
-			catch (RuntimeException ex) {
-				logger.debug("Could not reference the related object, recording without it: {}", ex.getMessage());
+			catch (Throwable ex) {
+				EventSpec.rethrowIfFatal(ex);
+				logger.debug("Could not reference the related object, recording without it: {}", ex.toString());
 			}
 		}
 		return new ObjectRecorder(this.recorder, this.regarding, this.adapter, reference, this.action,

@@ -261,6 +261,40 @@ class EventRecorderTests {
 		throw (E) ex;
 	}
 
+	/** Go's fmt recovers a panicking String method; an Error from toString is the caller's input here too. */
+	@Test
+	void formatArgumentWhoseToStringThrowsAnErrorStillRecordsTheEventAndNeverReachesTheCaller() {
+		Object asserting = new Object() {
+			@Override
+			public String toString() {
+				throw new AssertionError("invariant broken");
+			}
+		};
+		assertThatNoException()
+			.isThrownBy(() -> this.recorder.eventf(pod(), EventType.NORMAL, "R", "value: %s", asserting));
+		assertThat(single().message())
+			.startsWith("value: %s %!(BADFORMAT AssertionError: invariant broken) %!(ARGS ")
+			.endsWith("(toString failed: AssertionError))");
+		assertThat(this.broadcaster.stats().formatFailures()).isEqualTo(1);
+		assertThat(this.broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag())).isZero();
+	}
+
+	@Test
+	void anErrorFromAnAdapterOrTheObjectIsACountedInvalidInputButTheJvmsOwnFailuresPassOn() {
+		InvolvedObjectAdapter<String> asserting = (s) -> {
+			throw new AssertionError("not a widget");
+		};
+		assertThatNoException().isThrownBy(() -> this.recorder.about("widget-1", asserting).warning("R", "m"));
+		assertThat(this.broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(1);
+		assertThat(warnings()).singleElement()
+			.satisfies((line) -> assertThat(line).contains("java.lang.AssertionError: not a widget"));
+		InvolvedObjectAdapter<String> exhausted = (s) -> {
+			throw new StackOverflowError("deep");
+		};
+		org.assertj.core.api.Assertions.assertThatThrownBy(() -> this.recorder.about("widget-2", exhausted).warning("R", "m"))
+			.isInstanceOf(StackOverflowError.class);
+	}
+
 	@Test
 	void formatArgumentWhoseToStringThrowsStillRecordsTheEvent() {
 		Object hostile = new Object() {
