@@ -93,9 +93,26 @@ final class ApiErrors {
 				retryAfter(ex), "HTTP " + ex.getCode() + ((reason.isEmpty()) ? "" : " " + reason) + ": " + message, ex);
 	}
 
-	private static String describe(ApiException ex) {
-		Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-		return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+	/**
+	 * A transport failure as a reader needs it: {@code ConnectException: Connection refused}; where the failure has
+	 * no message (the JDK client's {@code ConnectException}, a bare {@code ClosedChannelException}), its causes down
+	 * to the first that has one, e.g. {@code ConnectException, caused by ConnectException: Connection refused}.
+	 */
+	static String describe(ApiException ex) {
+		Throwable failure = (ex.getCause() != null) ? ex.getCause() : ex;
+		StringBuilder out = new StringBuilder();
+		for (int depth = 0; failure != null && depth < 6; depth++) {
+			if (depth > 0) {
+				out.append(", caused by ");
+			}
+			out.append(failure.getClass().getSimpleName());
+			String message = failure.getMessage();
+			if (message != null && !message.isBlank()) {
+				return out.append(": ").append(message).toString();
+			}
+			failure = (failure.getCause() != failure) ? failure.getCause() : null;
+		}
+		return out.append(" (no message)").toString();
 	}
 
 	private static String string(JsonObject object, String member) {

@@ -140,8 +140,8 @@ final class EventCounters {
 				.setMessage("Could not format the message of an event; recording the pattern with its arguments"
 						+ " (logged once per pattern): {}: pattern '{}': {}")
 				.addArgument(event::describe)
-				.addArgument(pattern)
-				.addArgument(failure::toString)
+				.addArgument(() -> LogText.oneLine(pattern))
+				.addArgument(() -> LogText.oneLine(failure.toString()))
 				.addKeyValue("object", event.regarding().displayName())
 				.log();
 		}
@@ -315,11 +315,12 @@ final class EventCounters {
 		if (latest instanceof RecordedEvent event) {
 			return event.describe();
 		}
-		return String.valueOf(latest);
+		return LogText.oneLine(String.valueOf(latest));
 	}
 
+	/** The event (its caller-supplied fields quoted and escaped) and why it was dropped, on one line. */
 	private static String describe(@Nullable RecordedEvent event, String why) {
-		return (event != null) ? event.describe() + ": " + why : why;
+		return (event != null) ? event.describe() + ": " + LogText.oneLine(why) : LogText.oneLine(why);
 	}
 
 }

@@ -65,20 +65,8 @@ final class EventLoggingHandler implements EventHandler {
 	}
 
 	private static void field(StringBuilder line, String key, @Nullable String value) {
-		line.append(' ').append(key).append("=\"");
-		String text = (value != null) ? value : "";
-		for (int i = 0; i < text.length(); i++) {
-			char c = text.charAt(i);
-			switch (c) {
-				case '"' -> line.append("\\\"");
-				case '\\' -> line.append("\\\\");
-				case '\n' -> line.append("\\n");
-				case '\r' -> line.append("\\r");
-				case '\t' -> line.append("\\t");
-				default -> line.append(c);
-			}
-		}
-		line.append('"');
+		line.append(' ').append(key).append('=');
+		LogText.appendQuoted(line, value);
 	}
 
 }

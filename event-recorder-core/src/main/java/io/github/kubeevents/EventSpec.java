@@ -193,7 +193,8 @@ public record EventSpec(@Nullable Object regarding, @Nullable InvolvedObjectAdap
 			rethrowIfFatal(ex);
 			object = this.regarding.getClass().getName();
 		}
-		return "object=" + object + " type=\"" + this.type + "\" reason=\"" + this.reason + "\"";
+		return "object=" + object + " type=" + LogText.quoted(String.valueOf(this.type)) + " reason="
+				+ LogText.quoted(this.reason);
 	}
 
 	/** A formatted message, and why its pattern failed to format, if it did. */

@@ -157,11 +157,11 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 		}
 		try {
 			InvolvedObject reference = from(object);
-			return "\"" + reference.displayName() + "\" kind=\"" + reference.kind() + "\"";
+			return LogText.quoted(reference.displayName()) + " kind=" + LogText.quoted(reference.kind());
 		}
 		catch (Throwable ex) {
 			EventSpec.rethrowIfFatal(ex);
-			return object.getClass().getName();
+			return LogText.oneLine(object.getClass().getName());
 		}
 	}
 

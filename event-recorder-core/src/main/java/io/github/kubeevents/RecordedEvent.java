@@ -66,8 +66,8 @@ public record RecordedEvent(InvolvedObject regarding, @Nullable InvolvedObject r
 	 * @return the description
 	 */
 	public String describe() {
-		return "object=\"" + this.regarding.displayName() + "\" kind=\"" + this.regarding.kind() + "\" type=\""
-				+ this.type.value() + "\" reason=\"" + this.reason + "\"";
+		return "object=" + LogText.quoted(this.regarding.displayName()) + " kind=" + LogText.quoted(this.regarding.kind())
+				+ " type=\"" + this.type.value() + "\" reason=" + LogText.quoted(this.reason);
 	}
 
 }

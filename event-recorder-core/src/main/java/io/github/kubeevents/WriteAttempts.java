@@ -211,7 +211,7 @@ final class WriteAttempts {
 				if (!counted) {
 					if (logger.isDebugEnabled()) {
 						logger.debug("Unable to write event series (one attempt): {}: {}", recorded.describe(),
-								ex.getMessage());
+								LogText.oneLine(ex.getMessage()));
 					}
 					return Outcome.NOT_WRITTEN;
 				}
@@ -225,12 +225,12 @@ final class WriteAttempts {
 					// stop or shutdown ends the retries: the drop is counted and summarised, not announced as a retry
 					if (logger.isDebugEnabled()) {
 						logger.debug("Unable to write event (attempt {}/{}, will not retry): {}: {}", n, maxAttempts,
-								recorded.describe(), ex.getMessage());
+								recorded.describe(), LogText.oneLine(ex.getMessage()));
 					}
 					return cancelledDrop(recorded);
 				}
 				logger.warn("Unable to write event (attempt {}/{}, may retry after sleeping): {}: {}", n, maxAttempts,
-						recorded.describe(), ex.getMessage());
+						recorded.describe(), LogText.oneLine(ex.getMessage()));
 				if (!pause(retryDelay(n))) {
 					return cancelledDrop(recorded);
 				}

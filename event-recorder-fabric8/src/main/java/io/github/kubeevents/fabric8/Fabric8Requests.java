@@ -159,11 +159,25 @@ final class Fabric8Requests {
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-			throw ApiAnswers.transportFailure(cause);
+			throw ApiAnswers.transportFailure(withEndpoint(cause));
 		}
 		finally {
 			this.inFlight.remove(future);
 		}
+	}
+
+	/**
+	 * The failure itself when it or a cause says what happened; else (the JDK client's {@code ConnectException} has
+	 * no message, nor has its {@code ClosedChannelException} cause) one that names the failure and the API server,
+	 * so the log says more than {@code ConnectException: null}.
+	 */
+	private Throwable withEndpoint(Throwable failure) {
+		for (Throwable t = failure; t != null; t = (t.getCause() != t) ? t.getCause() : null) {
+			if (t.getMessage() != null && !t.getMessage().isBlank()) {
+				return failure;
+			}
+		}
+		return new IOException(failure.getClass().getSimpleName() + " (no message) from " + this.masterUrl, failure);
 	}
 
 	/** Cancels every request in flight and fails later ones at once, until {@link #resume()}. */
