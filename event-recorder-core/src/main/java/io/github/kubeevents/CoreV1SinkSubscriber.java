@@ -84,6 +84,11 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 
 	@Override
 	public void onEvent(RecordedEvent recorded) {
+		String problem = ApiServerValidation.problem(recorded);
+		if (problem != null) {
+			this.counters.dropAndLog(DropReason.INVALID_INPUT, recorded, problem, false);
+			return;
+		}
 		CoreV1Event event = CoreV1Events.of(recorded);
 		if (this.naming.deterministic()) {
 			event.getMetadata().setName(DeterministicNames.coreV1(event, false));

@@ -154,6 +154,11 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 			core.onEvent(recorded);
 			return;
 		}
+		String problem = ApiServerValidation.problem(recorded);
+		if (problem != null) {
+			this.counters.dropAndLog(DropReason.INVALID_INPUT, recorded, problem, false);
+			return;
+		}
 		runPassesDue(recorded.timestamp());
 		String note = recorded.message();
 		if (this.correlator != null) {
