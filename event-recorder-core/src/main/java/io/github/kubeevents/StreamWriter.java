@@ -159,9 +159,10 @@ final class StreamWriter<E> {
 		int conflicts = 0;
 		for (int rereads = 0;; rereads++) {
 			int count = base + occurrences;
+			boolean creating = resourceVersion == null;
 			try {
 				E answer;
-				if (resourceVersion == null) {
+				if (creating) {
 					answer = operations.create(Math.max(1, count));
 				}
 				else if (count < this.minimumPatchCount) {
@@ -174,7 +175,8 @@ final class StreamWriter<E> {
 				return new Result<>(answer, false);
 			}
 			catch (EventSinkException ex) {
-				if (!ex.isConflict() && !ex.isAlreadyExists() && !ex.isNotFound()) {
+				// a CREATE answers 404 only for a namespace that does not exist: re-reading cannot help
+				if ((!ex.isConflict() && !ex.isAlreadyExists() && !ex.isNotFound()) || (creating && ex.isNotFound())) {
 					throw ex;
 				}
 				if (rereads >= MAX_REREADS) {

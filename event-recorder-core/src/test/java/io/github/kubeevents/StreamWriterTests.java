@@ -208,6 +208,53 @@ class StreamWriterTests {
 		assertThat(stored()).isEqualTo(5);
 	}
 
+	/**
+	 * A CREATE answers 404 only when the namespace does not exist: one request, the 404 thrown for the recorder to
+	 * count (it read and created again 10 times before: 21 requests per event, then a misleading "kept changing").
+	 */
+	@Test
+	void aMissingNamespaceIsOneCreateAndItsNotFound() {
+		List<String> requests = new ArrayList<>();
+		StreamWriter.Operations<CoreV1Event> missing = new StreamWriter.Operations<>() {
+
+			@Override
+			public CoreV1Event create(int count) throws EventSinkException {
+				requests.add("create");
+				throw EventSinkException.status(404, "NotFound", "namespaces \"gone\" not found");
+			}
+
+			@Override
+			public CoreV1Event get() throws EventSinkException {
+				requests.add("get");
+				throw EventSinkException.status(404, "NotFound", "events \"web-0.stream\" not found");
+			}
+
+			@Override
+			public CoreV1Event patch(int count, String resourceVersion) {
+				throw new AssertionError("nothing to patch");
+			}
+
+			@Override
+			public int count(CoreV1Event answer) {
+				return 0;
+			}
+
+			@Override
+			public String resourceVersion(CoreV1Event answer) {
+				return null;
+			}
+
+		};
+		assertThatExceptionOfType(EventSinkException.class)
+			.isThrownBy(() -> this.writer.write("gone/web-0.stream", 1, 1, missing))
+			.satisfies((ex) -> {
+				assertThat(ex.isNotFound()).isTrue();
+				assertThat(ex.getMessage()).contains("namespaces \"gone\" not found");
+			});
+		assertThat(requests).containsExactly("create");
+		assertThat(this.pauses).isEmpty();
+	}
+
 	@Test
 	void otherFailuresAreThrownForTheRecordersRetries() {
 		StreamWriter.Operations<CoreV1Event> failing = new StreamWriter.Operations<>() {
