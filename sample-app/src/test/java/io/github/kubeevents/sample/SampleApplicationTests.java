@@ -107,7 +107,7 @@ class SampleApplicationTests {
 				DataSize.ofMegabytes(1), new KubeEventsProperties.Kubeconfig(false),
 				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
 						new KubeEventsProperties.RateLimit(null, 10),
-						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)), SinkClient.AUTO, false),
+						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)), SinkClient.AUTO, false, "readers"),
 				new KubeEventsProperties.Queue(10000, 10000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
