@@ -186,6 +186,18 @@ final class SinkFactory {
 		if (check.complete()) {
 			return;
 		}
+		if (check.missing().isEmpty()) {
+			// no answer is no refusal: RBAC advice for an unreachable server would send the reader the wrong way
+			logger.atWarn()
+				.setMessage("RBAC in namespace '{}' is unknown for {}: the access reviews got no answer (the warnings"
+						+ " before say why; the API server may be unreachable). The recorder asks again after the first"
+						+ " refusal")
+				.addArgument(check.namespace())
+				.addArgument(() -> check.api().value())
+				.addKeyValue("eventsApi", check.api().value())
+				.log();
+			return;
+		}
 		String consequence;
 		if (check.withoutPatch()) {
 			consequence = "repeats of an event are written as new Events (counted as written_without_patch) instead"

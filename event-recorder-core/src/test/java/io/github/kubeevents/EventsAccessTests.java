@@ -352,6 +352,20 @@ class EventsAccessTests {
 		assertThat(sink.missingAccessNow()).isEmpty();
 	}
 
+	/** An access review with no answer (an unreachable server) gets no RBAC advice: nothing was refused. */
+	@Test
+	void reviewsWithoutAnAnswerAreNotAdvisedAsRbac() {
+		this.unknown.addAll(List.of("core create", "core patch"));
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
+			sink(EventsApi.CORE_V1, EventsApi.CORE_V1);
+			assertThat(log.warnings()).filteredOn((line) -> line.startsWith("RBAC in namespace 'ns'"))
+				.containsExactly("RBAC in namespace 'ns' is unknown for core/v1: the access reviews got no answer (the"
+						+ " warnings before say why; the API server may be unreachable). The recorder asks again after"
+						+ " the first refusal");
+			assertThat(log.warnings()).noneMatch((line) -> line.contains("Grant the verbs"));
+		}
+	}
+
 	/** Refuses what the scripted RBAC refuses with the server's 403; otherwise an in-memory core/v1 store. */
 	private final class RbacScriptedCoreSink implements EventSink {
 
