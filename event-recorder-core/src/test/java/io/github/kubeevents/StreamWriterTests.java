@@ -95,6 +95,26 @@ class StreamWriterTests {
 		return this.server.coreV1("shop", "web-0.stream").getCount();
 	}
 
+	/** Operations whose create and get a test scripts to fail; nothing is ever patched. */
+	private abstract static class FailingOperations implements StreamWriter.Operations<CoreV1Event> {
+
+		@Override
+		public CoreV1Event patch(int count, String resourceVersion) {
+			throw new AssertionError("nothing to patch");
+		}
+
+		@Override
+		public int count(CoreV1Event answer) {
+			return 0;
+		}
+
+		@Override
+		public String resourceVersion(CoreV1Event answer) {
+			return null;
+		}
+
+	}
+
 	@Test
 	void aNewStreamIsOneCreateAndThenOnePatchPerWriteWithoutARead() throws EventSinkException {
 		assertThat(write(1, 1)).isEqualTo(1);
@@ -215,7 +235,7 @@ class StreamWriterTests {
 	@Test
 	void aMissingNamespaceIsOneCreateAndItsNotFound() {
 		List<String> requests = new ArrayList<>();
-		StreamWriter.Operations<CoreV1Event> missing = new StreamWriter.Operations<>() {
+		StreamWriter.Operations<CoreV1Event> missing = new FailingOperations() {
 
 			@Override
 			public CoreV1Event create(int count) throws EventSinkException {
@@ -227,21 +247,6 @@ class StreamWriterTests {
 			public CoreV1Event get() throws EventSinkException {
 				requests.add("get");
 				throw EventSinkException.status(404, "NotFound", "events \"web-0.stream\" not found");
-			}
-
-			@Override
-			public CoreV1Event patch(int count, String resourceVersion) {
-				throw new AssertionError("nothing to patch");
-			}
-
-			@Override
-			public int count(CoreV1Event answer) {
-				return 0;
-			}
-
-			@Override
-			public String resourceVersion(CoreV1Event answer) {
-				return null;
 			}
 
 		};
@@ -257,7 +262,7 @@ class StreamWriterTests {
 
 	@Test
 	void otherFailuresAreThrownForTheRecordersRetries() {
-		StreamWriter.Operations<CoreV1Event> failing = new StreamWriter.Operations<>() {
+		StreamWriter.Operations<CoreV1Event> failing = new FailingOperations() {
 
 			@Override
 			public CoreV1Event create(int count) throws EventSinkException {
@@ -267,21 +272,6 @@ class StreamWriterTests {
 			@Override
 			public CoreV1Event get() {
 				throw new AssertionError("no read after a transport failure");
-			}
-
-			@Override
-			public CoreV1Event patch(int count, String resourceVersion) {
-				throw new AssertionError("no patch after a transport failure");
-			}
-
-			@Override
-			public int count(CoreV1Event answer) {
-				return 0;
-			}
-
-			@Override
-			public String resourceVersion(CoreV1Event answer) {
-				return null;
 			}
 
 		};
