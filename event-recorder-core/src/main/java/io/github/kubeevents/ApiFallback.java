@@ -117,11 +117,11 @@ final class ApiFallback {
 				if (!eventsV1.withoutPatch()) {
 					logger.warn("Kubernetes events in namespace '{}' are refused: events.k8s.io/v1 ({}; {}) and"
 							+ " {}; grant create and patch on events", namespace, eventsV1.describe(),
-							refusal.getMessage(), coreV1.describe());
+							LogText.oneLine(refusal.getMessage()), coreV1.describe());
 				}
 				return false;
 			}
-			switchNow(namespace, eventsV1, coreV1, refusal.getMessage());
+			switchNow(namespace, eventsV1, coreV1, LogText.oneLine(refusal.getMessage()));
 		}
 		return true;
 	}

@@ -1,5 +1,6 @@
 package io.github.kubeevents;
 
+import java.util.Locale;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -40,7 +41,8 @@ final class ApiServerValidation {
 		}
 		long bytes = 0;
 		for (Map.Entry<String, String> annotation : annotations.entrySet()) {
-			if (!EventsV1Events.isQualifiedName(annotation.getKey())) {
+			// the API server lowercases the key first: case does not matter
+			if (!EventsV1Events.isQualifiedName(annotation.getKey().toLowerCase(Locale.ROOT))) {
 				return "annotation key " + LogText.quoted(annotation.getKey()) + " is not a qualified name like"
 						+ " 'example.com/trace-id' or 'trace-id'";
 			}

@@ -3,6 +3,7 @@ package io.github.kubeevents;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -19,9 +20,9 @@ import org.slf4j.LoggerFactory;
  * 5 s older than its clock, Grafana Alloy drops what is not after the cursor it persisted, the OpenTelemetry receiver
  * drops Events older than its start, and kubectl prints ages from its own clock. So a skew beyond
  * {@link #THRESHOLD} is logged at WARN (logger {@code io.github.kubeevents.EventBroadcaster}), once until the clocks
- * agree again (then INFO). Only a skew certain beyond the request's duration is reported.
+ * agree again, within {@link #AGREEMENT} (then INFO). Only a skew certain beyond the request's duration is reported.
  *
- * <p>Thread-safe (writer threads report concurrently; the state is one volatile direction).
+ * <p>Thread-safe (writer threads report concurrently; the state is one atomic direction).
  */
 final class ClockSkew {
 
@@ -30,8 +31,14 @@ final class ClockSkew {
 	/** The skew worth a WARN: beyond the whole second of {@code lastTimestamp}, within the exporter's 5 s window. */
 	static final Duration THRESHOLD = Duration.ofSeconds(2);
 
+	/**
+	 * The skew below which the clocks agree again. A measured skew lies up to a second below the true one (the
+	 * server's whole second), so a single threshold would flap between WARN and INFO for a true skew of 2–3 s.
+	 */
+	static final Duration AGREEMENT = Duration.ofSeconds(1);
+
 	/** -1 behind, 0 agreeing (or not yet known), 1 ahead: what was last logged. */
-	private volatile int reported;
+	private final AtomicInteger reported = new AtomicInteger();
 
 	/**
 	 * Compares one created Event's server stamp with the recorder's clock around the request.
@@ -60,13 +67,26 @@ final class ClockSkew {
 	}
 
 	private void report(Duration skew) {
-		int direction = (skew.compareTo(THRESHOLD) > 0) ? 1 : (skew.negated().compareTo(THRESHOLD) > 0) ? -1 : 0;
-		if (direction == this.reported) {
+		int current = this.reported.get();
+		int direction;
+		if (skew.compareTo(THRESHOLD) > 0) {
+			direction = 1;
+		}
+		else if (skew.negated().compareTo(THRESHOLD) > 0) {
+			direction = -1;
+		}
+		else if (skew.abs().compareTo(AGREEMENT) < 0) {
+			direction = 0;
+		}
+		else {
 			return;
 		}
-		this.reported = direction;
+		// one writer thread logs each change
+		if (direction == current || !this.reported.compareAndSet(current, direction)) {
+			return;
+		}
 		if (direction == 0) {
-			logger.info("The recorder's clock agrees with the API server's again (within {} s)", THRESHOLD.toSeconds());
+			logger.info("The recorder's clock agrees with the API server's again (within {} s)", AGREEMENT.toSeconds());
 			return;
 		}
 		logger.warn("The recorder's clock is at least {} ms {} the API server's. Event times are this clock's: readers"

@@ -703,7 +703,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		 * @param shape {@link EventShape#READERS} (default: client-go's fields plus {@code eventTime} on a first
 		 * occurrence and a series on each repeat, so kubectl, the OpenTelemetry collector, Grafana Alloy, event
 		 * exporters and events.k8s.io/v1 readers all show the right count and last-seen time; with
-		 * {@link EventsApi#AUTO}, core/v1 where RBAC allows it as well as events.k8s.io/v1) or
+		 * {@link EventsApi#AUTO}, core/v1 where RBAC allows its create and patch in every namespace) or
 		 * {@link EventShape#CLIENT_GO} (exactly client-go's request bodies, and {@code auto} as client-go's adapter
 		 * chooses)
 		 * @return this builder

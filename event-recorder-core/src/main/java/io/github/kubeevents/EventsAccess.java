@@ -123,6 +123,12 @@ final class EventsAccess {
 
 	private final List<String> verbs;
 
+	/**
+	 * The namespace of a review for every namespace: a SelfSubjectAccessReview without a namespace asks about all
+	 * of them (for a namespaced resource).
+	 */
+	static final String EVERY_NAMESPACE = "";
+
 	/** How long an answer is remembered: 5 minutes. */
 	static final Duration ANSWER_TTL = Duration.ofMinutes(5);
 
@@ -174,7 +180,9 @@ final class EventsAccess {
 			((answer == null) ? unknown : answer ? allowed : missing).add(verb);
 		}
 		Check check = new Check(api, namespace, allowed, missing, unknown);
-		if (check.known()) {
+		// every namespace is asked once, to choose the API: it is not where events are written, so it is not
+		// remembered beside the namespaces' answers (missingAccess lists those)
+		if (check.known() && !EVERY_NAMESPACE.equals(namespace)) {
 			cache.put(namespace, check);
 		}
 		return check;

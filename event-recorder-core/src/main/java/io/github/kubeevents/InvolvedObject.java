@@ -157,7 +157,7 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 		}
 		try {
 			InvolvedObject reference = from(object);
-			return LogText.quoted(reference.displayName()) + " kind=" + LogText.quoted(reference.kind());
+			return LogText.quoted(reference.displayName()) + " kind=" + LogText.quoted(String.valueOf(reference.kind()));
 		}
 		catch (Throwable ex) {
 			EventSpec.rethrowIfFatal(ex);

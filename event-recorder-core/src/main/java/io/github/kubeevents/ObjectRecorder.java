@@ -74,7 +74,8 @@ public final class ObjectRecorder {
 			}
 			catch (Throwable ex) {
 				EventSpec.rethrowIfFatal(ex);
-				logger.debug("Could not reference the related object, recording without it: {}", ex.toString());
+				logger.debug("Could not reference the related object, recording without it: {}",
+						LogText.oneLine(ex.toString()));
 			}
 		}
 		return new ObjectRecorder(this.recorder, this.regarding, this.adapter, reference, this.action,
@@ -106,7 +107,7 @@ public final class ObjectRecorder {
 		annotations.forEach((key, value) -> {
 			if (key == null || value == null) {
 				logger.warn("Annotation {}={} left out of the event: Kubernetes annotations need a key and a value",
-						key, value);
+						LogText.oneLine(key), LogText.oneLine(value));
 			}
 			else {
 				merged.put(key, value);

@@ -84,15 +84,16 @@ final class ReadersShape {
 			return "reportingComponent '" + component + "' is not a qualified name";
 		}
 		String instance = event.getReportingInstance();
-		if (instance == null || instance.isEmpty() || instance.length() > EventsV1Events.FIELD_MAX_LENGTH) {
-			return "reportingInstance must have 1 to " + EventsV1Events.FIELD_MAX_LENGTH + " characters";
+		// the server counts bytes (Go's len), not characters
+		if (instance == null || instance.isEmpty() || EventSpec.utf8Length(instance) > EventsV1Events.FIELD_MAX_LENGTH) {
+			return "reportingInstance must have 1 to " + EventsV1Events.FIELD_MAX_LENGTH + " UTF-8 bytes";
 		}
-		if (action == null || action.isEmpty() || action.length() > EventsV1Events.FIELD_MAX_LENGTH) {
-			return "action must have 1 to " + EventsV1Events.FIELD_MAX_LENGTH + " characters";
+		if (action == null || action.isEmpty() || EventSpec.utf8Length(action) > EventsV1Events.FIELD_MAX_LENGTH) {
+			return "action must have 1 to " + EventsV1Events.FIELD_MAX_LENGTH + " UTF-8 bytes";
 		}
 		String reason = event.getReason();
-		if (reason == null || reason.isEmpty() || reason.length() > EventsV1Events.FIELD_MAX_LENGTH) {
-			return "reason must have 1 to " + EventsV1Events.FIELD_MAX_LENGTH + " characters";
+		if (reason == null || reason.isEmpty() || EventSpec.utf8Length(reason) > EventsV1Events.FIELD_MAX_LENGTH) {
+			return "reason must have 1 to " + EventsV1Events.FIELD_MAX_LENGTH + " UTF-8 bytes";
 		}
 		String message = event.getMessage();
 		if (message != null && EventSpec.utf8Length(message) > EventsV1Events.NOTE_MAX_BYTES) {

@@ -124,7 +124,7 @@ final class SinkFactory {
 		String namespace = this.accessCheckNamespace;
 		if (choice.api() == EventsApi.EVENTS_V1 && this.settings.eventsApi() == EventsApi.AUTO
 				&& this.settings.shape() == EventShape.READERS) {
-			choice = readersChoice(choice, access, namespace);
+			choice = readersChoice(choice, access);
 		}
 		if (choice.api() == EventsApi.CORE_V1) {
 			EventsAccess.Check core = access.check(EventsApi.CORE_V1, namespace);
@@ -156,24 +156,20 @@ final class SinkFactory {
 
 	/**
 	 * {@code auto} in the readers' shape, where discovery found events.k8s.io/v1: core/v1, the API whose writes
-	 * every reader shows right, where RBAC in the startup namespace allows it at least {@code create} and as many
-	 * verbs as events.k8s.io/v1. Otherwise events.k8s.io/v1, whose sink still switches to core/v1 at a refusal when
-	 * core/v1 serves better ({@link ApiFallback}).
+	 * every reader shows right, where RBAC allows it {@code create} and {@code patch} in every namespace (one review
+	 * per verb for all namespaces: a Role in the recorder's own namespace alone would refuse Events about objects
+	 * elsewhere, and core/v1 has no way back). Otherwise events.k8s.io/v1, whose sink still switches to core/v1 at
+	 * startup or at a refusal when core/v1 serves better ({@link ApiFallback}).
 	 */
-	private static ApiChoice readersChoice(ApiChoice discovered, EventsAccess access, String namespace) {
-		EventsAccess.Check core = access.check(EventsApi.CORE_V1, namespace);
-		if (!core.complete()) {
-			if (!core.known() || core.rank() == 0) {
-				return discovered;
-			}
-			EventsAccess.Check eventsV1 = access.check(EventsApi.EVENTS_V1, namespace);
-			if (!eventsV1.known() || eventsV1.rank() > core.rank()) {
-				return discovered;
-			}
+	private static ApiChoice readersChoice(ApiChoice discovered, EventsAccess access) {
+		EventsAccess.Check everywhere = access.check(EventsApi.CORE_V1, EventsAccess.EVERY_NAMESPACE);
+		if (!everywhere.complete()) {
+			return discovered;
 		}
 		return new ApiChoice(EventsApi.CORE_V1, "auto, readers' shape: core/v1 with a series on each repeat, which"
 				+ " kubectl, the OpenTelemetry collector, Grafana Alloy, event exporters and events.k8s.io/v1 readers"
-				+ " all show (the API server also serves events.k8s.io/v1)");
+				+ " all show (the API server also serves events.k8s.io/v1; RBAC allows core/v1 create and patch in"
+				+ " every namespace)");
 	}
 
 	private static void logChoice(ApiChoice choice, String namespace, String access) {

@@ -12,6 +12,7 @@ import io.github.kubeevents.ApiFallback.Decision;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
@@ -74,7 +75,9 @@ class EventsAccessTests {
 		return new EventsAccess((group, verb, namespace) -> {
 			String key = (group.isEmpty() ? "core" : group) + " " + verb;
 			this.reviews.add(key + " " + namespace);
-			return this.unknown.contains(key) ? null : this.rbac.getOrDefault(key, Boolean.FALSE);
+			Boolean inNamespace = this.rbac.get(key + " " + namespace);
+			return this.unknown.contains(key) ? null
+					: (inNamespace != null) ? inNamespace : this.rbac.getOrDefault(key, Boolean.FALSE);
 		}, EventsAccess.WRITE_VERBS, this.clock);
 	}
 
@@ -140,21 +143,21 @@ class EventsAccessTests {
 	}
 
 	/**
-	 * {@code auto} in the readers' shape, where discovery found events.k8s.io/v1: core/v1 where the startup
-	 * namespace's RBAC allows it {@code create} and as many verbs as events.k8s.io/v1, else events.k8s.io/v1 (whose
-	 * fallback still switches at a refusal).
+	 * {@code auto} in the readers' shape, where discovery found events.k8s.io/v1: core/v1 at once where RBAC allows
+	 * it create and patch in every namespace; otherwise events.k8s.io/v1, whose fallback still switches to core/v1
+	 * at startup where core/v1 serves better in the startup namespace.
 	 */
 	@ParameterizedTest(name = "readers' shape: events.k8s.io/v1 [{0}], core/v1 [{1}] -> {2}")
 	@CsvSource({
-			"create+patch, create+patch, core/v1",
-			"'', create+patch, core/v1",
-			"create, create+patch, core/v1",
-			"create, create, core/v1",
-			"'', create, core/v1",
+			"create+patch, create+patch, core/v1 readers",
+			"'', create+patch, core/v1 readers",
+			"create, create+patch, core/v1 readers",
+			"create, create, core/v1 switched",
+			"'', create, core/v1 switched",
 			"create+patch, create, events.k8s.io/v1",
 			"create+patch, '', events.k8s.io/v1",
 			"'', '', events.k8s.io/v1" })
-	void autoInTheReadersShapeWritesCoreV1WhereRbacAllowsItAsMuch(String eventsV1, String coreV1, String expected) {
+	void autoInTheReadersShapeWritesCoreV1WhereRbacAllowsItEverywhere(String eventsV1, String coreV1, String expected) {
 		if (!eventsV1.isEmpty()) {
 			grant("events.k8s.io", eventsV1.split("\\+"));
 		}
@@ -162,10 +165,25 @@ class EventsAccessTests {
 			grant("core", coreV1.split("\\+"));
 		}
 		SinkSubscriber sink = sink(EventsApi.AUTO, EventsApi.EVENTS_V1, EventShape.READERS);
-		assertThat(sink.choice().api().value()).isEqualTo(expected);
-		if (expected.equals("core/v1")) {
-			assertThat(sink.choice().reason()).startsWith("auto, readers' shape: core/v1");
+		RecorderSnapshot.SinkSnapshot written = sink.snapshot(0, (o) -> true);
+		assertThat(written.api()).isEqualTo(expected.split(" ")[0]);
+		if (expected.equals("core/v1 readers")) {
+			assertThat(written.apiReason()).startsWith("auto, readers' shape: core/v1");
+			assertThat(this.reviews).startsWith("core create ", "core patch ");
 		}
+		else if (expected.equals("core/v1 switched")) {
+			assertThat(written.apiReason()).startsWith("auto: switched from events.k8s.io/v1");
+		}
+	}
+
+	/** A Role in the recorder's namespace alone is not enough for core/v1 at once: Events elsewhere would be lost. */
+	@Test
+	void coreV1OnlyInTheStartupNamespaceKeepsEventsV1AllowedEverywhere() {
+		this.rbac.put("core create ns", Boolean.TRUE);
+		this.rbac.put("core patch ns", Boolean.TRUE);
+		grant("events.k8s.io", "create", "patch");
+		SinkSubscriber sink = sink(EventsApi.AUTO, EventsApi.EVENTS_V1, EventShape.READERS);
+		assertThat(sink.snapshot(0, (o) -> true).api()).isEqualTo("events.k8s.io/v1");
 	}
 
 	/**

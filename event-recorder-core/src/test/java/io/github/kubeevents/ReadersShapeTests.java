@@ -63,6 +63,8 @@ class ReadersShapeTests {
 		assertClientGo("instance over 128", with((e) -> e.setReportingInstance(chars129)), null);
 		assertClientGo("reason over 128", with((e) -> e.setReason(chars129)), null);
 		assertClientGo("action over 128", single(), chars129);
+		assertClientGo("reason over 128 bytes in 65 characters", with((e) -> e.setReason("П".repeat(65))), null);
+		assertClientGo("instance over 128 bytes", with((e) -> e.setReportingInstance("ü".repeat(65))), null);
 		assertClientGo("message over 1024 bytes", with((e) -> e.setMessage("é".repeat(513))), null);
 		CoreV1Event node = with((e) -> e.setInvolvedObject(TestEvents.ref("Node", "n1", null)));
 		node.getMetadata().setNamespace("other");

@@ -28,7 +28,7 @@ public enum EventShape {
 	 * <li>a create of a count above 1 (an Event the server no longer had) carries the series too, without
 	 * {@code eventTime}.</li>
 	 * </ul>
-	 * With {@link EventsApi#AUTO} it prefers core/v1 where RBAC allows it as well as events.k8s.io/v1. On
+	 * With {@link EventsApi#AUTO} it prefers core/v1 where RBAC allows its create and patch in every namespace. On
 	 * events.k8s.io/v1 it writes what {@link #CLIENT_GO} writes (that API refuses the core/v1 fields).
 	 */
 	READERS("readers"),

@@ -32,7 +32,13 @@ public interface EventSink {
 	CoreV1Event create(CoreV1Event event) throws EventSinkException;
 
 	/**
-	 * Patches an existing Event ({@code PATCH /api/v1/namespaces/{ns}/events/{name}}, strategic merge).
+	 * Patches an existing Event ({@code PATCH /api/v1/namespaces/{ns}/events/{name}}, strategic merge). In the
+	 * readers' shape (the default, {@link EventShape#READERS}) the patch also sets the series and removes
+	 * {@code eventTime}: send {@link CountPatch#toMap()} whole, null values included (Jackson writes them unless
+	 * configured {@code NON_NULL}; Gson only with {@code serializeNulls()}). A sink that builds its own body from
+	 * {@link CountPatch#count()}, {@link CountPatch#lastTimestamp()} and {@link CountPatch#message()} leaves the
+	 * first occurrence's {@code eventTime} in place, which core/v1 readers then show for every repeat: such a sink
+	 * should run with {@link EventShape#CLIENT_GO} ({@code kubeevents.sink.shape=client-go}).
 	 * @param event the event being updated (its name and namespace address the target)
 	 * @param patch the fields to change
 	 * @return the Event the server stored

@@ -31,6 +31,8 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.RbacV1Subject;
 import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1ClusterRole;
+import io.kubernetes.client.openapi.models.V1ClusterRoleBinding;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1Role;
@@ -83,14 +85,22 @@ abstract class SinkClientIT {
 		this.admin.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(this.ns))).execute();
 	}
 
+	/** ClusterRoles and bindings a test created (cluster-scoped: they outlive the namespace). */
+	private final List<String> clusterRbac = new java.util.ArrayList<>();
+
 	@AfterEach
-	void tearDown() {
+	void tearDown() throws ApiException {
 		if (this.broadcaster != null) {
 			this.broadcaster.shutdown(Duration.ofSeconds(5));
 		}
 		recorderShutDown();
 		if (!this.cluster.isApiServerRunning()) {
 			this.cluster.startApiServer();
+		}
+		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.cluster.adminClient());
+		for (String name : this.clusterRbac) {
+			rbac.deleteClusterRoleBinding(name).execute();
+			rbac.deleteClusterRole(name).execute();
 		}
 	}
 
@@ -254,10 +264,10 @@ abstract class SinkClientIT {
 		assertThat(this.broadcaster.stats().totalDropped()).isZero();
 	}
 
-	/** In the readers' shape (the default), auto writes core/v1 from the start where RBAC allows it. */
+	/** In the readers' shape (the default), auto writes core/v1 from the start where RBAC allows it everywhere. */
 	@Test
-	void autoInTheReadersShapeWritesCoreV1WhereRbacAllowsIt() throws Exception {
-		grantEventsOnly("");
+	void autoInTheReadersShapeWritesCoreV1WhereRbacAllowsItEverywhere() throws Exception {
+		grantCoreEventsEverywhere();
 		EventRecorder recorder = start(EventBroadcaster.builder().accessCheckNamespace(this.ns), Identity.RESTRICTED);
 		assertThat(sink().api()).isEqualTo("core/v1");
 		assertThat(sink().apiReason()).startsWith("auto, readers' shape: core/v1");
@@ -313,6 +323,22 @@ abstract class SinkClientIT {
 		assertThat(writes.failed()).isZero();
 		assertThat(writes.patched()).isZero();
 		assertThat(this.broadcaster.stats().totalDropped()).isZero();
+	}
+
+	/** Grants the restricted identity create and patch on core/v1 events in every namespace (a ClusterRole). */
+	private void grantCoreEventsEverywhere() throws ApiException {
+		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.cluster.adminClient());
+		String name = "core-events-" + this.ns;
+		rbac.createClusterRole(new V1ClusterRole().metadata(new V1ObjectMeta().name(name))
+			.rules(List.of(new V1PolicyRule().apiGroups(List.of(""))
+				.resources(List.of("events"))
+				.verbs(List.of("create", "patch"))))).execute();
+		rbac.createClusterRoleBinding(new V1ClusterRoleBinding().metadata(new V1ObjectMeta().name(name))
+			.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("ClusterRole").name(name))
+			.subjects(List.of(new RbacV1Subject().kind("User")
+				.apiGroup("rbac.authorization.k8s.io")
+				.name(this.cluster.restrictedUserName())))).execute();
+		this.clusterRbac.add(name);
 	}
 
 	/** Grants the restricted identity create and patch on events of one API group only. */
