@@ -23,8 +23,9 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code reportingController} (the source's component) must be a qualified name, e.g.
  * {@code example.com/my-controller} or {@code my-controller};</li>
  * <li>{@code reportingInstance} is {@code <component>-<host>} (client-go's form; the component alone when there is
- * no host), cut to 128 characters;</li>
- * <li>{@code action} (the reason when none was given) and {@code reason} must be at most 128 characters;</li>
+ * no host), cut to 128 UTF-8 bytes;</li>
+ * <li>{@code action} (the reason when none was given) and {@code reason} must be at most 128 UTF-8 bytes (the
+ * server counts bytes);</li>
  * <li>a {@code note} over 1024 UTF-8 bytes is cut at a character boundary and ends with
  * {@value #TRUNCATION_MARKER}, rather than being refused;</li>
  * <li>no deprecated field is set; {@code eventTime} has microsecond precision.</li>
@@ -37,7 +38,7 @@ final class EventsV1Events {
 	/** The API server's limit on {@code note}, in UTF-8 bytes. */
 	static final int NOTE_MAX_BYTES = 1024;
 
-	/** The limit on {@code reportingInstance}, {@code action} and {@code reason}, in characters. */
+	/** The limit on {@code reportingInstance}, {@code action} and {@code reason}, in UTF-8 bytes. */
 	static final int FIELD_MAX_LENGTH = 128;
 
 	/** What ends a note that was cut to {@link #NOTE_MAX_BYTES}. */
@@ -56,19 +57,20 @@ final class EventsV1Events {
 			return new Result(null, "reportingController '" + controller + "' (the component) is not a qualified name"
 					+ " like 'example.com/my-controller' or 'my-controller' (events.k8s.io/v1 requires one)", false);
 		}
+		// the server counts bytes (Go's len), not characters
 		String action = (recorded.action() != null) ? recorded.action() : recorded.reason();
-		if (action.length() > FIELD_MAX_LENGTH) {
-			return new Result(null, "action is " + action.length() + " characters, more than " + FIELD_MAX_LENGTH,
-					false);
+		if (EventSpec.utf8Length(action) > FIELD_MAX_LENGTH) {
+			return new Result(null, "action is " + EventSpec.utf8Length(action) + " UTF-8 bytes, more than "
+					+ FIELD_MAX_LENGTH, false);
 		}
-		if (recorded.reason().length() > FIELD_MAX_LENGTH) {
-			return new Result(null,
-					"reason is " + recorded.reason().length() + " characters, more than " + FIELD_MAX_LENGTH, false);
+		if (EventSpec.utf8Length(recorded.reason()) > FIELD_MAX_LENGTH) {
+			return new Result(null, "reason is " + EventSpec.utf8Length(recorded.reason()) + " UTF-8 bytes, more than "
+					+ FIELD_MAX_LENGTH, false);
 		}
 		String host = recorded.source().host();
 		String instance = host.isEmpty() ? controller : controller + "-" + host;
-		if (instance.length() > FIELD_MAX_LENGTH) {
-			instance = instance.substring(0, FIELD_MAX_LENGTH);
+		if (EventSpec.utf8Length(instance) > FIELD_MAX_LENGTH) {
+			instance = prefixOfBytes(instance, FIELD_MAX_LENGTH);
 		}
 		String cutNote = truncate(note);
 		EventsV1Event event = new EventsV1Event().metadata(new V1ObjectMeta().name(recorded.generateEventName())
@@ -98,14 +100,18 @@ final class EventsV1Events {
 		if (note.length() <= NOTE_MAX_BYTES / 3 || EventSpec.utf8Length(note) <= NOTE_MAX_BYTES) {
 			return note;
 		}
-		int budget = NOTE_MAX_BYTES - TRUNCATION_MARKER.length();
+		return prefixOfBytes(note, NOTE_MAX_BYTES - TRUNCATION_MARKER.length()) + TRUNCATION_MARKER;
+	}
+
+	/** The longest prefix of {@code text} of at most {@code maxBytes} UTF-8 bytes, cut at a character boundary. */
+	static String prefixOfBytes(String text, int maxBytes) {
 		CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder()
 			.onMalformedInput(CodingErrorAction.REPLACE)
 			.onUnmappableCharacter(CodingErrorAction.REPLACE);
-		CharBuffer in = CharBuffer.wrap(note);
-		encoder.encode(in, ByteBuffer.allocate(budget), true);
+		CharBuffer in = CharBuffer.wrap(text);
+		encoder.encode(in, ByteBuffer.allocate(maxBytes), true);
 		// the encoder stops before a character (or surrogate pair) that does not fit whole
-		return note.substring(0, in.position()) + TRUNCATION_MARKER;
+		return text.substring(0, in.position());
 	}
 
 	/**
