@@ -209,7 +209,8 @@ class ConfigurationMetadataTests {
 				entry("kubeevents.sink.api", "auto,events.k8s.io/v1,core/v1"),
 				entry("kubeevents.sink.client", "auto,official,fabric8"),
 				entry("kubeevents.queue.full-policy", "drop,wait"),
-				entry("kubeevents.correlator.spam-filter.key", "object,object-and-reason"));
+				entry("kubeevents.correlator.spam-filter.key", "object,object-and-reason"),
+				entry("kubeevents.sink.shape", "readers,client-go"));
 	}
 
 }
