@@ -253,7 +253,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 
 	/** A count PATCH in the sink's shape. */
 	private EventSink.CountPatch shaped(EventSink.CountPatch patch, RecordedEvent recorded) {
-		return (this.shape == EventShape.READERS) ? ReadersShape.patch(patch, recorded.timestamp()) : patch;
+		return (this.shape == EventShape.READERS) ? patch.withSeries(recorded.timestamp()) : patch;
 	}
 
 	/** A repeat as a new Event of its own: its occurrence's name, count 1, first = last timestamp. */

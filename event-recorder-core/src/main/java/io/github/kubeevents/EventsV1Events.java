@@ -57,15 +57,13 @@ final class EventsV1Events {
 			return new Result(null, "reportingController '" + controller + "' (the component) is not a qualified name"
 					+ " like 'example.com/my-controller' or 'my-controller' (events.k8s.io/v1 requires one)", false);
 		}
-		// the server counts bytes (Go's len), not characters
 		String action = (recorded.action() != null) ? recorded.action() : recorded.reason();
-		if (EventSpec.utf8Length(action) > FIELD_MAX_LENGTH) {
-			return new Result(null, "action is " + EventSpec.utf8Length(action) + " UTF-8 bytes, more than "
-					+ FIELD_MAX_LENGTH, false);
+		String problem = fieldProblem("action", action);
+		if (problem == null) {
+			problem = fieldProblem("reason", recorded.reason());
 		}
-		if (EventSpec.utf8Length(recorded.reason()) > FIELD_MAX_LENGTH) {
-			return new Result(null, "reason is " + EventSpec.utf8Length(recorded.reason()) + " UTF-8 bytes, more than "
-					+ FIELD_MAX_LENGTH, false);
+		if (problem != null) {
+			return new Result(null, problem, false);
 		}
 		String host = recorded.source().host();
 		String instance = host.isEmpty() ? controller : controller + "-" + host;
@@ -86,6 +84,20 @@ final class EventsV1Events {
 			.note(cutNote)
 			.type(recorded.type().value());
 		return new Result(event, null, cutNote != note);
+	}
+
+	/**
+	 * Why a required field of at most {@link #FIELD_MAX_LENGTH} bytes is refused ({@code reportingInstance},
+	 * {@code action}, {@code reason}): the server counts bytes (Go's {@code len}), not characters.
+	 * @return the problem, or {@code null} when the value has 1 to 128 UTF-8 bytes
+	 */
+	static @Nullable String fieldProblem(String field, @Nullable String value) {
+		if (value == null || value.isEmpty()) {
+			return field + " is empty";
+		}
+		int bytes = EventSpec.utf8Length(value);
+		return (bytes > FIELD_MAX_LENGTH) ? field + " is " + bytes + " UTF-8 bytes, more than " + FIELD_MAX_LENGTH
+				: null;
 	}
 
 	/** UTC with microsecond precision, as {@code MicroTime}; allocates no time-zone rules. */

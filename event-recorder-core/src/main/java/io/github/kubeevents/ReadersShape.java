@@ -3,7 +3,6 @@ package io.github.kubeevents;
 import java.time.Instant;
 
 import io.github.kubeevents.sink.EventShape;
-import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.CoreV1EventSeries;
 import org.jspecify.annotations.Nullable;
@@ -65,16 +64,6 @@ final class ReadersShape {
 	}
 
 	/**
-	 * The count patch in the readers' shape: with the series and without {@code eventTime}.
-	 * @param patch client-go's patch
-	 * @param occurred when the latest occurrence happened
-	 * @return the patch to send
-	 */
-	static EventSink.CountPatch patch(EventSink.CountPatch patch, Instant occurred) {
-		return patch.withSeries(occurred);
-	}
-
-	/**
 	 * Why the API server would refuse {@code event} with an {@code eventTime} through core/v1 (its validation of
 	 * new-style Events), or {@code null} when it would accept it.
 	 */
@@ -83,17 +72,15 @@ final class ReadersShape {
 		if (!EventsV1Events.isQualifiedName(component)) {
 			return "reportingComponent '" + component + "' is not a qualified name";
 		}
-		String instance = event.getReportingInstance();
-		// the server counts bytes (Go's len), not characters
-		if (instance == null || instance.isEmpty() || EventSpec.utf8Length(instance) > EventsV1Events.FIELD_MAX_LENGTH) {
-			return "reportingInstance must have 1 to " + EventsV1Events.FIELD_MAX_LENGTH + " UTF-8 bytes";
+		String fieldProblem = EventsV1Events.fieldProblem("reportingInstance", event.getReportingInstance());
+		if (fieldProblem == null) {
+			fieldProblem = EventsV1Events.fieldProblem("action", action);
 		}
-		if (action == null || action.isEmpty() || EventSpec.utf8Length(action) > EventsV1Events.FIELD_MAX_LENGTH) {
-			return "action must have 1 to " + EventsV1Events.FIELD_MAX_LENGTH + " UTF-8 bytes";
+		if (fieldProblem == null) {
+			fieldProblem = EventsV1Events.fieldProblem("reason", event.getReason());
 		}
-		String reason = event.getReason();
-		if (reason == null || reason.isEmpty() || EventSpec.utf8Length(reason) > EventsV1Events.FIELD_MAX_LENGTH) {
-			return "reason must have 1 to " + EventsV1Events.FIELD_MAX_LENGTH + " UTF-8 bytes";
+		if (fieldProblem != null) {
+			return fieldProblem;
 		}
 		String message = event.getMessage();
 		if (message != null && EventSpec.utf8Length(message) > EventsV1Events.NOTE_MAX_BYTES) {

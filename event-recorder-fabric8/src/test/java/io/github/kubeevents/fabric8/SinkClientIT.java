@@ -327,32 +327,35 @@ abstract class SinkClientIT {
 
 	/** Grants the restricted identity create and patch on core/v1 events in every namespace (a ClusterRole). */
 	private void grantCoreEventsEverywhere() throws ApiException {
-		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.cluster.adminClient());
 		String name = "core-events-" + this.ns;
-		rbac.createClusterRole(new V1ClusterRole().metadata(new V1ObjectMeta().name(name))
-			.rules(List.of(new V1PolicyRule().apiGroups(List.of(""))
-				.resources(List.of("events"))
-				.verbs(List.of("create", "patch"))))).execute();
+		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.cluster.adminClient());
+		rbac.createClusterRole(new V1ClusterRole().metadata(new V1ObjectMeta().name(name)).rules(eventsRule(""))).execute();
 		rbac.createClusterRoleBinding(new V1ClusterRoleBinding().metadata(new V1ObjectMeta().name(name))
 			.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("ClusterRole").name(name))
-			.subjects(List.of(new RbacV1Subject().kind("User")
-				.apiGroup("rbac.authorization.k8s.io")
-				.name(this.cluster.restrictedUserName())))).execute();
+			.subjects(restrictedUser())).execute();
 		this.clusterRbac.add(name);
 	}
 
-	/** Grants the restricted identity create and patch on events of one API group only. */
+	/** Grants the restricted identity create and patch on events of one API group only, in the test's namespace. */
 	private void grantEventsOnly(String apiGroup) throws ApiException {
 		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.cluster.adminClient());
 		rbac.createNamespacedRole(this.ns, new V1Role().metadata(new V1ObjectMeta().name("events-only"))
-			.rules(List.of(new V1PolicyRule().apiGroups(List.of(apiGroup))
-				.resources(List.of("events"))
-				.verbs(List.of("create", "patch"))))).execute();
+			.rules(eventsRule(apiGroup))).execute();
 		rbac.createNamespacedRoleBinding(this.ns, new V1RoleBinding().metadata(new V1ObjectMeta().name("events-only"))
 			.roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name("events-only"))
-			.subjects(List.of(new RbacV1Subject().kind("User")
-				.apiGroup("rbac.authorization.k8s.io")
-				.name(this.cluster.restrictedUserName())))).execute();
+			.subjects(restrictedUser())).execute();
+	}
+
+	private static List<V1PolicyRule> eventsRule(String apiGroup) {
+		return List.of(new V1PolicyRule().apiGroups(List.of(apiGroup))
+			.resources(List.of("events"))
+			.verbs(List.of("create", "patch")));
+	}
+
+	private List<RbacV1Subject> restrictedUser() {
+		return List.of(new RbacV1Subject().kind("User")
+			.apiGroup("rbac.authorization.k8s.io")
+			.name(this.cluster.restrictedUserName()));
 	}
 
 }

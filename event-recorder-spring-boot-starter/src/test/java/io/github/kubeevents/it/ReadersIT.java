@@ -289,22 +289,12 @@ class ReadersIT {
 	private void read(Matrix matrix, Readers.OtelReceiver otel) throws ApiException {
 		Instant readAt = Instant.now();
 		String table = Readers.kubectl(this.kubeconfig, "events", "-n", this.ns);
-		Map<String, CoreV1Event> core = new LinkedHashMap<>();
-		for (CoreV1Event event : new CoreV1Api(this.cluster.adminClient()).listNamespacedEvent(this.ns)
-			.execute()
-			.getItems()) {
-			if (REASON.equals(event.getReason())) {
-				core.put(event.getInvolvedObject().getName(), event);
-			}
-		}
-		Map<String, EventsV1Event> eventsV1 = new LinkedHashMap<>();
-		for (EventsV1Event event : new EventsV1Api(this.cluster.adminClient()).listNamespacedEvent(this.ns)
-			.execute()
-			.getItems()) {
-			if (REASON.equals(event.getReason())) {
-				eventsV1.put(event.getRegarding().getName(), event);
-			}
-		}
+		Map<String, CoreV1Event> core = byObject(
+				new CoreV1Api(this.cluster.adminClient()).listNamespacedEvent(this.ns).execute().getItems(),
+				CoreV1Event::getReason, (e) -> e.getInvolvedObject().getName());
+		Map<String, EventsV1Event> eventsV1 = byObject(
+				new EventsV1Api(this.cluster.adminClient()).listNamespacedEvent(this.ns).execute().getItems(),
+				EventsV1Event::getReason, (e) -> e.getRegarding().getName());
 		for (String name : EXPECTED.keySet()) {
 			matrix.add("kubectl events", name,
 					Readers.kubectlCell(Readers.eventsRow(table, "ConfigMap/" + name, REASON), readAt), 2);
@@ -313,30 +303,31 @@ class ReadersIT {
 			matrix.add("kubectl describe", name, Readers.kubectlCell(Readers.describeRow(describe, REASON), describedAt),
 					2);
 			matrix.add("OTel k8seventsreceiver", name, otel.latest(name, REASON), 1);
-			CoreV1Event stored = core.get(name);
-			matrix.add("Alloy (fields)", name, alloy(stored), 1);
-			matrix.add("event exporter, updates (fields)", name, exporter(stored), 1);
+			Shown lastTimestampFirst = lastTimestampFirst(core.get(name));
+			matrix.add("Alloy (fields)", name, lastTimestampFirst, 1);
+			matrix.add("event exporter, updates (fields)", name, lastTimestampFirst, 1);
 			EventsV1Event view = eventsV1.get(name);
 			matrix.add("OTel #50962 (fields)", name, otel50962(view), 1);
 			matrix.add("Headlamp #5922 (fields)", name, headlamp(view), 1);
 		}
 	}
 
-	/**
-	 * Grafana Alloy's {@code loki.source.kubernetes_events}: core/v1; time {@code lastTimestamp}, else
-	 * {@code eventTime}; the count from {@code count}, none when 0.
-	 */
-	static Shown alloy(CoreV1Event event) {
-		OffsetDateTime time = (event.getLastTimestamp() != null) ? event.getLastTimestamp() : event.getEventTime();
-		return new Shown(positive(event.getCount()), instant(time));
+	/** The Events about each object, by the object's name, of this test's reason. */
+	private static <E> Map<String, E> byObject(List<E> events, Function<E, String> reason, Function<E, String> object) {
+		Map<String, E> result = new LinkedHashMap<>();
+		events.stream().filter((e) -> REASON.equals(reason.apply(e))).forEach((e) -> result.put(object.apply(e), e));
+		return result;
 	}
 
 	/**
-	 * kubernetes-event-exporter with update handling (the PR branch; the released exporter exports only the first
-	 * record of each Event): core/v1; time {@code lastTimestamp}, else {@code eventTime}; count {@code count}.
+	 * What the core/v1 readers that prefer {@code lastTimestamp} show: Grafana Alloy's
+	 * {@code loki.source.kubernetes_events}, and kubernetes-event-exporter with update handling (the PR branch; the
+	 * released exporter exports only the first record of each Event). Time {@code lastTimestamp}, else
+	 * {@code eventTime}; the count from {@code count}, none when 0.
 	 */
-	static Shown exporter(CoreV1Event event) {
-		return alloy(event);
+	static Shown lastTimestampFirst(CoreV1Event event) {
+		OffsetDateTime time = (event.getLastTimestamp() != null) ? event.getLastTimestamp() : event.getEventTime();
+		return new Shown(positive(event.getCount()), instant(time));
 	}
 
 	/**
