@@ -160,7 +160,18 @@ final class EventCounters {
 	 * at DEBUG, summarised by {@link #flush(boolean)}.
 	 */
 	void drop(DropReason reason, RecordedEvent event) {
-		this.drops[reason.ordinal()].increment();
+		drop(reason, event, 1);
+	}
+
+	/**
+	 * Counts a drop of {@code occurrences} recorded occurrences that one write stood for (a series write carries
+	 * several), as {@link #drop(DropReason, RecordedEvent)} does for one. Nothing is counted for 0.
+	 */
+	void drop(DropReason reason, RecordedEvent event, int occurrences) {
+		if (occurrences <= 0) {
+			return;
+		}
+		this.drops[reason.ordinal()].add(occurrences);
 		this.latest.lazySet(reason.ordinal(), event);
 		if (logger.isDebugEnabled()) {
 			logger.debug("Dropped event ({}): {}", reason.tag(), event.describe());
@@ -196,7 +207,16 @@ final class EventCounters {
 	 * AlreadyExists, which client-go logs at V(5)).
 	 */
 	void dropAndLog(DropReason reason, @Nullable RecordedEvent event, String why, boolean quietly) {
-		this.drops[reason.ordinal()].increment();
+		dropAndLog(reason, event, why, quietly, 1);
+	}
+
+	/**
+	 * Counts a drop of the {@code occurrences} one write stood for and logs it once, as
+	 * {@link #dropAndLog(DropReason, RecordedEvent, String, boolean)} does for one; for 0 (a write that carried no
+	 * new occurrence) it only logs.
+	 */
+	void dropAndLog(DropReason reason, @Nullable RecordedEvent event, String why, boolean quietly, int occurrences) {
+		this.drops[reason.ordinal()].add(Math.max(0, occurrences));
 		this.latest.lazySet(reason.ordinal(), (event != null) ? event : why);
 		if (reason == DropReason.REJECTED_BY_SERVER && !quietly) {
 			this.lastRejection = new RecorderStats.Rejection(this.clock.instant(),

@@ -294,11 +294,42 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 		}
 	}
 
+	/**
+	 * The v1 writers end first, so no refusal reroutes anything after them. A final write refused with 403 may have
+	 * switched the sink after {@link #beforeStop}: unless the deadline passed, its occurrences and the series'
+	 * unsubmitted ones are handed to core/v1 now, before its writers end. What is still held after that (the
+	 * deadline passed, or a heartbeat that failed during a shutdown left its occurrences to a write that will not
+	 * come) is counted as {@code shutdown} drops at a shutdown, and kept for the next start at a stop.
+	 */
 	@Override
-	void stopped() {
-		super.stopped();
+	void stopped(boolean shutdown) {
+		super.stopped(shutdown);
 		if (this.fallback != null) {
-			this.fallback.stopped();
+			if (!aborted()) {
+				switchedTo();
+			}
+			this.fallback.stopped(shutdown);
+		}
+		if (shutdown) {
+			countHeld();
+		}
+	}
+
+	/** At shutdown: the occurrences this subscriber holds that no write will carry become {@code shutdown} drops. */
+	private void countHeld() {
+		RecordedEvent refused;
+		while ((refused = this.rerouted.poll()) != null) {
+			this.reroutedSize.decrementAndGet();
+			this.counters.drop(DropReason.SHUTDOWN, refused);
+		}
+		int held = 0;
+		for (SeriesCache.Unsubmitted unsubmitted : this.cache.handOver()) {
+			this.counters.drop(DropReason.SHUTDOWN, unsubmitted.last(), unsubmitted.occurrences());
+			held += unsubmitted.occurrences();
+		}
+		if (held > 0) {
+			logger.warn("{} occurrence(s) of event series not written before the shutdown ended (counted as shutdown"
+					+ " drops)", held);
 		}
 	}
 
@@ -380,7 +411,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 					EventsV1SinkSubscriber.this.cache.notWritten(write);
 				}
 				else {
-					EventsV1SinkSubscriber.this.counters.drop(reason, write.recorded());
+					EventsV1SinkSubscriber.this.counters.drop(reason, write.recorded(), write.occurrences());
 				}
 			}
 
@@ -418,7 +449,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 			this.cache.written(write);
 		};
 		if (write.kind() == SeriesCache.Kind.HEARTBEAT) {
-			if (this.attempts.writeOnce(write.recorded(), attempt) == WriteAttempts.Outcome.NOT_WRITTEN) {
+			if (this.attempts.writeOnce(write.recorded(), write.occurrences(),
+					attempt) == WriteAttempts.Outcome.NOT_WRITTEN) {
 				this.cache.notWritten(write);
 			}
 		}

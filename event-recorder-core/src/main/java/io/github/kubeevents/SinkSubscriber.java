@@ -15,7 +15,7 @@ import io.github.kubeevents.introspect.RecorderStats;
  * <p>Its life follows its subscriber's, which calls, in this order, from the subscriber thread unless said
  * otherwise: {@link #started()} at every start; {@link #onEvent} per event and {@link #tick(Instant)} at least
  * once a second; {@link #cancel()} (any thread) when a stop or shutdown begins; {@link #beforeStop(boolean)} once
- * its queue is done; {@link #stopped()} as its thread ends; {@link #abort()} (any thread) if the deadline passes;
+ * its queue is done; {@link #stopped(boolean)} as its thread ends; {@link #abort()} (any thread) if the deadline passes;
  * {@link #resume()} (any thread) before a restart; {@link #closed()} once, when its subscription was closed.
  *
  * <p>Thread-safe.
@@ -42,6 +42,9 @@ abstract class SinkSubscriber implements EventHandler {
 
 	private volatile Runnable whenClosed = () -> {
 	};
+
+	/** Whether the deadline of the current stop passed ({@link #abort()}) ; cleared by {@link #resume()}. */
+	private volatile boolean aborted;
 
 	SinkSubscriber(String name, ApiChoice choice, SinkControl sink, SinkSettings settings, EventCounters counters,
 			EventNaming naming) {
@@ -80,10 +83,19 @@ abstract class SinkSubscriber implements EventHandler {
 	void beforeStop(boolean shutdown) {
 	}
 
-	/** The subscriber thread is ending: the writers finish their queues, then the sink releases what is idle. */
-	void stopped() {
+	/**
+	 * The subscriber thread is ending: the writers finish their queues, then the sink releases what is idle.
+	 * @param shutdown whether the broadcaster shuts down for good (what the subscriber still holds is then lost, and
+	 * counted as {@code shutdown} drops)
+	 */
+	void stopped(boolean shutdown) {
 		this.writers.closeAndJoin();
 		this.sink.stopped().run();
+	}
+
+	/** Whether the deadline of the current stop passed. */
+	boolean aborted() {
+		return this.aborted;
 	}
 
 	/**
@@ -101,6 +113,7 @@ abstract class SinkSubscriber implements EventHandler {
 
 	/** The deadline passed: cancel the requests in flight and count what is left. Any thread. */
 	void abort() {
+		this.aborted = true;
 		cancel();
 		this.writers.abort();
 		this.sink.abort().run();
@@ -108,6 +121,7 @@ abstract class SinkSubscriber implements EventHandler {
 
 	/** The recorder starts again after a stop: writes wait and retry as usual again. Any thread. */
 	void resume() {
+		this.aborted = false;
 		this.attempts.resume();
 		this.sink.resume().run();
 	}

@@ -271,7 +271,7 @@ final class SubscriberQueue implements Subscription {
 		}
 		finally {
 			if (subscriber != null) {
-				subscriber.stopped();
+				subscriber.stopped(this.finalStop);
 			}
 			boolean closed;
 			synchronized (this) {

@@ -17,6 +17,7 @@ import io.github.kubeevents.sink.SinkRequestListener;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The write attempts of one sink, for both APIs: client-go's retry loop ({@code recordToSink} /
@@ -185,11 +186,14 @@ final class WriteAttempts {
 	/**
 	 * Runs a write once (a series heartbeat: the next heartbeat or the series' end writes the count again).
 	 * @param recorded the event the write is about
+	 * @param occurrences how many recorded occurrences the write newly carries (those the 403 handler takes over
+	 * when the sink switches APIs)
 	 * @param attempt the attempt
-	 * @return how it ended; a retryable failure is {@link Outcome#NOT_WRITTEN}, not a drop
+	 * @return how it ended: a failure is {@link Outcome#NOT_WRITTEN}, not a drop (a refusal is logged), unless the
+	 * 403 handler took the occurrences over ({@link Outcome#DROPPED})
 	 */
-	Outcome writeOnce(RecordedEvent recorded, Attempt attempt) {
-		return run(recorded, 0, attempt, 1, false);
+	Outcome writeOnce(RecordedEvent recorded, int occurrences, Attempt attempt) {
+		return run(recorded, occurrences, attempt, 1, false);
 	}
 
 	private Outcome run(RecordedEvent recorded, int occurrences, Attempt attempt, int maxAttempts, boolean counted) {
@@ -202,11 +206,11 @@ final class WriteAttempts {
 			catch (RuntimeException ex) {
 				// not a sink failure (those arrive as EventSinkException from request): building the write failed
 				return refused(recorded, occurrences, EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-						ex.toString(), ex));
+						ex.toString(), ex), counted);
 			}
 			catch (EventSinkException ex) {
 				if (!ex.isRetryable()) {
-					return refused(recorded, occurrences, ex);
+					return refused(recorded, occurrences, ex, counted);
 				}
 				if (!counted) {
 					if (logger.isDebugEnabled()) {
@@ -218,7 +222,9 @@ final class WriteAttempts {
 				if (n >= maxAttempts) {
 					this.failed.increment();
 					this.counters.dropAndLog(DropReason.RETRIES_EXHAUSTED, recorded,
-							"Unable to write event (retry limit of " + maxAttempts + " attempts exceeded!)", false);
+							"Unable to write event" + carrying(occurrences) + " (retry limit of " + maxAttempts
+									+ " attempts exceeded!)",
+							false, occurrences);
 					return Outcome.DROPPED;
 				}
 				if (this.cancelled) {
@@ -227,12 +233,12 @@ final class WriteAttempts {
 						logger.debug("Unable to write event (attempt {}/{}, will not retry): {}: {}", n, maxAttempts,
 								recorded.describe(), LogText.oneLine(ex.getMessage()));
 					}
-					return cancelledDrop(recorded);
+					return cancelledDrop(recorded, occurrences);
 				}
 				logger.warn("Unable to write event (attempt {}/{}, may retry after sleeping): {}: {}", n, maxAttempts,
 						recorded.describe(), LogText.oneLine(ex.getMessage()));
 				if (!pause(retryDelay(n))) {
-					return cancelledDrop(recorded);
+					return cancelledDrop(recorded, occurrences);
 				}
 				this.retried.increment();
 			}
@@ -245,32 +251,50 @@ final class WriteAttempts {
 				: this.policy.recordDelay(retry, uniform);
 	}
 
-	private Outcome cancelledDrop(RecordedEvent recorded) {
+	private Outcome cancelledDrop(RecordedEvent recorded, int occurrences) {
 		this.failed.increment();
-		this.counters.drop(DropReason.SHUTDOWN, recorded);
+		this.counters.drop(DropReason.SHUTDOWN, recorded, occurrences);
 		return Outcome.DROPPED;
 	}
 
-	private Outcome refused(RecordedEvent recorded, int occurrences, EventSinkException ex) {
+	/**
+	 * A refusal: dropped and counted once per occurrence the write carried, or taken over by the 403 handler; a
+	 * write that is not {@code counted} (a heartbeat) is only logged and leaves its occurrences to the next write,
+	 * whose count includes them.
+	 */
+	private Outcome refused(RecordedEvent recorded, int occurrences, EventSinkException ex, boolean counted) {
 		ForbiddenHandler handler = this.forbiddenHandler;
 		if (ex.isForbidden() && !ex.namespaceTerminating() && handler != null
 				&& handler.forbidden(recorded, occurrences, this.failedVerb.get(), ex)) {
 			return Outcome.DROPPED;
 		}
+		boolean expected = ex.isAlreadyExists() || ex.namespaceTerminating();
+		if (!expected && ex.kind() != EventSinkException.Kind.REQUEST_CONSTRUCTION) {
+			this.rejectedInARow.incrementAndGet();
+		}
+		if (!counted) {
+			logger.atLevel(expected ? Level.DEBUG : Level.WARN)
+				.log("Unable to write event series (one attempt; its {} new occurrence(s) wait for the series' next"
+						+ " write): {}: {}", occurrences, recorded.describe(), LogText.oneLine(ex.getMessage()));
+			return Outcome.NOT_WRITTEN;
+		}
 		this.failed.increment();
 		if (ex.kind() == EventSinkException.Kind.REQUEST_CONSTRUCTION) {
 			this.counters.dropAndLog(DropReason.INVALID_INPUT, recorded,
-					"Unable to construct event (will not retry!): " + ex.getMessage(), false);
+					"Unable to construct event" + carrying(occurrences) + " (will not retry!): " + ex.getMessage(),
+					false, occurrences);
 		}
 		else {
-			boolean expected = ex.isAlreadyExists() || ex.namespaceTerminating();
-			if (!expected) {
-				this.rejectedInARow.incrementAndGet();
-			}
 			this.counters.dropAndLog(DropReason.REJECTED_BY_SERVER, recorded,
-					"Server rejected event (will not retry!): " + ex.getMessage(), expected);
+					"Server rejected event" + carrying(occurrences) + " (will not retry!): " + ex.getMessage(),
+					expected, occurrences);
 		}
 		return Outcome.DROPPED;
+	}
+
+	/** How a drop's log line names the occurrences of a write that carried other than one. */
+	private static String carrying(int occurrences) {
+		return (occurrences == 1) ? "" : " carrying " + occurrences + " occurrences";
 	}
 
 	/**

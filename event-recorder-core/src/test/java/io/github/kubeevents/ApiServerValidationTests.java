@@ -91,7 +91,7 @@ class ApiServerValidationTests {
 			assertThat(counters.dropped(DropReason.INVALID_INPUT)).isEqualTo(3);
 		}
 		finally {
-			subscriber.stopped();
+			subscriber.stopped(false);
 		}
 	}
 

@@ -54,7 +54,7 @@ class CoreV1SinkSubscriberTests {
 
 	@AfterEach
 	void stopWriters() {
-		this.recordings.forEach(CoreV1SinkSubscriber::stopped);
+		this.recordings.forEach((recording) -> recording.stopped(false));
 	}
 
 	/** Handles one event and waits until its writes are done (the writes run on the sink's writer thread). */

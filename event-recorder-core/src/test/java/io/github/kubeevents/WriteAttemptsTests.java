@@ -116,13 +116,13 @@ class WriteAttemptsTests {
 	void writeOnceReportsARetryableFailureAsNotWrittenWithoutADrop() {
 		WriteAttempts attempts = attempts(this.recording);
 		AtomicInteger runs = new AtomicInteger();
-		assertThat(attempts.writeOnce(this.event, failing(runs, transport())))
+		assertThat(attempts.writeOnce(this.event, 3, failing(runs, transport())))
 			.isEqualTo(WriteAttempts.Outcome.NOT_WRITTEN);
 		assertThat(runs).hasValue(1);
 		assertThat(this.sleeps).isEmpty();
 		assertThat(this.counters.totalDropped()).isZero();
 		assertThat(attempts.stats()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 0));
-		assertThat(attempts.writeOnce(this.event, () -> {
+		assertThat(attempts.writeOnce(this.event, 3, () -> {
 		})).isEqualTo(WriteAttempts.Outcome.WRITTEN);
 	}
 
@@ -155,6 +155,55 @@ class WriteAttemptsTests {
 		})).isEqualTo(WriteAttempts.Outcome.WRITTEN);
 		assertThat(attempts.rejectedInARow()).isZero();
 		assertThat(attempts.stats()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 5));
+	}
+
+	@Test
+	void aFailedWriteCountsEveryOccurrenceItCarriedWhateverTheReason() {
+		WriteAttempts attempts = attempts(EventsApi.EVENTS_V1, new RetryPolicy(2, Duration.ofSeconds(10)),
+				this.recording, () -> 0.5);
+		AtomicInteger runs = new AtomicInteger();
+		// a series write carrying 5 new occurrences, refused; 4, attempts used up; 3, construction failed
+		assertThat(attempts.write(this.event, 5, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
+			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(attempts.write(this.event, 4, failing(runs, transport()))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(attempts.write(this.event, 3, failing(runs,
+				EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION, "no name", null))))
+			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		// a repeated final count carries none: the refusal is logged, nothing is lost
+		assertThat(attempts.write(this.event, 0, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
+			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		attempts.cancel();
+		assertThat(attempts.write(this.event, 7, failing(runs, transport()))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(5);
+		assertThat(this.counters.dropped(DropReason.RETRIES_EXHAUSTED)).isEqualTo(4);
+		assertThat(this.counters.dropped(DropReason.INVALID_INPUT)).isEqualTo(3);
+		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(7);
+		assertThat(this.counters.totalDropped()).isEqualTo(19);
+		assertThat(attempts.stats().failed()).as("failed writes, not occurrences").isEqualTo(5);
+	}
+
+	@Test
+	void aRefusedHeartbeatLeavesItsOccurrencesToTheNextWriteUnlessTheForbiddenHandlerTakesThemOver() {
+		WriteAttempts attempts = attempts(this.recording);
+		AtomicInteger runs = new AtomicInteger();
+		try (LogCapture log = LogCapture.of(WriteAttempts.class, ch.qos.logback.classic.Level.WARN)) {
+			assertThat(attempts.writeOnce(this.event, 5, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
+				.isEqualTo(WriteAttempts.Outcome.NOT_WRITTEN);
+			assertThat(log.warnings()).singleElement()
+				.asString()
+				.startsWith("Unable to write event series (one attempt; its 5 new occurrence(s) wait for the series'"
+						+ " next write)");
+		}
+		assertThat(this.counters.totalDropped()).isZero();
+		assertThat(attempts.rejectedInARow()).isEqualTo(1);
+		List<Integer> rerouted = new ArrayList<>();
+		attempts.onForbidden((recorded, occurrences, verb, refusal) -> rerouted.add(occurrences));
+		assertThat(attempts.writeOnce(this.event, 5,
+				failing(runs, EventSinkException.status(403, "Forbidden", "cannot patch events"))))
+			.as("the switch took the 5 occurrences over")
+			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(rerouted).containsExactly(5);
+		assertThat(this.counters.totalDropped()).isZero();
 	}
 
 	@Test
