@@ -4,12 +4,19 @@ import java.util.Locale;
 
 /**
  * The lifecycle of a broadcaster: {@code NEW → RUNNING ⇄ (STOPPING →) STOPPED}, and from any of them
- * {@code → DRAINING → TERMINATED}, which is final.
+ * {@code → DRAINING → TERMINATED}, which is final. A start while the distribution thread that the last stop abandoned
+ * still runs goes {@code STOPPED → STARTING → RUNNING} once that thread has ended.
  */
 enum BroadcasterState {
 
 	/** Built; events are queued, no thread runs. */
 	NEW,
+
+	/**
+	 * Started, but waiting for the distribution thread the last stop abandoned at its deadline (stuck in a call that
+	 * ignores interrupts) to end: events are queued; distribution starts when it has ended.
+	 */
+	STARTING,
 
 	/** Distributing. */
 	RUNNING,

@@ -161,7 +161,8 @@ public final class EventBroadcaster implements AutoCloseable {
 				this.fanout);
 		if (!this.fanout.subscribe(subscriber)) {
 			logger.error("Unable to start event subscriber '{}' (will not retry!): broadcaster already stopped", name);
-			subscriber.closeInput(true);
+			// closed at once, so a sink's subscriber is retired (its counts kept) rather than kept for good
+			subscriber.close();
 		}
 		return subscriber;
 	}
@@ -212,7 +213,13 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startRecordingTo(EventsClient client) {
-		return subscribeSink(this.sinks.forClient(Objects.requireNonNull(client, "client")));
+		Objects.requireNonNull(client, "client");
+		if (isShutdown()) {
+			// no discovery or access review for a sink that would never run
+			return subscribe("kubernetes-sink", (event) -> {
+			});
+		}
+		return subscribeSink(this.sinks.forClient(client));
 	}
 
 	/**
@@ -338,7 +345,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the statistics
 	 */
 	public RecorderStats stats() {
-		return new RecorderStats(this.fanout.state().tag(), incomingQueue(), this.counters.acceptedCount(),
+		return new RecorderStats(this.fanout.reportedState().tag(), incomingQueue(), this.counters.acceptedCount(),
 				this.counters.droppedByReason(), this.counters.truncatedCount(), this.counters.formatFailureCount(),
 				this.sinks.writes(), this.sinks.rejectedInARow(), this.counters.lastRejection(), subscriberStats(),
 				writeBudget(), this.counters.writtenWithoutPatchCount(), this.counters.throttledBySource(),
@@ -378,7 +385,7 @@ public final class EventBroadcaster implements AutoCloseable {
 				sinkViews.add(sink.snapshot(limit, filter));
 			}
 		}
-		return new RecorderSnapshot(this.clock.instant(), this.fanout.state().tag(), incomingQueue(),
+		return new RecorderSnapshot(this.clock.instant(), this.fanout.reportedState().tag(), incomingQueue(),
 				this.counters.acceptedCount(), this.counters.droppedByReason(), subscriberStats(), sinkViews,
 				writeBudget(), this.counters.writtenWithoutPatchCount(), this.counters.throttledBySource());
 	}

@@ -76,6 +76,16 @@ final class Fanout {
 	/** The current distribution thread; guarded by {@link #lock}. */
 	private @Nullable Thread distributor;
 
+	/**
+	 * What waits for the distribution thread the last stop abandoned: {@code "start"} or {@code "shutdown"} (its
+	 * drain), or {@code null}; guarded by {@link #lock}. Two distribution threads on the single-consumer incoming
+	 * queue would corrupt it, and a new one would meet the stop marker the old one has not taken yet.
+	 */
+	private @Nullable String pending;
+
+	/** The deadline of a shutdown that waits for the abandoned thread; guarded by {@link #lock}. */
+	private Duration pendingTimeout = Duration.ZERO;
+
 	Fanout(int capacity, EventCounters counters) {
 		this.incoming = new IncomingQueue(capacity);
 		this.counters = counters;
@@ -83,6 +93,22 @@ final class Fanout {
 
 	BroadcasterState state() {
 		return this.state.get();
+	}
+
+	/**
+	 * The state as stats and health report it: {@link BroadcasterState#STARTING} also while running when a
+	 * subscriber's start waits for the thread the last stop abandoned (that subscriber handles nothing yet).
+	 */
+	BroadcasterState reportedState() {
+		BroadcasterState current = this.state.get();
+		if (current == BroadcasterState.RUNNING) {
+			for (SubscriberQueue subscriber : this.subscribers) {
+				if (subscriber.restartPending()) {
+					return BroadcasterState.STARTING;
+				}
+			}
+		}
+		return current;
 	}
 
 	/**
@@ -153,7 +179,9 @@ final class Fanout {
 
 	/**
 	 * Starts the distribution thread and every subscriber's thread. Idempotent; nothing after shutdown (returns at
-	 * once, even while the shutdown still drains); after a stop that is still under way, once it is done.
+	 * once, even while the shutdown still drains); after a stop that is still under way, once it is done. When the
+	 * last stop abandoned its distribution thread and that thread still runs, the state is
+	 * {@link BroadcasterState#STARTING} and distribution starts as soon as that thread ends.
 	 */
 	void start() {
 		if (this.state.get().isShutdown()) {
@@ -162,8 +190,62 @@ final class Fanout {
 		synchronized (this.lock) {
 			BroadcasterState current = this.state.get();
 			if (current == BroadcasterState.NEW || current == BroadcasterState.STOPPED) {
+				if (waitForAbandoned("start", Duration.ZERO)) {
+					this.state.set(BroadcasterState.STARTING);
+					lifecycleLogger.warn("Event broadcaster starts once its distribution thread, abandoned by the last"
+							+ " stop at its deadline, has ended; events are queued until then");
+					return;
+				}
 				startThreads();
 				this.state.set(BroadcasterState.RUNNING);
+			}
+		}
+	}
+
+	/**
+	 * Whether the distribution thread the last stop abandoned still runs; if so, {@code what} waits for it (a
+	 * daemon thread joins it, then carries it out). Called under the lock.
+	 */
+	private boolean waitForAbandoned(String what, Duration timeout) {
+		Thread previous = this.distributor;
+		if (previous == null || !previous.isAlive()) {
+			return false;
+		}
+		boolean waiting = this.pending != null;
+		this.pending = what;
+		this.pendingTimeout = timeout;
+		if (!waiting) {
+			Thread waiter = new Thread(() -> {
+				try {
+					previous.join();
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+				resumePending();
+			}, "kubeevents-broadcaster-resume");
+			waiter.setDaemon(true);
+			waiter.start();
+		}
+		return true;
+	}
+
+	/** The abandoned distribution thread ended: what waited for it (a start, or a shutdown's drain) runs now. */
+	private void resumePending() {
+		synchronized (this.lock) {
+			String what = this.pending;
+			this.pending = null;
+			if ("start".equals(what) && this.state.get() == BroadcasterState.STARTING) {
+				startThreads();
+				this.state.set(BroadcasterState.RUNNING);
+				this.counters.started();
+				lifecycleLogger.info("Event broadcaster started: the distribution thread abandoned by the last stop"
+						+ " has ended");
+			}
+			else if ("shutdown".equals(what) && this.state.get() == BroadcasterState.DRAINING) {
+				startThreads();
+				drain(this.pendingTimeout);
+				this.state.set(BroadcasterState.TERMINATED);
 			}
 		}
 	}
@@ -184,12 +266,31 @@ final class Fanout {
 		}
 		synchronized (this.lock) {
 			BroadcasterState previous = this.state.get();
+			if (previous == BroadcasterState.STARTING && !shutdown) {
+				// the start never happened: nothing to stop
+				this.pending = null;
+				this.state.set(BroadcasterState.STOPPED);
+				return true;
+			}
 			if (previous.isShutdown() || (!shutdown && previous != BroadcasterState.RUNNING)) {
 				return previous == BroadcasterState.STOPPED;
 			}
 			this.state.set(shutdown ? BroadcasterState.DRAINING : BroadcasterState.STOPPING);
 			if (previous != BroadcasterState.RUNNING) {
-				// shutting down while not running: distribute what is queued to the subscribers first
+				// shutting down while not running: distribute what is queued to the subscribers first, once the
+				// distribution thread a stop abandoned has ended
+				long deadline = System.nanoTime() + timeout.toNanos();
+				Thread abandoned = this.distributor;
+				if (abandoned != null && !Threads.join(abandoned, deadline)) {
+					putCommand(SHUTDOWN);
+					waitForAbandoned("shutdown", timeout);
+					lifecycleLogger.warn("Event broadcaster could not shut down within {}: the distribution thread"
+							+ " abandoned by the last stop still runs; what is queued is handled once it has ended",
+							timeout);
+					return false;
+				}
+				this.pending = null;
+				timeout = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
 				startThreads();
 			}
 			putCommand(shutdown ? SHUTDOWN : STOP);

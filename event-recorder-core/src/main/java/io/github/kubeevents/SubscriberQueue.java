@@ -80,6 +80,12 @@ final class SubscriberQueue implements Subscription {
 	/** Whether the current thread was told to end; guarded by {@code this}. */
 	private boolean endQueued;
 
+	/** Whether {@link #drainAbandoned()} took the queue from an abandoned thread; guarded by {@code this}. */
+	private boolean queueTaken;
+
+	/** Whether a start waits for the abandoned thread to end; guarded by {@code this}. */
+	private boolean restartPending;
+
 	/**
 	 * Whether a thread runs the queue and has not yet finished its sink's {@code stopped()}; guarded by
 	 * {@code this}. It and {@link #closedByUser} decide, under the one lock, which of the ending thread and
@@ -129,17 +135,40 @@ final class SubscriberQueue implements Subscription {
 		}
 	}
 
-	/** Starts a thread on the queue, unless one runs or the subscription ended. */
+	/**
+	 * Starts a thread on the queue, unless one runs or the subscription ended. When the thread that the last stop
+	 * abandoned at its deadline still runs (stuck in its handler), the new thread starts as soon as that one returns
+	 * and ends, and events queue for it meanwhile ({@link #restartPending()}).
+	 */
 	synchronized void start() {
-		if (this.closedByUser || this.terminated || (this.thread != null && this.thread.isAlive())) {
+		if (this.closedByUser || this.terminated) {
 			return;
 		}
+		if (this.thread != null && this.thread.isAlive()) {
+			if (this.aborted && !this.restartPending) {
+				this.restartPending = true;
+				if (this.queueTaken) {
+					// the stop counted the queue and closed it; it stays taken, so the old thread ends when it returns
+					this.queue.reopen();
+				}
+				logger.warn("Event subscriber '{}' starts once its thread, abandoned by the last stop at its deadline,"
+						+ " returns; events are queued for it until then", this.name);
+			}
+			return;
+		}
+		launch();
+	}
+
+	/** Starts the new thread; under the lock, with no other thread at the queue. */
+	private void launch() {
 		if (this.sink != null) {
 			this.sink.resume();
 		}
 		// an abort closed the queue; no other thread uses it until the new thread starts
 		this.queue.reopen();
 		this.queueHeld.set(false);
+		this.queueTaken = false;
+		this.restartPending = false;
 		this.aborted = false;
 		this.endQueued = false;
 		this.finalStop = false;
@@ -148,6 +177,11 @@ final class SubscriberQueue implements Subscription {
 		this.thread = started;
 		this.consuming = true;
 		started.start();
+	}
+
+	/** Whether a start waits for the thread the last stop abandoned. */
+	synchronized boolean restartPending() {
+		return this.restartPending;
 	}
 
 	/**
@@ -189,9 +223,10 @@ final class SubscriberQueue implements Subscription {
 	 * The thread ignored the abort and is abandoned: count what is left in its queue as {@code shutdown} drops
 	 * now, from the calling thread, which takes the queue over for good (so the thread ends if it ever returns).
 	 */
-	void drainAbandoned() {
+	synchronized void drainAbandoned() {
 		if (this.queueHeld.compareAndSet(false, true)) {
 			// the thread is inside its handler; if it ever returns, it finds the queue taken and ends
+			this.queueTaken = true;
 			this.queue.close(this::countLeftOver);
 		}
 		// else it is at the queue after all: aborted, it counts what is left itself, or closes it when interrupted
@@ -203,7 +238,16 @@ final class SubscriberQueue implements Subscription {
 	 */
 	boolean join(long deadlineNanos) {
 		Thread current = currentThread();
-		boolean ended = (current == null) || Threads.join(current, deadlineNanos);
+		boolean ended = true;
+		while (current != null) {
+			if (!Threads.join(current, deadlineNanos)) {
+				ended = false;
+				break;
+			}
+			// an abandoned thread that ended may have started the thread a start waited for
+			Thread next = currentThread();
+			current = (next != current) ? next : null;
+		}
 		if (this.sink != null) {
 			ended &= this.sink.awaitTermination(deadlineNanos);
 		}
@@ -277,6 +321,16 @@ final class SubscriberQueue implements Subscription {
 			synchronized (this) {
 				this.consuming = false;
 				closed = this.closedByUser;
+				if (this.restartPending) {
+					if (closed || this.terminated) {
+						// the start that waited for this thread will not come: what queued for it is counted
+						this.restartPending = false;
+						this.queue.close(this::countLeftOver);
+					}
+					else {
+						launch();
+					}
+				}
 			}
 			if (closed && subscriber != null) {
 				subscriber.closed();

@@ -13,6 +13,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import ch.qos.logback.classic.Level;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventsClient;
+import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.RetryPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -247,6 +250,47 @@ class EventBroadcasterLifecycleTests {
 		await().atMost(WAIT).until(() -> broadcaster.sinkCount() == 0);
 		assertThat(broadcaster.stats().writes().created()).as("what the closed sinks wrote").isEqualTo(100);
 		assertThat(broadcaster.snapshot(0).sinks()).isEmpty();
+	}
+
+	@Test
+	void aSinkSubscribedAfterShutdownIsRetiredAndAClientsSinkAsksTheServerNothing() {
+		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
+		broadcaster.start();
+		assertThat(broadcaster.shutdown(WAIT)).isTrue();
+		Subscription custom = broadcaster.startRecordingToSink(new ScriptedSink());
+		assertThat(custom.isActive()).isFalse();
+		assertThat(broadcaster.sinkCount()).as("the refused sink is retired, not kept for good").isZero();
+		List<String> requests = new CopyOnWriteArrayList<>();
+		Subscription client = broadcaster.startRecordingTo(new EventsClient() {
+
+			@Override
+			public EventSink coreV1Sink(Duration requestTimeout) {
+				requests.add("coreV1Sink");
+				return new ScriptedSink();
+			}
+
+			@Override
+			public EventsV1Sink eventsV1Sink(Duration requestTimeout) {
+				requests.add("eventsV1Sink");
+				return new EventsV1RecordingTests.Script();
+			}
+
+			@Override
+			public boolean servesEventsV1(Duration timeout) {
+				requests.add("discovery");
+				return true;
+			}
+
+			@Override
+			public boolean eventsAllowed(String apiGroup, String verb, String namespace, Duration timeout) {
+				requests.add("access review");
+				return true;
+			}
+
+		});
+		assertThat(client.isActive()).isFalse();
+		assertThat(requests).as("no discovery, no access review").isEmpty();
+		assertThat(broadcaster.sinkCount()).isZero();
 	}
 
 	@Test

@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable and thread-safe.
  *
- * @param state {@code new}, {@code running}, {@code stopping}, {@code stopped}, {@code draining} or
- * {@code terminated}
+ * @param state {@code new}, {@code starting} (started, waiting for a thread the last stop abandoned at its
+ * deadline), {@code running}, {@code stopping}, {@code stopped}, {@code draining} or {@code terminated}
  * @param queue the incoming queue
  * @param accepted events accepted into the incoming queue so far
  * @param dropped drops so far by reason tag, in a fixed order

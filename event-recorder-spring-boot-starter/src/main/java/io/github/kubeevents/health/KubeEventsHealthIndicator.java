@@ -25,6 +25,9 @@ import org.springframework.boot.health.contributor.Status;
  * without changing the aggregate status or readiness; to let it count, add it to the order, e.g.
  * {@code management.endpoint.health.status.order=down,out-of-service,degraded,up,unknown}, and map it with
  * {@code management.endpoint.health.status.http-mapping.degraded=503};</li>
+ * <li><b>{@value #DEGRADED_CODE}</b> too while it is {@code starting}: started, but a thread the last stop
+ * abandoned at its deadline (stuck in a call that ignores interrupts) has not ended yet, and events queue until it
+ * has;</li>
  * <li><b>UNKNOWN</b> before it starts and while it is stopped (a paused test context, a checkpoint), so it does
  * not drag the aggregate down;</li>
  * <li><b>DOWN</b> once it has shut down.</li>
@@ -98,6 +101,8 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 		switch (stats.state()) {
 			case "running" -> builder.status((refused(stats, this.rejectionsInARow) || !stats.missingAccess().isEmpty())
 					? DEGRADED : Status.UP);
+			case "starting" -> builder.status(DEGRADED)
+				.withDetail("state", "starting: waiting for a thread the last stop abandoned at its deadline");
 			case "draining", "terminated" -> builder.down().withDetail("state", "shut down");
 			case "stopping", "stopped" -> builder.unknown().withDetail("state", "stopped");
 			default -> builder.unknown().withDetail("state", "not started");
