@@ -18,6 +18,8 @@ import org.jspecify.annotations.Nullable;
  * by the application (an {@code ApiClient} bean, or {@code KubeEventsConnectionDetails} of its own); else the
  * official client.</li>
  * </ul>
+ * The choice is of a client only: the bean is not a cluster, and either client writes only where the connection
+ * details find one ({@link KubeEventsStatusResolver}).
  *
  * <p>Immutable and thread-safe.
  *

@@ -24,7 +24,7 @@ final class KubeEventsStatusResolver {
 	 * Resolves where events go. Modes {@code log} and {@code none} look at nothing else. Modes {@code auto} and
 	 * {@code kubernetes} write to the application's sink bean if there is one, else to the cluster of the
 	 * connection details; when the auto-configured details find no cluster, {@code auto} only logs events and
-	 * {@code kubernetes} fails.
+	 * {@code kubernetes} fails, whichever client would write.
 	 * @param mode the configured mode
 	 * @param logEvents {@code kubeevents.log-events}
 	 * @param applicationSink the application's sink bean, or {@code null}; asked for only when needed
@@ -68,10 +68,47 @@ final class KubeEventsStatusResolver {
 		ClientChoice choice = (clientChoice != null) ? clientChoice.get() : null;
 		SinkTarget.OtherClient fabric8 = (choice != null) ? choice.fabric8() : null;
 		if (choice != null && fabric8 != null) {
-			return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, fabric8.description(), fabric8.apiServer(),
-					logEvents, fabric8, choice.why());
+			return throughFabric8(mode, logEvents, connectionDetails, fabric8, choice.why());
 		}
 		return resolveCluster(mode, logEvents, connectionDetails, (choice != null) ? choice.why() : null);
+	}
+
+	/**
+	 * The application's fabric8 {@code KubernetesClient} bean is a client, not a cluster: events are written
+	 * through it only where the official client would write (the connection details find a cluster: in a pod, a
+	 * kubeconfig allowed by the properties, an {@code ApiClient} or {@code KubeEventsConnectionDetails} bean).
+	 * Otherwise {@code auto} only logs events and {@code kubernetes} fails, as without the bean; fabric8's own
+	 * fallback to {@code https://kubernetes.default.svc/} would retry and drop every event.
+	 */
+	private static KubeEventsStatus throughFabric8(SinkMode mode, boolean logEvents,
+			KubeEventsConnectionDetails connectionDetails, SinkTarget.OtherClient fabric8, String clientReason) {
+		String cluster;
+		try {
+			cluster = clusterOf(connectionDetails);
+		}
+		catch (NoKubernetesClusterException ex) {
+			String note = "a fabric8 KubernetesClient bean is a client, not a cluster (it points at "
+					+ fabric8.apiServer() + ")";
+			if (mode == SinkMode.KUBERNETES) {
+				throw ex.withNote(note);
+			}
+			return new KubeEventsStatus(mode, EffectiveSink.LOG, ex.logOnlyReason() + "; " + note, null, true, null);
+		}
+		return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, fabric8.description() + "; cluster: " + cluster,
+				fabric8.apiServer(), logEvents, fabric8, clientReason);
+	}
+
+	/**
+	 * Where the connection details find a cluster; details of the application's own are a cluster as they are
+	 * (their client is not built).
+	 * @throws NoKubernetesClusterException when the auto-configured details find none
+	 */
+	private static String clusterOf(KubeEventsConnectionDetails connectionDetails) {
+		if (connectionDetails instanceof DetectedKubeEventsConnectionDetails detected) {
+			detected.apiClient();
+			return detected.description();
+		}
+		return "connection details: " + connectionDetails.description();
 	}
 
 	private static KubeEventsStatus resolveCluster(SinkMode mode, boolean logEvents,

@@ -32,6 +32,16 @@ final class NoKubernetesClusterException extends IllegalStateException {
 		this.logOnlyReason = logOnlyReason;
 	}
 
+	/**
+	 * This exception with a note appended to its message and its log-only reason.
+	 * @param note e.g. why a bean that is not a cluster was not used
+	 * @return a new exception with the same cause
+	 */
+	NoKubernetesClusterException withNote(String note) {
+		return new NoKubernetesClusterException(getMessage() + "; " + note, this.searched,
+				this.logOnlyReason + "; " + note, getCause());
+	}
+
 	/** @return where the starter looked for a cluster */
 	String searched() {
 		return this.searched;

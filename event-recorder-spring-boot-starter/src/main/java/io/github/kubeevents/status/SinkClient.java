@@ -12,7 +12,8 @@ public enum SinkClient {
 	/**
 	 * The application's fabric8 {@code KubernetesClient} bean when there is one and the official client is not
 	 * configured (no {@code ApiClient} or {@code KubeEventsConnectionDetails} bean of the application); otherwise
-	 * the official client.
+	 * the official client. Either client writes only where {@code kubeevents.sink.mode} finds a cluster: the bean
+	 * is a client, not a cluster.
 	 */
 	AUTO,
 

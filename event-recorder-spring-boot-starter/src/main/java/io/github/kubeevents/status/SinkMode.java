@@ -12,7 +12,8 @@ public enum SinkMode {
 	/**
 	 * Write Events to the API server when running in Kubernetes or when the application provides a cluster (an
 	 * {@code EventSink}, {@code KubeEventsConnectionDetails} or {@code ApiClient} bean, or a kubeconfig with
-	 * {@code kubeevents.kubeconfig.enabled=true}); otherwise log them.
+	 * {@code kubeevents.kubeconfig.enabled=true}); otherwise log them. A fabric8 {@code KubernetesClient} bean is
+	 * not a cluster: it is written through only where one of these is found.
 	 */
 	AUTO,
 

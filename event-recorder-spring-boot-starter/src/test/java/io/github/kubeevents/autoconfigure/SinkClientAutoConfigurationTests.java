@@ -1,10 +1,16 @@
 package io.github.kubeevents.autoconfigure;
 
-import io.github.kubeevents.status.SinkTarget;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.status.EffectiveSink;
 import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.status.SinkClient;
-import java.nio.file.Path;
+import io.github.kubeevents.status.SinkMode;
+import io.github.kubeevents.status.SinkTarget;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -18,6 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -30,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code kubeevents.sink.client}: which client events are written through, for each condition (the fabric8
  * module and a {@code KubernetesClient} bean present or not, the official client configured or not), what the
  * status, the endpoint's {@code client} and the startup line say, and that an application without fabric8 on the
- * classpath starts as before.
+ * classpath starts as before. The bean is a client, not a cluster: whether events are written at all is decided as
+ * without it (a pod, a kubeconfig opted in, the application's {@code ApiClient} or connection details).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SinkClientAutoConfigurationTests {
@@ -40,18 +48,44 @@ class SinkClientAutoConfigurationTests {
 
 	private static final String OFFICIAL_URL = "http://127.0.0.1:2";
 
+	/** Where fabric8's own configuration points when it finds no cluster. */
+	private static final String FALLBACK_URL = "https://kubernetes.default.svc/";
+
+	private static final String NOT_IN_KUBERNETES = "not running in Kubernetes; a kubeconfig is used only with"
+			+ " kubeevents.kubeconfig.enabled=true or kubeevents.sink.mode=kubernetes";
+
+	private static final String NOT_A_CLUSTER = "a fabric8 KubernetesClient bean is a client, not a cluster (it points"
+			+ " at ";
+
 	@TempDir
 	Path tmp;
 
 	private ApplicationContextRunner runner() {
+		return runner(Machines.noCluster(this.tmp));
+	}
+
+	private ApplicationContextRunner runner(KubernetesConfigDetector detector) {
 		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
-			.withBean(KubernetesConfigDetector.class, () -> Machines.noCluster(this.tmp))
+			.withBean(KubernetesConfigDetector.class, () -> detector)
 			.withPropertyValues("kubeevents.log-events=false", "kubeevents.sink.api=core/v1");
 	}
 
 	private static KubernetesClient fabric8() {
-		Config config = new ConfigBuilder(Config.empty()).withMasterUrl(FABRIC8_URL).build();
+		return fabric8(FABRIC8_URL);
+	}
+
+	private static KubernetesClient fabric8(String masterUrl) {
+		Config config = new ConfigBuilder(Config.empty()).withMasterUrl(masterUrl).build();
 		return new KubernetesClientBuilder().withConfig(config).build();
+	}
+
+	private static List<String> subscriberNames(AssertableApplicationContext context) {
+		return context.getBean(EventBroadcaster.class)
+			.stats()
+			.subscribers()
+			.stream()
+			.map(RecorderStats.Subscriber::name)
+			.toList();
 	}
 
 	private static ApiClient official() {
@@ -63,21 +97,140 @@ class SinkClientAutoConfigurationTests {
 	}
 
 	@Test
-	void autoWithAKubernetesClientBeanAndNoOfficialClientWritesThroughFabric8(CapturedOutput output) {
-		runner().withBean(KubernetesClient.class, SinkClientAutoConfigurationTests::fabric8).run((context) -> {
-			assertThat(context).hasNotFailed();
-			KubeEventsStatus status = status(context);
-			assertThat(status.sink()).isEqualTo(EffectiveSink.KUBERNETES);
-			assertThat(status.client()).isEqualTo("fabric8");
-			assertThat(status.reason()).isEqualTo("KubernetesClient bean");
-			assertThat(status.apiServer()).isEqualTo(FABRIC8_URL);
-			assertThat(status.target()).isInstanceOfSatisfying(SinkTarget.OtherClient.class,
-					(target) -> assertThat(target.eventsClient()).isInstanceOf(Fabric8EventsClient.class));
-			assertThat(status.describe()).isEqualTo("writing Events to " + FABRIC8_URL + " (KubernetesClient bean)"
-					+ " with the fabric8 client (kubeevents.sink.client=auto: a KubernetesClient bean and no official"
-					+ " client configured)");
-		});
+	void autoWithAKubernetesClientBeanAndNoOfficialClientWritesThroughFabric8InAPod(CapturedOutput output)
+			throws IOException {
+		runner(Machines.inPod(this.tmp, false)).withBean(KubernetesClient.class, SinkClientAutoConfigurationTests::fabric8)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				KubeEventsStatus status = status(context);
+				assertThat(status.sink()).isEqualTo(EffectiveSink.KUBERNETES);
+				assertThat(status.client()).isEqualTo("fabric8");
+				assertThat(status.reason())
+					.isEqualTo("KubernetesClient bean; cluster: in-cluster service account " + this.tmp.resolve("sa"));
+				assertThat(status.apiServer()).isEqualTo(FABRIC8_URL);
+				assertThat(status.target()).isInstanceOfSatisfying(SinkTarget.OtherClient.class,
+						(target) -> assertThat(target.eventsClient()).isInstanceOf(Fabric8EventsClient.class));
+				assertThat(status.describe()).isEqualTo("writing Events to " + FABRIC8_URL + " (KubernetesClient bean;"
+						+ " cluster: in-cluster service account " + this.tmp.resolve("sa") + ") with the fabric8 client"
+						+ " (kubeevents.sink.client=auto: a KubernetesClient bean and no official client configured)");
+			});
 		assertThat(output).contains("with the fabric8 client (kubeevents.sink.client=auto: a KubernetesClient bean");
+	}
+
+	// A KubernetesClient bean is a client, not a cluster (issue 26 item 2): the bean never decides whether events
+	// are written, only which client writes them where the official client would write too
+
+	@Test
+	void autoWithAKubernetesClientBeanAndNoClusterOnlyLogsAndSaysWhy(CapturedOutput output) {
+		runner().withBean(KubernetesClient.class, () -> fabric8(FALLBACK_URL)).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(status(context)).isEqualTo(new KubeEventsStatus(SinkMode.AUTO, EffectiveSink.LOG,
+					NOT_IN_KUBERNETES + "; " + NOT_A_CLUSTER + FALLBACK_URL + ")", null, true, null));
+			assertThat(subscriberNames(context)).containsExactly("logging");
+		});
+		assertThat(output).contains("not writing to a cluster (" + NOT_IN_KUBERNETES + "; " + NOT_A_CLUSTER
+				+ FALLBACK_URL + ")), logging events");
+	}
+
+	@Test
+	void autoWithAKubernetesClientBeanAndAKubeconfigThatIsNotOptedInOnlyLogs() throws IOException {
+		runner(Machines.developerMachine(this.tmp)).withBean(KubernetesClient.class, SinkClientAutoConfigurationTests::fabric8)
+			.run((context) -> {
+				assertThat(status(context).sink()).isEqualTo(EffectiveSink.LOG);
+				assertThat(status(context).reason()).isEqualTo(NOT_IN_KUBERNETES + "; " + NOT_A_CLUSTER + FABRIC8_URL + ")");
+				assertThat(subscriberNames(context)).containsExactly("logging");
+			});
+	}
+
+	@Test
+	void autoWithAKubernetesClientBeanAndAKubeconfigOptedInWritesThroughFabric8() throws IOException {
+		runner(Machines.developerMachine(this.tmp)).withBean(KubernetesClient.class, SinkClientAutoConfigurationTests::fabric8)
+			.withPropertyValues("kubeevents.kubeconfig.enabled=true")
+			.run((context) -> {
+				KubeEventsStatus status = status(context);
+				assertThat(status.sink()).isEqualTo(EffectiveSink.KUBERNETES);
+				assertThat(status.client()).isEqualTo("fabric8");
+				assertThat(status.apiServer()).isEqualTo(FABRIC8_URL);
+				assertThat(status.reason()).isEqualTo("KubernetesClient bean; cluster: kubeconfig "
+						+ this.tmp.resolve("env/kubeconfig") + " (from $KUBECONFIG)");
+				assertThat(subscriberNames(context)).containsExactly("sink");
+			});
+	}
+
+	@Test
+	void fabric8WithoutAClusterOnlyLogsUnderAutoToo() {
+		runner().withBean(KubernetesClient.class, SinkClientAutoConfigurationTests::fabric8)
+			.withPropertyValues("kubeevents.sink.client=fabric8")
+			.run((context) -> {
+				assertThat(status(context).sink()).isEqualTo(EffectiveSink.LOG);
+				assertThat(status(context).reason()).endsWith(NOT_A_CLUSTER + FABRIC8_URL + ")");
+			});
+	}
+
+	@Test
+	void fabric8WithConnectionDetailsOfTheApplicationWritesThroughTheBeanWithoutBuildingTheirClient() {
+		KubeEventsConnectionDetails details = new KubeEventsConnectionDetails() {
+
+			@Override
+			public ApiClient apiClient() {
+				throw new IllegalStateException("the official client is not used");
+			}
+
+			@Override
+			public String description() {
+				return "mine";
+			}
+
+		};
+		runner().withBean(KubernetesClient.class, SinkClientAutoConfigurationTests::fabric8)
+			.withBean(KubeEventsConnectionDetails.class, () -> details)
+			.withPropertyValues("kubeevents.sink.client=fabric8")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(status(context).client()).isEqualTo("fabric8");
+				assertThat(status(context).reason()).isEqualTo("KubernetesClient bean; cluster: connection details: mine");
+			});
+	}
+
+	@Test
+	void kubernetesWithAKubernetesClientBeanAndNoClusterFailsStartupNamingTheBean() {
+		for (String client : List.of("auto", "fabric8")) {
+			runner().withBean(KubernetesClient.class, () -> fabric8(FALLBACK_URL))
+				.withPropertyValues("kubeevents.sink.mode=kubernetes", "kubeevents.sink.client=" + client)
+				.run((context) -> {
+					assertThat(context).as(client).hasFailed();
+					assertThat(context.getStartupFailure()).rootCause()
+						.isInstanceOf(NoKubernetesClusterException.class)
+						.hasMessage("no Kubernetes configuration was found; " + NOT_A_CLUSTER + FALLBACK_URL + ")");
+					FailureAnalysis analysis = new NoKubernetesClusterFailureAnalyzer()
+						.analyze(context.getStartupFailure());
+					assertThat(analysis.getDescription()).isEqualTo("The Kubernetes event recorder is configured to"
+							+ " write to a cluster (kubeevents.sink.mode=kubernetes), but no Kubernetes configuration"
+							+ " was found; " + NOT_A_CLUSTER + FALLBACK_URL + ").\n\nLooked at: "
+							+ Machines.noCluster(this.tmp).describeSearch(true));
+					assertThat(analysis.getAction()).startsWith("Do one of these:");
+				});
+		}
+	}
+
+	@Test
+	void kubernetesWithTheOfficialClientAndNoClusterFailsStartupBesideAKubernetesClientBean() {
+		runner().withBean(KubernetesClient.class, () -> fabric8(FALLBACK_URL))
+			.withPropertyValues("kubeevents.sink.mode=kubernetes", "kubeevents.sink.client=official")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(NoKubernetesClusterException.class)
+				.hasMessage("no Kubernetes configuration was found"));
+	}
+
+	@Test
+	void kubernetesWithAKubernetesClientBeanAndAKubeconfigWritesThroughFabric8() throws IOException {
+		runner(Machines.developerMachine(this.tmp)).withBean(KubernetesClient.class, SinkClientAutoConfigurationTests::fabric8)
+			.withPropertyValues("kubeevents.sink.mode=kubernetes")
+			.run((context) -> {
+				assertThat(status(context).client()).isEqualTo("fabric8");
+				assertThat(status(context).reason()).isEqualTo("KubernetesClient bean; cluster: kubeconfig "
+						+ this.tmp.resolve("env/kubeconfig") + " (from $KUBECONFIG)");
+			});
 	}
 
 	@Test

@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,7 +54,10 @@ import org.slf4j.LoggerFactory;
  * unless {@link Builder#stateDirectory(Path) given} or set by
  * {@code -Dkubeevents.test.cluster.state-dir}); each {@link Builder#start()} first kills the
  * processes of test JVMs that died without stopping theirs (SIGKILL, a CI timeout) and removes their directories. A
- * JVM shutdown hook kills this instance's processes if the JVM exits without {@link #close()}.
+ * JVM shutdown hook kills this instance's processes if the JVM exits without {@link #close()}. Another shutdown hook
+ * runs at the same time, so an application still writing to this control plane as its own shutdown hook stops it
+ * (Spring Boot closing its context) would lose its last writes: its owner {@link #bindToOwner binds} it, and the
+ * hook then closes the owner first and kills only what is left.
  *
  * <pre>{@code
  * try (LocalControlPlane cp = LocalControlPlane.builder().eventTtl(Duration.ofSeconds(5)).start()) {
@@ -98,6 +103,12 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 	/** Set once, by {@link #close()}, a failed start, or the shutdown hook's removal. */
 	private volatile boolean released;
 
+	/** Counted down when {@link #close()} has stopped everything (or a start failed). */
+	private final CountDownLatch closed = new CountDownLatch(1);
+
+	/** What the shutdown hook runs before it kills anything, with how long it then waits; {@code null} unbound. */
+	private volatile Owner owner;
+
 	private volatile Duration startupTime;
 
 	private volatile Duration lastApiServerStartupTime;
@@ -140,10 +151,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		ControlPlaneCommands commands = new ControlPlaneCommands(assets, this.directory, this.ports, eventTtl,
 				apiServerArgs);
 		this.processes = new ControlPlaneProcesses(commands, stateDirectory);
-		this.shutdownHook = new Thread(() -> {
-			this.processes.kill();
-			this.directory.delete();
-		}, "local-control-plane-shutdown");
+		this.shutdownHook = new Thread(this::onJvmShutdown, "local-control-plane-shutdown");
 		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
 	}
 
@@ -291,6 +299,50 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 		return this.leftoverReport;
 	}
 
+	/**
+	 * Binds this control plane to an owner that closes it when the owner itself closes, e.g. the Spring application
+	 * context whose bean it is and whose recorder writes to it. If the JVM exits before that, its shutdown hook
+	 * first runs {@code closeOwner} (closing the context, which returns at once when Spring Boot's own shutdown hook
+	 * is closing it already), then waits up to {@code closeTimeout} for this control plane's {@link #close()}, and
+	 * only then kills what is still running. Unbound, the hook kills at once, while any other shutdown hook (the one
+	 * closing the context) still runs: the application's last writes would find no API server. The last call wins.
+	 * @param closeOwner closes the owner, and so this control plane; exceptions are logged
+	 * @param closeTimeout how long the hook waits for {@link #close()} after {@code closeOwner} returned
+	 */
+	public void bindToOwner(Runnable closeOwner, Duration closeTimeout) {
+		this.owner = new Owner(Objects.requireNonNull(closeOwner, "closeOwner"),
+				Objects.requireNonNull(closeTimeout, "closeTimeout"));
+	}
+
+	/**
+	 * What the JVM shutdown hook does: closes the owner, if bound, and waits for {@link #close()}; then kills the
+	 * processes and deletes the directory unless that close finished. Package-private for tests, which cannot make
+	 * the JVM run its hooks.
+	 */
+	void onJvmShutdown() {
+		Owner bound = this.owner;
+		if (bound != null) {
+			try {
+				bound.closeOwner().run();
+			}
+			catch (RuntimeException | Error ex) {
+				logger.warn("{}: closing its owner at JVM shutdown failed: {}", this, ex.toString());
+			}
+			try {
+				if (this.closed.await(bound.closeTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+					return;
+				}
+				logger.warn("{}: its owner did not close it within {} ms of the JVM shutdown; killing it", this,
+						bound.closeTimeout().toMillis());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		this.processes.kill();
+		this.directory.delete();
+	}
+
 	@Override
 	public synchronized void close() {
 		if (!detach()) {
@@ -304,6 +356,7 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 			failure = ex;
 		}
 		this.directory.delete();
+		this.closed.countDown();
 		if (failure != null) {
 			throw new IllegalStateException("closed the local control plane, but " + failure.getMessage(), failure);
 		}
@@ -361,6 +414,14 @@ public final class LocalControlPlane implements KubernetesTestCluster {
 			// the hook runs anyway
 		}
 		return true;
+	}
+
+	/**
+	 * The owner a control plane is bound to ({@link LocalControlPlane#bindToOwner}).
+	 * @param closeOwner closes the owner
+	 * @param closeTimeout how long to wait for the control plane's close afterwards
+	 */
+	private record Owner(Runnable closeOwner, Duration closeTimeout) {
 	}
 
 	/**

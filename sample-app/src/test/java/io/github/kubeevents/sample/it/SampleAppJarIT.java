@@ -161,7 +161,9 @@ class SampleAppJarIT {
 			assertThat(sink.get("effective").getAsString()).isEqualTo("kubernetes");
 			assertThat(sink.get("client").getAsString()).isEqualTo(client);
 			if (client.equals("fabric8")) {
-				assertThat(sink.get("reason").getAsString()).isEqualTo("KubernetesClient bean");
+				// the bean is a client, not a cluster: written through where the official client would write
+				assertThat(sink.get("reason").getAsString())
+					.isEqualTo("KubernetesClient bean; cluster: kubeconfig " + kubeconfig + " (from $KUBECONFIG)");
 				// fabric8 normalises the master URL with a trailing slash
 				assertThat(sink.get("apiServer").getAsString()).isEqualTo(cp.baseUrl() + "/");
 				assertThat(Files.readString(log)).contains("with the fabric8 client (kubeevents.sink.client=fabric8)");
