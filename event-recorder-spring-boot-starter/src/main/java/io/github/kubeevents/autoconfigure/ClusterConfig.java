@@ -7,12 +7,18 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 
+import io.github.kubeevents.RefreshingBearerToken;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.auth.ApiKeyAuth;
+import io.kubernetes.client.openapi.auth.Authentication;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
-import io.kubernetes.client.util.credentials.TokenFileAuthentication;
+import io.kubernetes.client.util.credentials.AccessTokenAuthentication;
+import io.kubernetes.client.util.credentials.KubeconfigAuthentication;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -92,25 +98,38 @@ record ClusterConfig(Source source, Path location, @Nullable String serviceHost,
 
 	/**
 	 * Builds a client for this configuration: a kubeconfig's current context (the kubeconfig is not written
-	 * back), or the service account's refreshed token and CA with {@code https://<host>:<port>}.
+	 * back), or the service account's token and CA with {@code https://<host>:<port>}. A bearer token is a
+	 * {@link RefreshingBearerToken}: read again after the API server refuses it (401), and the refused request sent
+	 * once more with the new one; the service account's token file also once a minute, as client-go does. For a
+	 * kubeconfig that is its current user's {@code tokenFile}, {@code exec} or {@code auth-provider} plugin (which
+	 * client-java reads once, when the client is built) and static {@code token}; client certificates and basic
+	 * authentication are used as client-java sets them up.
 	 * @return a new client
 	 * @throws IOException when a file cannot be read or does not hold a usable configuration
 	 */
 	ApiClient createApiClient() throws IOException {
 		try {
 			if (this.source == Source.IN_CLUSTER) {
-				return new ClientBuilder().setBasePath(inClusterBasePath())
+				RefreshingBearerToken token = RefreshingBearerToken.fromFile(this.location.resolve("token"));
+				return token.installOn(new ClientBuilder().setBasePath(inClusterBasePath())
 					.setCertificateAuthority(Files.readAllBytes(this.location.resolve("ca.crt")))
-					.setAuthentication(new TokenFileAuthentication(this.location.resolve("token").toString()))
 					.setReadTimeout(KubeEventsConnectionDetails.CLIENT_READ_TIMEOUT)
-					.build();
+					.build());
 			}
 			try (Reader reader = Files.newBufferedReader(this.location, StandardCharsets.UTF_8)) {
 				KubeConfig kubeConfig = KubeConfig.loadKubeConfig(reader);
 				kubeConfig.setFile(this.location.toFile());
-				return ClientBuilder.kubeconfig(kubeConfig)
-					.setReadTimeout(KubeEventsConnectionDetails.CLIENT_READ_TIMEOUT)
-					.build();
+				ClientBuilder builder = ClientBuilder.kubeconfig(kubeConfig)
+					.setReadTimeout(KubeEventsConnectionDetails.CLIENT_READ_TIMEOUT);
+				ApiClient client = builder.build();
+				if (builder.getAuthentication() instanceof KubeconfigAuthentication kubeconfigAuthentication
+						&& kubeconfigAuthentication.getDelegateAuthentication() instanceof AccessTokenAuthentication) {
+					// the token the builder read (running an exec plugin) is the first one: no second run
+					RefreshingBearerToken.of(description(), () -> credentialsToken(kubeConfig), takeBearerToken(client),
+							Duration.ZERO)
+						.installOn(client);
+				}
+				return client;
 			}
 		}
 		catch (IOException ex) {
@@ -119,6 +138,28 @@ record ClusterConfig(Source source, Path location, @Nullable String serviceHost,
 		catch (RuntimeException ex) {
 			throw new IOException((ex.getMessage() != null) ? ex.getMessage() : ex.toString(), ex);
 		}
+	}
+
+	/** The current user's token: its tokenFile read, its exec plugin run, its auth-provider refreshed, or its token. */
+	private static @Nullable String credentialsToken(KubeConfig kubeConfig) {
+		Map<String, String> credentials = kubeConfig.getCredentials();
+		return (credentials != null) ? credentials.get(KubeConfig.CRED_TOKEN_KEY) : null;
+	}
+
+	/**
+	 * The token client-java's {@link AccessTokenAuthentication} put into the client's API key, removed from it:
+	 * the {@link RefreshingBearerToken} sends it from now on (the generated requests would otherwise carry the
+	 * first token, untrimmed, as well).
+	 */
+	private static @Nullable String takeBearerToken(ApiClient client) {
+		String token = null;
+		for (Authentication authentication : client.getAuthentications().values()) {
+			if (authentication instanceof ApiKeyAuth apiKey && apiKey.getApiKey() != null) {
+				token = apiKey.getApiKey();
+				apiKey.setApiKey(null);
+			}
+		}
+		return token;
 	}
 
 	private String inClusterBasePath() throws IOException {
