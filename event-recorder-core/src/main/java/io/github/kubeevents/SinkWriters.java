@@ -2,6 +2,7 @@ package io.github.kubeevents;
 
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.function.IntFunction;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -106,7 +107,7 @@ final class SinkWriters {
 			write.dropped(DropReason.SHUTDOWN);
 			return false;
 		}
-		ArrayBlockingQueue<Write> queue = this.queues[Math.floorMod(shard.hashCode(), this.queues.length)];
+		ArrayBlockingQueue<Write> queue = this.queues[threadOf(shard)];
 		this.pending.incrementAndGet();
 		if (queue.size() >= this.capacity || !queue.offer(write)) {
 			this.pending.decrementAndGet();
@@ -121,6 +122,30 @@ final class SinkWriters {
 			return false;
 		}
 		return true;
+	}
+
+	/**
+	 * Queues one write on every thread, behind what each has queued (a stop's work that must follow every write
+	 * submitted before it, on the thread of each shard).
+	 * @param write the write for the thread with the given index, from 0
+	 */
+	void submitToEach(IntFunction<Write> write) {
+		for (int i = 0; i < this.queues.length; i++) {
+			int index = i;
+			submit(new Object() {
+
+				@Override
+				public int hashCode() {
+					return index;
+				}
+
+			}, write.apply(i));
+		}
+	}
+
+	/** The index of the thread that writes {@code shard}'s writes. */
+	int threadOf(Object shard) {
+		return Math.floorMod(shard.hashCode(), this.queues.length);
 	}
 
 	/** Writes submitted and not yet finished (queued or running). */
