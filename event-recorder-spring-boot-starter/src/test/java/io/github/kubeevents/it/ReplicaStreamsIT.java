@@ -14,6 +14,7 @@ import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.ObjectRecorder;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
+import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
