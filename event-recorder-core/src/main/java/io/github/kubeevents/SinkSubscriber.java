@@ -101,6 +101,10 @@ abstract class SinkSubscriber implements EventHandler {
 	 * {@link #countCarried}, kept for the next start at a stop.
 	 */
 	<E> void submitCarried(StreamWriter<E> streams) {
+		if (!this.naming.requested()) {
+			// only the deterministic-names mode writes through the streams
+			return;
+		}
 		// on every writer thread, behind the writes queued before: one of those may still lose its race and carry
 		this.writers.submitToEach((thread) -> new SinkWriters.Write() {
 

@@ -131,15 +131,21 @@ final class SinkWriters {
 	 */
 	void submitToEach(IntFunction<Write> write) {
 		for (int i = 0; i < this.queues.length; i++) {
-			int index = i;
-			submit(new Object() {
-
-				@Override
-				public int hashCode() {
-					return index;
-				}
-
-			}, write.apply(i));
+			Write each = write.apply(i);
+			if (this.aborted) {
+				each.dropped(DropReason.SHUTDOWN);
+				continue;
+			}
+			this.pending.incrementAndGet();
+			// not an event's write: a full queue is not counted as a queue_full drop
+			if (!this.queues[i].offer(each)) {
+				this.pending.decrementAndGet();
+				each.dropped(DropReason.QUEUE_FULL);
+			}
+			else if (this.aborted && this.queues[i].remove(each)) {
+				this.pending.decrementAndGet();
+				each.dropped(DropReason.SHUTDOWN);
+			}
 		}
 	}
 
