@@ -86,6 +86,9 @@ final class SubscriberQueue implements Subscription {
 	/** Whether a start waits for the abandoned thread to end; guarded by {@code this}. */
 	private boolean restartPending;
 
+	/** Whether the input was closed (a stop) while a start waited; guarded by {@code this}. */
+	private boolean endAfterRestart;
+
 	/**
 	 * Whether a thread runs the queue and has not yet finished its sink's {@code stopped()}; guarded by
 	 * {@code this}. It and {@link #closedByUser} decide, under the one lock, which of the ending thread and
@@ -144,7 +147,8 @@ final class SubscriberQueue implements Subscription {
 		if (this.closedByUser || this.terminated) {
 			return;
 		}
-		if (this.thread != null && this.thread.isAlive()) {
+		// consuming, not isAlive(): the ending thread reads restartPending in the same locked step that clears it
+		if (this.thread != null && this.consuming) {
 			if (this.aborted && !this.restartPending) {
 				this.restartPending = true;
 				if (this.queueTaken) {
@@ -171,7 +175,16 @@ final class SubscriberQueue implements Subscription {
 		this.restartPending = false;
 		this.aborted = false;
 		this.endQueued = false;
-		this.finalStop = false;
+		boolean stopWhilePending = this.endAfterRestart;
+		this.endAfterRestart = false;
+		if (stopWhilePending) {
+			// a stop came while the start waited: the new thread handles what queued meanwhile, then ends
+			this.endQueued = true;
+			putEnd();
+		}
+		else {
+			this.finalStop = false;
+		}
 		Thread started = new Thread(this::consume, "kubeevents-subscriber-" + this.name);
 		started.setDaemon(true);
 		this.thread = started;
@@ -194,6 +207,11 @@ final class SubscriberQueue implements Subscription {
 			this.terminated = true;
 		}
 		this.finalStop = shutdown;
+		if (this.restartPending) {
+			// the queue may be closed or still hold the abandoning stop's end marker: the end is queued by launch()
+			this.endAfterRestart = true;
+			return;
+		}
 		if (!this.endQueued) {
 			this.endQueued = true;
 			putEnd();
