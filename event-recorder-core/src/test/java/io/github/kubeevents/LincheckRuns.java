@@ -45,7 +45,7 @@ final class LincheckRuns {
 
 	/** Interleavings explored per hand-written scenario by {@code Lincheck.runConcurrentTest}. */
 	static int scenarioInvocations() {
-		return Integer.getInteger("lincheck.scenario.invocations", 500);
+		return Integer.getInteger("lincheck.scenario.invocations", 300);
 	}
 
 }
