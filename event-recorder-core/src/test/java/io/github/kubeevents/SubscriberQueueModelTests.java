@@ -17,6 +17,7 @@ import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import org.jetbrains.lincheck.Lincheck;
 import org.jetbrains.lincheck.LincheckAssertionError;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -39,8 +40,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * thread; an interrupted thread leaving its queue uncounted), each scenario failed within its default runs.
  *
  * <p>{@link System#nanoTime()} aside, one thing the checker does not control: {@link Thread#isAlive()}, which
- * {@code start()} reads, is the real thread's, so a start racing the end of an abandoned thread may see it alive a
- * little longer than the schedule says; the scenario's check holds either way.
+ * {@code start()} reads, is the real thread's, which stays alive a moment after the schedule has ended it. The
+ * enabled scenarios therefore start again only while the abandoned thread is certainly alive (held in its handler)
+ * or after joining it. Two scenarios are disabled because they fail on main at 5705c89, each with its reason:
+ * a stop while a start waits for the abandoned thread, and a start racing the end of that thread.
  *
  * <p>Why not Fray: its Maven plugin links an instrumented JDK 25 with {@code jlink} from the JDK's {@code jmods},
  * which the JDK 25 here does not ship (and it would download one otherwise), and the tests would then run on
@@ -153,39 +156,25 @@ class SubscriberQueueModelTests {
 	}
 
 	/**
-	 * Started again after a stop that abandoned its thread in the handler: a start while that thread still lives
-	 * races its end (on main today such a start does nothing and what is offered meanwhile is counted as a
-	 * {@code shutdown} drop; a start deferred to the end of that thread must do as well), and a start after it
-	 * has ended runs a new thread on the reopened queue. Each event is handled or counted once, and a stop after
-	 * each start ends every thread.
+	 * Started again while the thread a stop abandoned is still in its handler: the start waits for that thread,
+	 * which starts the new one as it ends, while the distribution thread already offers; once the abandoned thread
+	 * has ended, a stop ends the new one. A start after every thread has ended runs a new thread on the reopened
+	 * queue too. Each event is handled or counted once.
 	 */
 	@Test
-	void startingAgainAfterAnAbandonCountsEachEventOnce() {
+	void startingAgainWhileTheAbandonedThreadStillRunsCountsEachEventOnce() {
 		Lincheck.runConcurrentTest(LincheckRuns.scenarioInvocations(), () -> {
-			Run run = new Run(true);
+			Run run = abandonInTheHandler();
 			SubscriberQueue subscriber = run.subscriber;
-			run.sink.holdFirstEvent = true;
-			offer(subscriber, 0);
-			offer(subscriber, 1);
 			subscriber.start();
-			subscriber.closeInput(false);
-			while (!run.sink.holding) {
-				Thread.yield();
-			}
-			// the deadline passes while the thread is in its handler: it is abandoned there
-			subscriber.cancel();
-			subscriber.abort();
-			subscriber.drainAbandoned();
 			Thread release = new Thread(() -> run.sink.holdFirstEvent = false);
-			Thread restart = new Thread(() -> {
-				subscriber.start();
-				offer(subscriber, 2);
-				subscriber.closeInput(false);
-			});
+			Thread distributor = new Thread(() -> offer(subscriber, 2));
 			release.start();
-			restart.start();
+			distributor.start();
 			join(release);
-			join(restart);
+			join(distributor);
+			join(run.sink.threads.get(0));
+			subscriber.closeInput(false);
 			run.awaitSubscriberThreads();
 			run.checkEachEventOnce(3);
 			// and once every thread has ended
@@ -197,6 +186,91 @@ class SubscriberQueueModelTests {
 			subscriber.close();
 			run.checkClosedOnce();
 		});
+	}
+
+	/**
+	 * As {@link #startingAgainWhileTheAbandonedThreadStillRunsCountsEachEventOnce}, but the stop comes while the
+	 * start still waits for the abandoned thread. Fails on main at 5705c89: {@code closeInput(false)} finds
+	 * {@code endQueued} still set by the stop that abandoned the thread and queues no end marker, then the waiting
+	 * start clears {@code endQueued} and launches a thread that nothing ends (Lincheck: "Concurrent test has
+	 * hung"; without the checker, {@code join} times out with the new thread alive, so a broadcaster's stop runs
+	 * into its deadline and aborts it). Enable it with the fix.
+	 */
+	@Test
+	@Disabled("fails on main at 5705c89: a stop while a start waits for an abandoned thread is lost (see the Javadoc)")
+	void stoppingWhileAStartWaitsForTheAbandonedThreadEndsEveryThread() {
+		Lincheck.runConcurrentTest(LincheckRuns.scenarioInvocations(), () -> {
+			Run run = abandonInTheHandler();
+			SubscriberQueue subscriber = run.subscriber;
+			subscriber.start();
+			Thread release = new Thread(() -> run.sink.holdFirstEvent = false);
+			Thread distributor = new Thread(() -> {
+				offer(subscriber, 2);
+				subscriber.closeInput(false);
+			});
+			release.start();
+			distributor.start();
+			join(release);
+			join(distributor);
+			run.awaitSubscriberThreads();
+			run.checkEachEventOnce(3);
+			subscriber.close();
+			run.checkClosedOnce();
+		});
+	}
+
+	/**
+	 * A start racing the end of the thread a stop abandoned. Fails on main at 5705c89 (seen in about 3,000
+	 * interleavings; a plain loop of 3,000 rounds lost 8 starts): {@code start()} asks the real
+	 * {@link Thread#isAlive()}, which stays true for a moment after the ending thread's last look at
+	 * {@code restartPending}, so a start in that moment sets {@code restartPending} for a thread that will not see
+	 * it, and no thread takes the events (handled 1, shutdown 1 of 3). Lincheck then also reports non-determinism,
+	 * as it does not control {@code isAlive()}. Enable it with the fix.
+	 */
+	@Test
+	@Disabled("fails on main at 5705c89: a start as the abandoned thread ends can be lost (see the Javadoc)")
+	void startingAgainAsTheAbandonedThreadEndsCountsEachEventOnce() {
+		Lincheck.runConcurrentTest(LincheckRuns.scenarioInvocations(), () -> {
+			Run run = abandonInTheHandler();
+			SubscriberQueue subscriber = run.subscriber;
+			Thread release = new Thread(() -> run.sink.holdFirstEvent = false);
+			Thread restart = new Thread(() -> {
+				subscriber.start();
+				offer(subscriber, 2);
+			});
+			release.start();
+			restart.start();
+			join(release);
+			join(restart);
+			join(run.sink.threads.get(0));
+			subscriber.closeInput(false);
+			run.awaitSubscriberThreads();
+			run.checkEachEventOnce(3);
+			subscriber.close();
+			run.checkClosedOnce();
+		});
+	}
+
+	/**
+	 * A subscriber whose thread a stop abandoned inside its handler: two events queued before the start, the first
+	 * held by the handler until {@code holdFirstEvent} is cleared, the second counted by {@code drainAbandoned()}.
+	 */
+	private static Run abandonInTheHandler() {
+		Run run = new Run(true);
+		SubscriberQueue subscriber = run.subscriber;
+		run.sink.holdFirstEvent = true;
+		offer(subscriber, 0);
+		offer(subscriber, 1);
+		subscriber.start();
+		subscriber.closeInput(false);
+		while (!run.sink.holding) {
+			Thread.yield();
+		}
+		// the deadline passes while the thread is in its handler: it is abandoned there
+		subscriber.cancel();
+		subscriber.abort();
+		subscriber.drainAbandoned();
+		return run;
 	}
 
 	private static void abortAndAbandon(Consumer<SubscriberQueue> abandon) {
@@ -295,13 +369,21 @@ class SubscriberQueueModelTests {
 					FANOUT);
 		}
 
-		/** Waits for every subscriber thread started so far (each reports itself in {@code started()}). */
+		/**
+		 * Waits for every subscriber thread, including one that an ending thread starts (a start deferred until an
+		 * abandoned thread ends): each start resumes the sink before its thread reports itself in
+		 * {@code started()}.
+		 */
 		void awaitSubscriberThreads() {
-			while (this.sink.threads.size() < this.sink.resumed.get()) {
-				Thread.yield();
-			}
-			for (Thread thread : this.sink.threads) {
-				join(thread);
+			int joined = 0;
+			while (true) {
+				while (this.sink.threads.size() < this.sink.resumed.get()) {
+					Thread.yield();
+				}
+				if (joined == this.sink.threads.size()) {
+					return;
+				}
+				join(this.sink.threads.get(joined++));
 			}
 		}
 
