@@ -17,7 +17,6 @@ import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import org.jetbrains.lincheck.Lincheck;
 import org.jetbrains.lincheck.LincheckAssertionError;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -190,14 +189,13 @@ class SubscriberQueueModelTests {
 
 	/**
 	 * As {@link #startingAgainWhileTheAbandonedThreadStillRunsCountsEachEventOnce}, but the stop comes while the
-	 * start still waits for the abandoned thread. Fails on main at 5705c89: {@code closeInput(false)} finds
-	 * {@code endQueued} still set by the stop that abandoned the thread and queues no end marker, then the waiting
-	 * start clears {@code endQueued} and launches a thread that nothing ends (Lincheck: "Concurrent test has
-	 * hung"; without the checker, {@code join} times out with the new thread alive, so a broadcaster's stop runs
-	 * into its deadline and aborts it). Enable it with the fix.
+	 * start still waits for the abandoned thread. Failed before the fix (5705c89): {@code closeInput(false)} found
+	 * {@code endQueued} still set by the stop that abandoned the thread and queued no end marker, then the waiting
+	 * start cleared {@code endQueued} and launched a thread that nothing ended (Lincheck: "Concurrent test has
+	 * hung"; without the checker, {@code join} timed out with the new thread alive, so a broadcaster's stop ran
+	 * into its deadline and aborted it). Now the stop is kept and its end marker queued when the new thread starts.
 	 */
 	@Test
-	@Disabled("fails on main at 5705c89: a stop while a start waits for an abandoned thread is lost (see the Javadoc)")
 	void stoppingWhileAStartWaitsForTheAbandonedThreadEndsEveryThread() {
 		Lincheck.runConcurrentTest(LincheckRuns.scenarioInvocations(), () -> {
 			Run run = abandonInTheHandler();
@@ -220,15 +218,14 @@ class SubscriberQueueModelTests {
 	}
 
 	/**
-	 * A start racing the end of the thread a stop abandoned. Fails on main at 5705c89 (seen in about 3,000
-	 * interleavings; a plain loop of 3,000 rounds lost 8 starts): {@code start()} asks the real
+	 * A start racing the end of the thread a stop abandoned. Failed before the fix (5705c89; seen in about 3,000
+	 * interleavings; a plain loop of 3,000 rounds lost 8 starts): {@code start()} asked the real
 	 * {@link Thread#isAlive()}, which stays true for a moment after the ending thread's last look at
-	 * {@code restartPending}, so a start in that moment sets {@code restartPending} for a thread that will not see
-	 * it, and no thread takes the events (handled 1, shutdown 1 of 3). Lincheck then also reports non-determinism,
-	 * as it does not control {@code isAlive()}. Enable it with the fix.
+	 * {@code restartPending}, so a start in that moment set {@code restartPending} for a thread that would not see
+	 * it, and no thread took the events (handled 1, shutdown 1 of 3). Now the start decides on {@code consuming},
+	 * which the ending thread clears in the same locked step.
 	 */
 	@Test
-	@Disabled("fails on main at 5705c89: a start as the abandoned thread ends can be lost (see the Javadoc)")
 	void startingAgainAsTheAbandonedThreadEndsCountsEachEventOnce() {
 		Lincheck.runConcurrentTest(LincheckRuns.scenarioInvocations(), () -> {
 			Run run = abandonInTheHandler();
