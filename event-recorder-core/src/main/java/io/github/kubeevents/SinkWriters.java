@@ -2,6 +2,8 @@ package io.github.kubeevents;
 
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -14,10 +16,28 @@ import org.slf4j.LoggerFactory;
  * about one object stay in order (a PATCH never overtakes its CREATE) while different objects are written in
  * parallel. With one thread every write is in recording order, as in client-go; the default is four.
  *
- * <p>Only the sink's subscriber thread submits (a single producer). A full queue drops the write and counts it
- * ({@code queue_full}). {@link #closeAndJoin()} lets the threads finish their queues and end; {@link #abort()} (the
- * stop or shutdown deadline) makes them count what is left as {@code shutdown} drops instead. {@link #start()}
- * starts new threads after a stop; the queues keep their writes across it.
+ * <p>Only the sink's subscriber thread submits (a single producer). <b>A full queue makes it wait for room</b>
+ * (backpressure) instead of dropping the write: a writer queue fills only when the API server answers slowly or
+ * a writer sleeps between attempts, and the events behind it are better kept in the subscriber queue and the
+ * incoming queue, whose room the caller already sees, than dropped here although those queues have room. Loss can
+ * then only happen where the caller meets a full queue upstream: the incoming queue, or the subscriber queue with
+ * its {@link SubscriberOptions.FullQueuePolicy} (counted there as {@code queue_full}). The wait ends when a writer
+ * takes a write from that queue, or at {@link #abort()} (the stop or shutdown deadline; the subscriber thread is
+ * interrupted too), when the write is counted as a {@code shutdown} drop; a stop's cancel does not end it, since the
+ * writers then go on with one attempt per write and make room quickly. Writers never wait for the subscriber, so
+ * the wait cannot deadlock.
+ *
+ * <p>The wait is head-of-line: while one queue is full, the subscriber thread submits nothing to the others either
+ * (and runs no periodic work). That is chosen over an overflow per queue, which would make the memory unbounded,
+ * and over skipping ahead to other objects, which would reorder the subscriber's decisions: the writers of a sink
+ * share one API server, its slowness, its Retry-After pauses and the write budget, so a queue is rarely full while
+ * the others are not, and the others keep writing what they hold meanwhile. While the subscriber waits, the sink's
+ * depth ({@code stats().subscribers()}, the {@code kubeevents.queue.depth} gauge) climbs above the writer queues'
+ * capacity into its subscriber queue.
+ *
+ * <p>{@link #closeAndJoin()} lets the threads finish their queues and end; {@link #abort()} (the stop or shutdown
+ * deadline) makes them count what is left as {@code shutdown} drops instead. {@link #start()} starts new threads
+ * after a stop; the queues keep their writes across it.
  *
  * <p>Thread-safe.
  */
@@ -50,13 +70,28 @@ final class SinkWriters {
 
 	private final String sinkName;
 
+	/** How often a subscriber waiting for room looks whether the writers were aborted (besides its interrupt). */
+	private static final long ROOM_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
 	private final ArrayBlockingQueue<Write>[] queues;
+
+	/**
+	 * The free slots of each queue: {@code capacity} less the writes it holds. The subscriber takes one before it
+	 * queues a write (waiting while there is none), the writer gives it back when it takes the write out.
+	 */
+	private final Semaphore[] room;
 
 	private final Thread[] threads;
 
 	private final int capacity;
 
 	private final LongAdder queueFull = new LongAdder();
+
+	/** How often the subscriber found a queue full and waited for room. */
+	private final LongAdder waits = new LongAdder();
+
+	/** Whether the subscriber waits for room now. */
+	private volatile boolean waiting;
 
 	/** Writes submitted and not yet run or dropped. */
 	private final AtomicInteger pending = new AtomicInteger();
@@ -69,9 +104,11 @@ final class SinkWriters {
 		this.capacity = capacity;
 		this.queues = new ArrayBlockingQueue[threadCount];
 		this.threads = new Thread[threadCount];
+		this.room = new Semaphore[threadCount];
 		for (int i = 0; i < threadCount; i++) {
 			// one slot more than the capacity, for the end marker
 			this.queues[i] = new ArrayBlockingQueue<>(capacity + 1);
+			this.room[i] = new Semaphore(capacity);
 		}
 	}
 
@@ -86,8 +123,8 @@ final class SinkWriters {
 		this.aborted = false;
 		for (int i = 0; i < this.threads.length; i++) {
 			if (this.threads[i] == null || !this.threads[i].isAlive()) {
-				ArrayBlockingQueue<Write> queue = this.queues[i];
-				Thread thread = new Thread(() -> drain(queue),
+				int index = i;
+				Thread thread = new Thread(() -> drain(index),
 						"kubeevents-writer-" + this.sinkName + ((this.threads.length > 1) ? "-" + i : ""));
 				thread.setDaemon(true);
 				this.threads[i] = thread;
@@ -97,18 +134,26 @@ final class SinkWriters {
 	}
 
 	/**
-	 * Queues a write on the thread of {@code shard} without blocking.
-	 * @return {@code false} when that thread's queue is full, or the writers were aborted (the write was told it is
-	 * dropped)
+	 * Queues a write on the thread of {@code shard}, waiting while its queue is full (see the class comment).
+	 * @return {@code false} when the writers were aborted, before or while it waited (the write was told it is
+	 * dropped, as {@code shutdown})
 	 */
 	boolean submit(Object shard, Write write) {
 		if (this.aborted) {
 			write.dropped(DropReason.SHUTDOWN);
 			return false;
 		}
-		ArrayBlockingQueue<Write> queue = this.queues[Math.floorMod(shard.hashCode(), this.queues.length)];
+		int index = Math.floorMod(shard.hashCode(), this.queues.length);
+		Semaphore room = this.room[index];
+		if (!room.tryAcquire() && !awaitRoom(room, index)) {
+			write.dropped(DropReason.SHUTDOWN);
+			return false;
+		}
+		ArrayBlockingQueue<Write> queue = this.queues[index];
 		this.pending.incrementAndGet();
-		if (queue.size() >= this.capacity || !queue.offer(write)) {
+		if (!queue.offer(write)) {
+			// not while the queue holds one end marker at most: a thread a stop abandoned may hold more
+			room.release();
 			this.pending.decrementAndGet();
 			this.queueFull.increment();
 			write.dropped(DropReason.QUEUE_FULL);
@@ -116,6 +161,7 @@ final class SinkWriters {
 		}
 		if (this.aborted && queue.remove(write)) {
 			// aborted meanwhile: its thread may already have counted what was left, so count this one here
+			room.release();
 			this.pending.decrementAndGet();
 			write.dropped(DropReason.SHUTDOWN);
 			return false;
@@ -123,14 +169,56 @@ final class SinkWriters {
 		return true;
 	}
 
+	/**
+	 * The queue is full: waits until a writer takes a write out of it.
+	 * @return {@code true} with a slot taken; {@code false} when the writers were aborted or the subscriber thread
+	 * interrupted (the stop or shutdown deadline; the interrupt is kept)
+	 */
+	private boolean awaitRoom(Semaphore room, int index) {
+		this.waits.increment();
+		this.waiting = true;
+		if (logger.isDebugEnabled()) {
+			logger.debug("Writer queue {} of sink '{}' is full ({} writes): its subscriber waits for room", index,
+					this.sinkName, this.capacity);
+		}
+		try {
+			while (!this.aborted) {
+				if (room.tryAcquire(ROOM_CHECK_NANOS, TimeUnit.NANOSECONDS)) {
+					return true;
+				}
+			}
+			return false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+		finally {
+			this.waiting = false;
+		}
+	}
+
 	/** Writes submitted and not yet finished (queued or running). */
 	int pending() {
 		return this.pending.get();
 	}
 
-	/** Writes dropped because their thread's queue was full. */
+	/**
+	 * Writes dropped because their thread's queue was full: none, since the subscriber waits for room, unless a
+	 * writer thread that a stop abandoned still holds its queue's end marker.
+	 */
 	long queueFullCount() {
 		return this.queueFull.sum();
+	}
+
+	/** How often the subscriber found a writer queue full and waited for room. */
+	long waitCount() {
+		return this.waits.sum();
+	}
+
+	/** Whether the subscriber waits for room in a full writer queue now. */
+	boolean waiting() {
+		return this.waiting;
 	}
 
 	/** The capacity of all writer queues together. */
@@ -202,13 +290,16 @@ final class SinkWriters {
 		return this.threads.clone();
 	}
 
-	private void drain(ArrayBlockingQueue<Write> queue) {
+	private void drain(int index) {
+		ArrayBlockingQueue<Write> queue = this.queues[index];
+		Semaphore room = this.room[index];
 		try {
 			while (true) {
 				Write write = queue.take();
 				if (write == END) {
 					break;
 				}
+				room.release();
 				try {
 					if (this.aborted) {
 						write.dropped(DropReason.SHUTDOWN);
@@ -231,15 +322,16 @@ final class SinkWriters {
 		}
 		finally {
 			if (this.aborted) {
-				dropLeftovers(queue);
+				dropLeftovers(queue, room);
 			}
 		}
 	}
 
-	private void dropLeftovers(ArrayBlockingQueue<Write> queue) {
+	private void dropLeftovers(ArrayBlockingQueue<Write> queue, Semaphore room) {
 		Write left;
 		while ((left = queue.poll()) != null) {
 			if (left != END) {
+				room.release();
 				this.pending.decrementAndGet();
 				left.dropped(DropReason.SHUTDOWN);
 			}
