@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * parallel. With one thread every write is in recording order, as in client-go; the default is four.
  *
  * <p>Only the sink's subscriber thread submits (a single producer). <b>A full queue makes it wait for room</b>
- * (backpressure) instead of dropping the write: a writer queue fills only when the API server answers slowly or
- * a writer sleeps between attempts, and the events behind it are better kept in the subscriber queue and the
+ * (backpressure) instead of dropping the write: a writer queue fills only when the API server answers slowly, or a
+ * writer sleeps between attempts or waits for the write budget, and the events behind it are better kept in the subscriber queue and the
  * incoming queue, whose room the caller already sees, than dropped here although those queues have room. Loss can
  * then only happen where the caller meets a full queue upstream: the incoming queue, or the subscriber queue with
  * its {@link SubscriberOptions.FullQueuePolicy} (counted there as {@code queue_full}). The wait ends when a writer
@@ -56,7 +56,18 @@ final class SinkWriters {
 
 	private static final Logger logger = LoggerFactory.getLogger(SinkWriters.class);
 
-	private static final Write END = new Write() {
+	/**
+	 * The end marker a stop queues behind a queue's writes, stamped with the run ({@link #start()}) it ends. A writer
+	 * that a stop abandoned (stuck in a call past the deadline) may still be the thread of its queue after the next
+	 * start; it then meets the marker of an earlier run before that run's writes, and goes on.
+	 */
+	private static final class End implements Write {
+
+		final int run;
+
+		End(int run) {
+			this.run = run;
+		}
 
 		@Override
 		public void run() {
@@ -66,12 +77,12 @@ final class SinkWriters {
 		public void dropped(DropReason reason) {
 		}
 
-	};
-
-	private final String sinkName;
+	}
 
 	/** How often a subscriber waiting for room looks whether the writers were aborted (besides its interrupt). */
 	private static final long ROOM_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	private final String sinkName;
 
 	private final ArrayBlockingQueue<Write>[] queues;
 
@@ -83,15 +94,15 @@ final class SinkWriters {
 
 	private final Thread[] threads;
 
+	/** Whether the thread of each queue has taken its end marker and is ending; guarded by {@code this}. */
+	private final boolean[] ending;
+
+	/** The runs so far: each {@link #start()} begins one; guarded by {@code this}. */
+	private int run;
+
 	private final int capacity;
 
 	private final LongAdder queueFull = new LongAdder();
-
-	/** How often the subscriber found a queue full and waited for room. */
-	private final LongAdder waits = new LongAdder();
-
-	/** Whether the subscriber waits for room now. */
-	private volatile boolean waiting;
 
 	/** Writes submitted and not yet run or dropped. */
 	private final AtomicInteger pending = new AtomicInteger();
@@ -104,6 +115,7 @@ final class SinkWriters {
 		this.capacity = capacity;
 		this.queues = new ArrayBlockingQueue[threadCount];
 		this.threads = new Thread[threadCount];
+		this.ending = new boolean[threadCount];
 		this.room = new Semaphore[threadCount];
 		for (int i = 0; i < threadCount; i++) {
 			// one slot more than the capacity, for the end marker
@@ -118,11 +130,17 @@ final class SinkWriters {
 		return Objects.hash(object.kind(), object.namespace(), object.name());
 	}
 
-	/** Starts a thread for every queue whose thread is not running (the first start, or after a stop). */
+	/**
+	 * Starts a thread for every queue whose thread is not running (the first start, or after a stop). A thread that
+	 * the last stop abandoned and that still runs keeps its queue: a second one would break the order of an
+	 * object's writes; it goes on with this run's writes once it returns.
+	 */
 	synchronized void start() {
 		this.aborted = false;
+		this.run++;
 		for (int i = 0; i < this.threads.length; i++) {
-			if (this.threads[i] == null || !this.threads[i].isAlive()) {
+			if (this.threads[i] == null || !this.threads[i].isAlive() || this.ending[i]) {
+				this.ending[i] = false;
 				int index = i;
 				Thread thread = new Thread(() -> drain(index),
 						"kubeevents-writer-" + this.sinkName + ((this.threads.length > 1) ? "-" + i : ""));
@@ -152,7 +170,8 @@ final class SinkWriters {
 		ArrayBlockingQueue<Write> queue = this.queues[index];
 		this.pending.incrementAndGet();
 		if (!queue.offer(write)) {
-			// not while the queue holds one end marker at most: a thread a stop abandoned may hold more
+			// not while the queue holds one end marker at most (its extra slot); stops that abandoned a stuck thread
+			// may have queued more
 			room.release();
 			this.pending.decrementAndGet();
 			this.queueFull.increment();
@@ -175,8 +194,6 @@ final class SinkWriters {
 	 * interrupted (the stop or shutdown deadline; the interrupt is kept)
 	 */
 	private boolean awaitRoom(Semaphore room, int index) {
-		this.waits.increment();
-		this.waiting = true;
 		if (logger.isDebugEnabled()) {
 			logger.debug("Writer queue {} of sink '{}' is full ({} writes): its subscriber waits for room", index,
 					this.sinkName, this.capacity);
@@ -193,9 +210,6 @@ final class SinkWriters {
 			Thread.currentThread().interrupt();
 			return false;
 		}
-		finally {
-			this.waiting = false;
-		}
 	}
 
 	/** Writes submitted and not yet finished (queued or running). */
@@ -209,16 +223,6 @@ final class SinkWriters {
 	 */
 	long queueFullCount() {
 		return this.queueFull.sum();
-	}
-
-	/** How often the subscriber found a writer queue full and waited for room. */
-	long waitCount() {
-		return this.waits.sum();
-	}
-
-	/** Whether the subscriber waits for room in a full writer queue now. */
-	boolean waiting() {
-		return this.waiting;
 	}
 
 	/** The capacity of all writer queues together. */
@@ -243,9 +247,10 @@ final class SinkWriters {
 		Thread[] running;
 		synchronized (this) {
 			running = this.threads.clone();
+			End end = new End(this.run);
 			for (int i = 0; i < this.queues.length; i++) {
-				if (running[i] != null && running[i].isAlive()) {
-					this.queues[i].offer(END);
+				if (running[i] != null && running[i].isAlive() && !this.ending[i]) {
+					this.queues[i].offer(end);
 				}
 			}
 		}
@@ -295,9 +300,23 @@ final class SinkWriters {
 		Semaphore room = this.room[index];
 		try {
 			while (true) {
-				Write write = queue.take();
-				if (write == END) {
-					break;
+				Write write;
+				try {
+					write = queue.take();
+				}
+				catch (InterruptedException ex) {
+					if (endsAtAbort(index)) {
+						// what is left is counted below
+						break;
+					}
+					// the interrupt of an abort that a start has lifted since (this thread outlived that stop)
+					continue;
+				}
+				if (write instanceof End end) {
+					if (endsHere(index, end)) {
+						break;
+					}
+					continue;
 				}
 				room.release();
 				try {
@@ -317,9 +336,6 @@ final class SinkWriters {
 				}
 			}
 		}
-		catch (InterruptedException ex) {
-			// aborted: what is left is counted below
-		}
 		finally {
 			if (this.aborted) {
 				dropLeftovers(queue, room);
@@ -327,10 +343,31 @@ final class SinkWriters {
 		}
 	}
 
+	/** Interrupted: whether the thread ends (aborted), or goes on because a start has lifted the abort since. */
+	private synchronized boolean endsAtAbort(int index) {
+		if (!this.aborted) {
+			return false;
+		}
+		this.ending[index] = true;
+		return true;
+	}
+
+	/**
+	 * At an end marker: whether the thread ends (the marker ends the current run), or goes on because a start has
+	 * begun another run since, leaving this queue and the writes behind the marker to this thread.
+	 */
+	private synchronized boolean endsHere(int index, End end) {
+		if (end.run != this.run) {
+			return false;
+		}
+		this.ending[index] = true;
+		return true;
+	}
+
 	private void dropLeftovers(ArrayBlockingQueue<Write> queue, Semaphore room) {
 		Write left;
 		while ((left = queue.poll()) != null) {
-			if (left != END) {
+			if (!(left instanceof End)) {
 				room.release();
 				this.pending.decrementAndGet();
 				left.dropped(DropReason.SHUTDOWN);
