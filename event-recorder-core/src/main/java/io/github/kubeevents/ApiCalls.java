@@ -96,8 +96,8 @@ final class ApiCalls {
 
 	/** Runs a generated request. */
 	<T> T call(CallBuilder builder, Class<T> type, String verb) throws EventSinkException {
-		Request request = build(builder).request();
-		return classified(() -> execute(request, type), verb);
+		// built inside the classification, so a request that cannot be built is invalid_input, not a retried failure
+		return classified(() -> execute(build(builder).request(), type), verb);
 	}
 
 	/**
@@ -105,13 +105,15 @@ final class ApiCalls {
 	 * {@code application/json}, which the API server refuses with 415).
 	 */
 	<T> T patch(CallBuilder generated, Map<String, Object> body, Class<T> type) throws EventSinkException {
-		byte[] bytes = PATCH_JSON.toJson(body).getBytes(StandardCharsets.UTF_8);
-		Request request = build(generated).request()
-			.newBuilder()
-			.header("Content-Type", STRATEGIC_MERGE_PATCH)
-			.patch(RequestBody.create(bytes, STRATEGIC_MERGE_PATCH_TYPE))
-			.build();
-		return classified(() -> execute(request, type), "patch");
+		return classified(() -> {
+			byte[] bytes = PATCH_JSON.toJson(body).getBytes(StandardCharsets.UTF_8);
+			Request request = build(generated).request()
+				.newBuilder()
+				.header("Content-Type", STRATEGIC_MERGE_PATCH)
+				.patch(RequestBody.create(bytes, STRATEGIC_MERGE_PATCH_TYPE))
+				.build();
+			return execute(request, type);
+		}, "patch");
 	}
 
 	private static Call build(CallBuilder builder) {

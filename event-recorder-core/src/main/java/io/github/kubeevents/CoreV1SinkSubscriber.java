@@ -140,6 +140,20 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 		}
 	}
 
+	/** Writes what the streams carry (deterministic names: occurrences that lost the race had no later write). */
+	@Override
+	void beforeStop(boolean shutdown) {
+		submitCarried(this.streams);
+	}
+
+	@Override
+	void stopped(boolean shutdown) {
+		super.stopped(shutdown);
+		if (shutdown) {
+			countCarried(this.streams);
+		}
+	}
+
 	/**
 	 * Whether a repeat becomes a new Event because RBAC allows {@code create} but not {@code patch}: known from the
 	 * probe ({@code refusal} {@code null}), or a PATCH refused with 403 that the probe confirms.
@@ -162,7 +176,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 		CoreV1Event event = result.event();
 		int localCount = (event.getCount() != null) ? event.getCount() : 1;
 		StreamWriter.Result<CoreV1Event> written = this.streams.write(namespace + "/" + name, localCount,
-				result.isUpdate() ? 1 : localCount, new StreamWriter.Operations<>() {
+				result.isUpdate() ? 1 : localCount, recorded, new StreamWriter.Operations<>() {
 
 					@Override
 					public CoreV1Event create(int count) throws EventSinkException {

@@ -253,7 +253,10 @@ public final class EventBroadcaster implements AutoCloseable {
 	/**
 	 * Starts distribution and every subscriber, the first time or again after {@link #stop(Duration)}. Idempotent
 	 * while running; does nothing after shutdown. Drops not yet reported in a WARN summary (those before the start,
-	 * or while stopped) are summarised at once.
+	 * or while stopped) are summarised at once. When the last stop abandoned a thread at its deadline (stuck in a
+	 * call that ignores interrupts) and it still runs, the state is {@code starting} ({@link #isRunning()} is
+	 * {@code false}, events queue) until it ends; then distribution starts by itself, never beside it. A stop
+	 * meanwhile cancels the start.
 	 */
 	public void start() {
 		boolean wasRunning = isRunning();

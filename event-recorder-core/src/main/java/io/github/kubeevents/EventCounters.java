@@ -147,6 +147,11 @@ final class EventCounters {
 		}
 	}
 
+	/** How often drops are summarised at most (the builder's {@code dropSummaryInterval}). */
+	Duration summaryInterval() {
+		return this.summaryInterval;
+	}
+
 	long formatFailureCount() {
 		return this.formatFailures.sum();
 	}

@@ -313,6 +313,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 		}
 		if (shutdown) {
 			countHeld();
+			countCarried(this.streams);
 		}
 	}
 
@@ -379,6 +380,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 			logger.debug("Writing the final count of {} series before the recorder stops", finals.size());
 		}
 		submitAll(finals);
+		// after the finals, on the same writer threads: a final write of a stream carries what it holds already
+		submitCarried(this.streams);
 	}
 
 	/**
@@ -470,7 +473,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 		String namespace = created.getMetadata().getNamespace();
 		String name = created.getMetadata().getName();
 		StreamWriter.Result<EventsV1Event> written = this.streams.write(namespace + "/" + name, write.count(),
-				write.occurrences(), new StreamWriter.Operations<>() {
+				write.occurrences(), write.recorded(), new StreamWriter.Operations<>() {
 
 					@Override
 					public EventsV1Event create(int count) throws EventSinkException {

@@ -7,6 +7,8 @@ import java.util.function.Predicate;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 
+import org.slf4j.LoggerFactory;
+
 /**
  * A subscriber that writes events to a sink (client-go's {@code StartRecordingToSink} watcher), for either events
  * API: on its subscriber thread it decides what to write (correlation, series) and hands the writes to its
@@ -92,6 +94,55 @@ abstract class SinkSubscriber implements EventHandler {
 	void stopped(boolean shutdown) {
 		this.writers.closeAndJoin();
 		this.sink.stopped().run();
+	}
+
+	/**
+	 * A stop: writes what each stream of {@code streams} carries (occurrences that lost the precondition race and had
+	 * no later write of their stream to ride on). A write that fails leaves them carried: counted at shutdown by
+	 * {@link #countCarried}, kept for the next start at a stop.
+	 */
+	<E> void submitCarried(StreamWriter<E> streams) {
+		if (!this.naming.requested()) {
+			// only the deterministic-names mode writes through the streams
+			return;
+		}
+		// on every writer thread, behind the writes queued before: one of those may still lose its race and carry
+		this.writers.submitToEach((thread) -> new SinkWriters.Write() {
+
+			@Override
+			public void run() {
+				for (StreamWriter.Carried<E> carried : streams.carried()) {
+					if (SinkSubscriber.this.writers.threadOf(SinkWriters.shard(carried.recorded())) == thread) {
+						SinkSubscriber.this.attempts.write(carried.recorded(), 0, () -> streams.writeCarried(carried));
+					}
+				}
+			}
+
+			@Override
+			public void dropped(DropReason reason) {
+				// what stays carried is counted by countCarried at shutdown
+			}
+
+		});
+	}
+
+	/** At shutdown: the occurrences {@code streams} still carry become {@code shutdown} drops. */
+	void countCarried(StreamWriter<?> streams) {
+		int held = 0;
+		for (StreamWriter.Carried<?> carried : streams.carried()) {
+			this.counters.drop(DropReason.SHUTDOWN, carried.recorded(), carried.occurrences());
+			held += carried.occurrences();
+			forget(streams, carried);
+		}
+		if (held > 0) {
+			LoggerFactory.getLogger(getClass()).warn("{} occurrence(s) that lost the race for their Event to another"
+					+ " writer were not written before the shutdown ended (counted as shutdown drops)", held);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <E> void forget(StreamWriter<E> streams, StreamWriter.Carried<?> carried) {
+		streams.forget((StreamWriter.Carried<E>) carried);
 	}
 
 	/** Whether the deadline of the current stop passed. */

@@ -6,6 +6,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntFunction;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -157,11 +158,31 @@ final class SinkWriters {
 	 * dropped, as {@code shutdown})
 	 */
 	boolean submit(Object shard, Write write) {
+		return enqueue(threadOf(shard), write, true);
+	}
+
+	/**
+	 * Queues one write on every thread, behind what each has queued (a stop's work that must follow every write
+	 * submitted before it, on the thread of each shard), waiting for room in a full queue as {@link #submit} does.
+	 * @param write the write for the thread with the given index, from 0
+	 */
+	void submitToEach(IntFunction<Write> write) {
+		for (int i = 0; i < this.queues.length; i++) {
+			// not an event's write: a full queue is not counted as a queue_full drop
+			enqueue(i, write.apply(i), false);
+		}
+	}
+
+	/** The index of the thread that writes {@code shard}'s writes. */
+	int threadOf(Object shard) {
+		return Math.floorMod(shard.hashCode(), this.queues.length);
+	}
+
+	private boolean enqueue(int index, Write write, boolean countQueueFull) {
 		if (this.aborted) {
 			write.dropped(DropReason.SHUTDOWN);
 			return false;
 		}
-		int index = Math.floorMod(shard.hashCode(), this.queues.length);
 		Semaphore room = this.room[index];
 		if (!room.tryAcquire() && !awaitRoom(room, index)) {
 			write.dropped(DropReason.SHUTDOWN);
@@ -174,7 +195,9 @@ final class SinkWriters {
 			// may have queued more
 			room.release();
 			this.pending.decrementAndGet();
-			this.queueFull.increment();
+			if (countQueueFull) {
+				this.queueFull.increment();
+			}
 			write.dropped(DropReason.QUEUE_FULL);
 			return false;
 		}

@@ -1,6 +1,9 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -21,8 +24,13 @@ import org.jspecify.annotations.Nullable;
  * <li><b>Nothing known</b> (first write of the stream in this process): a CREATE; a 409 AlreadyExists reads the
  * Event (GET) and PATCHes its count plus the occurrences, with its resourceVersion as precondition.</li>
  * <li><b>409 Conflict</b> (someone else wrote the Event since): wait, read again and patch again, at most
- * {@value #MAX_REREADS} times; then the write fails with the last 409, which the recorder counts as
- * {@code rejected_by_server} (never retried, so a crowd of writers cannot make it loop). The wait before the
+ * {@value #MAX_REREADS} times. Then the write's occurrences are <em>carried</em>: not dropped, but added to the
+ * stream's next write ({@link Result#carried()}), so a crowd of writers on one stream loses no occurrence and still
+ * cannot make a write loop. The last write of a stream has no next one: a stop writes what each stream carries
+ * ({@link #writeCarried}, with up to {@value #MAX_REREADS_AT_STOP} re-reads, since every replica stopping at once
+ * races for the same Events), and what a shutdown could not write is counted by the recorder
+ * ({@link #carried()}). At most {@code capacity} streams carry occurrences; past that a write that loses the race
+ * fails with the last 409 as before (counted as {@code rejected_by_server}). The wait before the
  * n-th re-read after a Conflict is {@link #rereadDelay}: 10 ms doubled per Conflict up to 200 ms, times a jitter
  * factor in [0.5, 1.5), about 1.3 s over all ten. Without it two replicas writing one stream at once can starve
  * each other: the one in its steady state (a PATCH without a read) lands a write between the other's GET and
@@ -49,6 +57,9 @@ final class StreamWriter<E> {
 
 	/** How often one write reads the Event again after a 409 (Conflict or AlreadyExists) or a 404. */
 	static final int MAX_REREADS = 10;
+
+	/** How often the write of what a stream carries reads the Event again at a stop. */
+	static final int MAX_REREADS_AT_STOP = 100;
 
 	/** The wait before the re-read after a first Conflict, doubled per further Conflict of the write. */
 	static final Duration FIRST_REREAD_DELAY = Duration.ofMillis(10);
@@ -98,7 +109,22 @@ final class StreamWriter<E> {
 	 * @param readRefused whether the server refused the read with 403 (the identity may not {@code get} Events);
 	 * nothing was written then
 	 */
-	record Result<E>(@Nullable E event, boolean readRefused) {
+	record Result<E>(@Nullable E event, boolean readRefused, boolean carried) {
+
+		Result(@Nullable E event, boolean readRefused) {
+			this(event, readRefused, false);
+		}
+
+	}
+
+	/**
+	 * Occurrences of a stream that lost the precondition race, carried into its next write.
+	 * @param stream the stream's Event, {@code namespace/name}
+	 * @param occurrences how many
+	 * @param recorded the latest of them (the recorder's drop accounting and sharding)
+	 * @param operations the requests of the write that carried them last (the body of the stream's Event)
+	 */
+	record Carried<E>(String stream, int occurrences, RecordedEvent recorded, Operations<E> operations) {
 	}
 
 	/** What this process last saw of one stream's Event. */
@@ -106,6 +132,11 @@ final class StreamWriter<E> {
 	}
 
 	private final Cache<String, Known> known;
+
+	/** Per stream; at most {@link #capacity} entries. A stream's writes run on one thread, so no two race on one. */
+	private final Map<String, Carried<E>> carried = new ConcurrentHashMap<>();
+
+	private final int capacity;
 
 	private final int minimumPatchCount;
 
@@ -122,6 +153,7 @@ final class StreamWriter<E> {
 	 */
 	StreamWriter(int capacity, int minimumPatchCount, DoubleSupplier jitter, Pause pause) {
 		this.known = Caches.bounded(capacity);
+		this.capacity = capacity;
 		this.minimumPatchCount = minimumPatchCount;
 		this.jitter = jitter;
 		this.pause = pause;
@@ -139,21 +171,50 @@ final class StreamWriter<E> {
 	}
 
 	/**
-	 * Writes one write's occurrences.
+	 * Writes one write's occurrences, and what the stream carries.
 	 * @param stream the stream's Event, {@code namespace/name}
 	 * @param localCount the write's count in the local correlator or series cache
 	 * @param occurrencesIfUnknown the occurrences the write carries when this process has not written the stream
 	 * (or its local count started again)
+	 * @param recorded the latest occurrence
 	 * @param operations the requests
-	 * @return what the server answered
+	 * @return what the server answered, or {@link Result#carried()} when the occurrences lost the race
 	 * @throws EventSinkException a failure the recorder classifies as usual (retried or counted), or the last 409
-	 * after {@value #MAX_REREADS} re-reads
+	 * after {@value #MAX_REREADS} re-reads when no more streams can carry occurrences
 	 */
-	Result<E> write(String stream, int localCount, int occurrencesIfUnknown, Operations<E> operations)
-			throws EventSinkException {
+	Result<E> write(String stream, int localCount, int occurrencesIfUnknown, RecordedEvent recorded,
+			Operations<E> operations) throws EventSinkException {
+		return write(stream, localCount, occurrencesIfUnknown, recorded, operations, MAX_REREADS);
+	}
+
+	/**
+	 * Writes what {@code carried} stands for onto the stream's Event (a stop: the stream has no next write), with up to
+	 * {@value #MAX_REREADS_AT_STOP} re-reads; nothing when a write since has carried it already.
+	 * @return what the server answered, or {@link Result#carried()} when it lost the race again
+	 */
+	Result<E> writeCarried(Carried<E> carried) throws EventSinkException {
+		if (this.carried.get(carried.stream()) == null) {
+			return new Result<>(null, false);
+		}
+		return write(carried.stream(), 0, 0, carried.recorded(), carried.operations(), MAX_REREADS_AT_STOP);
+	}
+
+	/** What the streams carry now, for a stop to write and a shutdown to count. */
+	List<Carried<E>> carried() {
+		return List.copyOf(this.carried.values());
+	}
+
+	/** Forgets what a stream carries (a shutdown counted it). */
+	void forget(Carried<E> carried) {
+		this.carried.remove(carried.stream(), carried);
+	}
+
+	private Result<E> write(String stream, int localCount, int occurrencesIfUnknown, RecordedEvent recorded,
+			Operations<E> operations, int maxRereads) throws EventSinkException {
 		Known last = this.known.getIfPresent(stream);
-		int occurrences = (last != null && localCount > last.localCount()) ? localCount - last.localCount()
-				: occurrencesIfUnknown;
+		Carried<E> held = this.carried.get(stream);
+		int occurrences = ((last != null && localCount > last.localCount()) ? localCount - last.localCount()
+				: occurrencesIfUnknown) + ((held != null) ? held.occurrences() : 0);
 		int base = (last != null) ? last.serverCount() : 0;
 		String resourceVersion = (last != null) ? last.resourceVersion() : null;
 		int conflicts = 0;
@@ -172,6 +233,9 @@ final class StreamWriter<E> {
 					answer = operations.patch(count, resourceVersion);
 				}
 				remember(stream, answer, localCount, operations);
+				if (held != null) {
+					this.carried.remove(stream);
+				}
 				return new Result<>(answer, false);
 			}
 			catch (EventSinkException ex) {
@@ -179,11 +243,16 @@ final class StreamWriter<E> {
 				if ((!ex.isConflict() && !ex.isAlreadyExists() && !ex.isNotFound()) || (creating && ex.isNotFound())) {
 					throw ex;
 				}
-				if (rereads >= MAX_REREADS) {
+				if (rereads >= maxRereads) {
 					this.known.invalidate(stream);
+					if (held != null || this.carried.size() < this.capacity) {
+						// lost the race: the next write of the stream (or the stop) writes them
+						this.carried.put(stream, new Carried<>(stream, occurrences, recorded, operations));
+						return new Result<>(null, false, true);
+					}
 					throw new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 409, "Conflict", false,
 							"the Event " + stream + " kept changing: " + ex.getMessage() + " (still after "
-									+ MAX_REREADS + " re-reads)",
+									+ maxRereads + " re-reads)",
 							ex);
 				}
 				if (ex.isConflict()) {

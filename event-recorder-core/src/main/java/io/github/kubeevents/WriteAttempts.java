@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 
+import com.github.benmanes.caffeine.cache.Cache;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
@@ -136,6 +137,13 @@ final class WriteAttempts {
 
 	private final AtomicBoolean listenerFailureLogged = new AtomicBoolean();
 
+	/**
+	 * Namespaces whose refusal as gone (deleted or terminating) was logged at WARN within the last drop summary
+	 * interval; later refusals there are logged at DEBUG until it has passed. Bounded, since namespaces come from
+	 * the caller's objects.
+	 */
+	private final Cache<String, Boolean> namespacesGoneLogged;
+
 	private volatile @Nullable ForbiddenHandler forbiddenHandler;
 
 	/** The verb of the last request that failed on this thread (a writer thread), for the 403 handler. */
@@ -170,6 +178,7 @@ final class WriteAttempts {
 		this.counters = counters;
 		this.nanoTime = nanoTime;
 		this.holdUntilNanos = new AtomicLong(nanoTime.getAsLong());
+		this.namespacesGoneLogged = Caches.expiring(1024, counters.summaryInterval(), this.clock);
 	}
 
 	/**
@@ -268,7 +277,8 @@ final class WriteAttempts {
 				&& handler.forbidden(recorded, occurrences, this.failedVerb.get(), ex)) {
 			return Outcome.DROPPED;
 		}
-		boolean expected = ex.isAlreadyExists() || ex.namespaceTerminating();
+		boolean namespaceGone = namespaceGone(ex);
+		boolean expected = ex.isAlreadyExists() || namespaceGone;
 		if (!expected && ex.kind() != EventSinkException.Kind.REQUEST_CONSTRUCTION) {
 			this.rejectedInARow.incrementAndGet();
 		}
@@ -284,12 +294,40 @@ final class WriteAttempts {
 					"Unable to construct event" + carrying(occurrences) + " (will not retry!): " + ex.getMessage(),
 					false, occurrences);
 		}
+		else if (namespaceGone) {
+			namespaceGoneDrop(recorded, occurrences, ex);
+		}
 		else {
 			this.counters.dropAndLog(DropReason.REJECTED_BY_SERVER, recorded,
 					"Server rejected event" + carrying(occurrences) + " (will not retry!): " + ex.getMessage(),
 					expected, occurrences);
 		}
 		return Outcome.DROPPED;
+	}
+
+	/**
+	 * Whether a refusal says the Event's namespace is gone: terminating (a 403 with the NamespaceTerminating cause)
+	 * or deleted (a CREATE answered 404: an Event is created only in an existing namespace). One situation, so one
+	 * behaviour: counted as {@code rejected_by_server}, not a refusal of the recorder (health unchanged), one WARN
+	 * per namespace per drop summary interval.
+	 */
+	private boolean namespaceGone(EventSinkException ex) {
+		return ex.namespaceTerminating() || (ex.isNotFound() && "create".equals(this.failedVerb.get()));
+	}
+
+	private void namespaceGoneDrop(RecordedEvent recorded, int occurrences, EventSinkException ex) {
+		String namespace = recorded.eventNamespace();
+		this.counters.drop(DropReason.REJECTED_BY_SERVER, recorded, occurrences);
+		if (this.namespacesGoneLogged.asMap().putIfAbsent(namespace, Boolean.TRUE) == null) {
+			logger.warn("Dropped event (rejected_by_server): namespace '{}' is gone (deleted or terminating); its"
+					+ " Events are counted as rejected_by_server, and logged at DEBUG for the next {}: {}: {}",
+					LogText.oneLine(namespace), this.counters.summaryInterval(), recorded.describe(),
+					LogText.oneLine(ex.getMessage()));
+		}
+		else if (logger.isDebugEnabled()) {
+			logger.debug("Dropped event (rejected_by_server): namespace '{}' is gone: {}", LogText.oneLine(namespace),
+					recorded.describe());
+		}
 	}
 
 	/** How a drop's log line names the occurrences of a write that carried other than one. */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import ch.qos.logback.classic.Level;
@@ -152,29 +153,48 @@ class DeterministicNamingTests {
 	}
 
 	@Test
-	void coreV1AStreamThatKeepsConflictingIsOneCountedLossAfterTenReReads() {
+	void coreV1AnOccurrenceThatLosesTheRaceTenTimesIsCarriedAndTheShutdownWritesIt() {
 		EventBroadcaster broadcaster = broadcaster(true);
 		ObjectRecorder recorder = coreV1Recorder(broadcaster, "host-1");
 		record(recorder, 1);
 		await().atMost(WAIT).until(() -> this.server.requests().size() == 1);
 		String key = "shop/" + coreV1Events().get(0).getMetadata().getName();
-		// another writer changes the Event before every patch of this recorder
+		// another writer changes the Event before each of this recorder's next 11 patches, then stops writing
+		AtomicInteger racing = new AtomicInteger(11);
+		this.server.beforeRequest((request) -> {
+			if (request.startsWith("patch") && racing.getAndDecrement() > 0) {
+				this.server.bump(key, 1);
+			}
+		});
+		record(recorder, 1);
+		stop(broadcaster);
+		assertThat(coreV1Events().get(0).getCount()).as("1 + 11 by the other writer + the carried one").isEqualTo(13);
+		assertThat(broadcaster.stats().totalDropped()).isZero();
+	}
+
+	@Test
+	void coreV1WhatAStreamStillCarriesWhenTheShutdownEndsIsCountedAsShutdown() {
+		EventBroadcaster broadcaster = broadcaster(true);
+		ObjectRecorder recorder = coreV1Recorder(broadcaster, "host-1");
+		record(recorder, 1);
+		await().atMost(WAIT).until(() -> this.server.requests().size() == 1);
+		String key = "shop/" + coreV1Events().get(0).getMetadata().getName();
 		this.server.beforeRequest((request) -> {
 			if (request.startsWith("patch")) {
 				this.server.bump(key, 1);
 			}
 		});
-		try (LogCapture log = LogCapture.of(EventCounters.class, Level.WARN)) {
+		try (LogCapture log = LogCapture.of(CoreV1SinkSubscriber.class, Level.WARN)) {
 			record(recorder, 1);
-			await().atMost(WAIT).until(() -> broadcaster.stats().dropped("rejected_by_server") == 1);
+			stop(broadcaster);
 			assertThat(log.messages(Level.WARN)).singleElement()
 				.asString()
-				.contains("Dropped event (rejected_by_server)")
-				.contains("Server rejected event (will not retry!)")
-				.contains("still after 10 re-reads");
+				.startsWith("1 occurrence(s) that lost the race for their Event to another writer were not written"
+						+ " before the shutdown ended (counted as shutdown drops)");
 		}
-		assertThat(this.server.requests()).filteredOn((request) -> request.startsWith("get")).hasSize(10);
-		assertThat(broadcaster.stats().writes().failed()).isEqualTo(1);
+		// the write's 10 re-reads, then the stop's 100
+		assertThat(this.server.requests()).filteredOn((request) -> request.startsWith("get")).hasSize(10 + 100);
+		assertThat(broadcaster.stats().dropped("shutdown")).isEqualTo(1);
 		assertThat(broadcaster.stats().totalDropped()).isEqualTo(1);
 	}
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Predicate;
 
 import io.github.kubeevents.sink.EventSinkException;
@@ -187,6 +188,50 @@ class EventsV1StopAccountingTests {
 		assertThat(this.eventsV1.calls).extracting(Server.Call::describe)
 			.containsExactly("create 1", "patch 2", "patch 7");
 		assertThat(this.counters.totalDropped()).isZero();
+	}
+
+	@Test
+	void acceptedIsWrittenPlusDroppedPerOccurrenceWithDeterministicNamesAtAShutdownPastItsDeadline() {
+		StoredEvents server = new StoredEvents();
+		EventBroadcaster broadcaster = EventBroadcaster.builder()
+			.clock(this.clock)
+			.deterministicNames(true)
+			.eventsApi(EventsApi.EVENTS_V1)
+			.build();
+		broadcaster.startRecordingToSink(server.eventsV1Sink());
+		broadcaster.start();
+		try {
+			for (int object = 0; object < 50; object++) {
+				ObjectRecorder pod = broadcaster.newRecorder(new EventSource("example.com/web", "web-0"))
+					.about(TestEvents.object("Pod", "db-" + object, "ns"));
+				for (int i = 0; i < 7; i++) {
+					pod.warning("Unhealthy", "probe failed");
+				}
+			}
+			await().atMost(WAIT).until(() -> server.all().size() == 50
+					&& broadcaster.stats().writes().patched() == 50);
+			// from now on the server hangs until the shutdown's deadline interrupts the writers
+			CountDownLatch never = new CountDownLatch(1);
+			server.beforeRequest((request) -> {
+				try {
+					never.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException("aborted");
+				}
+			});
+			assertThat(broadcaster.shutdown(Duration.ofMillis(50))).isFalse();
+			await().atMost(WAIT).until(() -> EventBroadcasterTests.kubeEventsThreads().isEmpty());
+			long written = server.all().stream().mapToLong((event) -> Server.count((EventsV1Event) event)).sum();
+			assertThat(written).as("each Event at its series' count 2").isEqualTo(100);
+			assertThat(broadcaster.stats().accepted()).isEqualTo(350);
+			assertThat(broadcaster.stats().dropped("shutdown")).as("5 held per series").isEqualTo(250);
+			assertThat(written + broadcaster.stats().totalDropped()).isEqualTo(350);
+		}
+		finally {
+			broadcaster.shutdown(WAIT);
+		}
 	}
 
 	/** events.k8s.io/v1 as the server keeps it; refuses with 403 the requests {@link #refuse} selects. */

@@ -5,6 +5,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Map;
 
 import io.github.kubeevents.sink.EventSink;
@@ -23,6 +24,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class StreamWriterTests {
 
 	private static final OffsetDateTime NOW = OffsetDateTime.of(2026, 12, 2, 15, 0, 0, 0, ZoneOffset.UTC);
+
+	private static final RecordedEvent RECORDED = TestEvents.recorded("BackOff", "Back-off",
+			TestEvents.object("Pod", "web-0", "shop"));
 
 	private final StoredEvents server = new StoredEvents();
 
@@ -79,7 +83,7 @@ class StreamWriterTests {
 
 	private int write(int localCount, int occurrencesIfUnknown) throws EventSinkException {
 		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", localCount,
-				occurrencesIfUnknown, operations());
+				occurrencesIfUnknown, RECORDED, operations());
 		assertThat(result.readRefused()).isFalse();
 		return result.event().getCount();
 	}
@@ -178,7 +182,7 @@ class StreamWriterTests {
 	}
 
 	@Test
-	void aStreamThatKeepsConflictingIsGivenUpAfterTenReReadsWithThe409() throws EventSinkException {
+	void aStreamThatKeepsConflictingCarriesItsOccurrencesIntoItsNextWriteAfterTenReReads() throws EventSinkException {
 		write(1, 1);
 		this.server.clearRequests();
 		this.server.beforeRequest((request) -> {
@@ -186,25 +190,76 @@ class StreamWriterTests {
 				this.server.bump("shop/web-0.stream", 1);
 			}
 		});
-		assertThatExceptionOfType(EventSinkException.class).isThrownBy(() -> write(2, 1)).satisfies((ex) -> {
-			assertThat(ex.statusCode()).isEqualTo(409);
-			assertThat(ex.isConflict()).isTrue();
-			assertThat(ex.isRetryable()).isFalse();
-			assertThat(ex.getMessage()).contains("still after 10 re-reads");
-		});
+		StreamWriter.Result<CoreV1Event> lost = this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations());
+		assertThat(lost.carried()).isTrue();
+		assertThat(lost.event()).isNull();
 		List<String> requests = this.server.requests();
 		assertThat(requests).filteredOn((request) -> request.startsWith("patch")).hasSize(11);
 		assertThat(requests).filteredOn((request) -> request.startsWith("get")).hasSize(10);
 		assertThat(stored()).isEqualTo(1 + 11);
 		assertThat(this.pauses).extracting(Duration::toMillis)
 			.containsExactly(10L, 20L, 40L, 80L, 160L, 200L, 200L, 200L, 200L, 200L);
-		// forgotten: the next write reads again
+		assertThat(this.writer.carried()).singleElement()
+			.satisfies((carried) -> assertThat(carried.occurrences()).isEqualTo(1));
+		// the stream's next write reads again and carries it: 12 + its own 1 + the carried 1
 		this.server.beforeRequest((request) -> {
 		});
 		this.server.clearRequests();
-		assertThat(write(3, 1)).isEqualTo(13);
+		assertThat(write(3, 1)).isEqualTo(14);
 		assertThat(this.server.requests()).containsExactly("create shop/web-0.stream", "get shop/web-0.stream",
 				"patch shop/web-0.stream");
+		assertThat(this.writer.carried()).isEmpty();
+	}
+
+	@Test
+	void whatAStreamCarriesIsWrittenAtTheStopWithUpToAHundredReReads() throws EventSinkException {
+		write(1, 1);
+		AtomicInteger bumps = new AtomicInteger(30);
+		this.server.beforeRequest((request) -> {
+			if (request.startsWith("patch") && bumps.getAndDecrement() > 0) {
+				this.server.bump("shop/web-0.stream", 1);
+			}
+		});
+		assertThat(this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations()).carried()).isTrue();
+		StreamWriter.Carried<CoreV1Event> carried = this.writer.carried().get(0);
+		StreamWriter.Result<CoreV1Event> written = this.writer.writeCarried(carried);
+		assertThat(written.carried()).isFalse();
+		assertThat(stored()).as("the first, 30 by others, the carried one").isEqualTo(1 + 30 + 1);
+		assertThat(this.writer.carried()).isEmpty();
+		this.server.clearRequests();
+		assertThat(this.writer.writeCarried(carried).event()).as("written already: nothing to do").isNull();
+		assertThat(this.server.requests()).isEmpty();
+	}
+
+	@Test
+	void pastItsCapacityOfCarryingStreamsALostRaceFailsWithThe409() throws EventSinkException {
+		StreamWriter<CoreV1Event> one = new StreamWriter<>(1, 1, () -> 0.5, this::pause);
+		one.write("shop/web-0.stream", 1, 1, RECORDED, operations());
+		this.server.beforeRequest((request) -> {
+			if (request.startsWith("patch")) {
+				this.server.bump("shop/web-0.stream", 1);
+			}
+		});
+		assertThat(one.write("shop/web-0.stream", 2, 1, RECORDED, operations()).carried()).isTrue();
+		// the same stream carries more; a second stream would exceed the capacity of 1
+		assertThat(one.write("shop/web-0.stream", 3, 1, RECORDED, operations()).carried()).isTrue();
+		assertThat(one.carried()).singleElement().satisfies((carried) -> assertThat(carried.occurrences()).isEqualTo(2));
+		StreamWriter.Operations<CoreV1Event> other = new FailingOperations() {
+
+			@Override
+			public CoreV1Event create(int count) throws EventSinkException {
+				throw EventSinkException.status(409, "Conflict", "the object has been modified");
+			}
+
+			@Override
+			public CoreV1Event get() throws EventSinkException {
+				throw EventSinkException.status(404, "NotFound", "gone");
+			}
+
+		};
+		assertThatExceptionOfType(EventSinkException.class)
+			.isThrownBy(() -> one.write("shop/db-0.stream", 1, 1, RECORDED, other))
+			.satisfies((ex) -> assertThat(ex.getMessage()).contains("still after 10 re-reads"));
 	}
 
 	@Test
@@ -222,7 +277,7 @@ class StreamWriterTests {
 	void aRefusedReadWritesNothingAndSaysSo() throws EventSinkException {
 		existingEventWithCount(5);
 		this.server.forbidGet();
-		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", 1, 1, operations());
+		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", 1, 1, RECORDED, operations());
 		assertThat(result.readRefused()).isTrue();
 		assertThat(result.event()).isNull();
 		assertThat(stored()).isEqualTo(5);
@@ -251,7 +306,7 @@ class StreamWriterTests {
 
 		};
 		assertThatExceptionOfType(EventSinkException.class)
-			.isThrownBy(() -> this.writer.write("gone/web-0.stream", 1, 1, missing))
+			.isThrownBy(() -> this.writer.write("gone/web-0.stream", 1, 1, RECORDED, missing))
 			.satisfies((ex) -> {
 				assertThat(ex.isNotFound()).isTrue();
 				assertThat(ex.getMessage()).contains("namespaces \"gone\" not found");
@@ -276,17 +331,17 @@ class StreamWriterTests {
 
 		};
 		assertThatExceptionOfType(EventSinkException.class)
-			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, failing))
+			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, RECORDED, failing))
 			.satisfies((ex) -> assertThat(ex.kind()).isEqualTo(EventSinkException.Kind.TRANSPORT));
 	}
 
 	@Test
 	void aSeriesWriteBelowTwoWritesNothing() throws EventSinkException {
 		StreamWriter<CoreV1Event> series = new StreamWriter<>(100, 2, () -> 0.5, this::pause);
-		series.write("shop/web-0.stream", 1, 1, operations());
+		series.write("shop/web-0.stream", 1, 1, RECORDED, operations());
 		this.server.clearRequests();
 		// a heartbeat of a series whose count 2 never reached the server: nothing to refresh
-		StreamWriter.Result<CoreV1Event> result = series.write("shop/web-0.stream", 1, 0, operations());
+		StreamWriter.Result<CoreV1Event> result = series.write("shop/web-0.stream", 1, 0, RECORDED, operations());
 		assertThat(result.event()).isNull();
 		assertThat(this.server.requests()).isEmpty();
 	}

@@ -207,6 +207,34 @@ class WriteAttemptsTests {
 	}
 
 	@Test
+	void aDeletedAndATerminatingNamespaceAreOneSituationCountedWithOneWarningPerNamespacePerIntervalAndNoRefusal() {
+		WriteAttempts attempts = attempts(this.recording);
+		AtomicInteger runs = new AtomicInteger();
+		EventSinkException deleted = EventSinkException.status(404, "NotFound", "namespaces \"ns\" not found");
+		EventSinkException terminating = new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 403, "Forbidden",
+				true, "unable to create new content in namespace ns because it is being terminated", null);
+		RecordedEvent elsewhere = TestEvents.recorded("BackOff", "Back-off", TestEvents.object("Pod", "web-0", "other"));
+		try (LogCapture log = LogCapture.of(WriteAttempts.class, ch.qos.logback.classic.Level.WARN)) {
+			for (int i = 0; i < 3; i++) {
+				attempts.write(this.event, 1, failing(runs, deleted));
+				attempts.write(this.event, 2, failing(runs, terminating));
+			}
+			attempts.write(elsewhere, 1, failing(runs, deleted));
+			assertThat(log.warnings()).hasSize(2);
+			assertThat(log.warnings().get(0)).startsWith("Dropped event (rejected_by_server): namespace 'ns' is gone"
+					+ " (deleted or terminating); its Events are counted as rejected_by_server, and logged at DEBUG for"
+					+ " the next PT10S");
+			assertThat(log.warnings().get(1)).startsWith("Dropped event (rejected_by_server): namespace 'other' is gone");
+			this.clock.advance(Duration.ofSeconds(10));
+			attempts.write(this.event, 1, failing(runs, deleted));
+			assertThat(log.warnings()).as("the interval passed").hasSize(3);
+		}
+		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(3 + 6 + 1 + 1);
+		assertThat(attempts.rejectedInARow()).as("not a refusal of the recorder: health unchanged").isZero();
+		assertThat(this.counters.lastRejection()).isNull();
+	}
+
+	@Test
 	void theForbiddenHandlerTakesTheOccurrencesOverOrLeavesTheDrop() {
 		WriteAttempts attempts = attempts(this.recording);
 		EventSinkException forbidden = EventSinkException.status(403, "Forbidden", "cannot create events");
