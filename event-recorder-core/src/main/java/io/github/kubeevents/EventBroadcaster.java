@@ -664,9 +664,15 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets how many writes each writer thread of a sink holds in its queue; when it is full, the write is dropped
-		 * ({@code queue_full}). A sink's events wait in its subscriber queue (the subscriber options' capacity) and
-		 * then in its writer queues: the two are sized separately, and a snapshot shows them added up.
+		 * Sets how many writes each writer thread of a sink holds in its queue. When one is full (the API server
+		 * answers slowly, or a writer sleeps before a retry), the sink's subscriber waits for room instead of dropping
+		 * the write: the sink's events wait in its subscriber queue (the subscriber options' capacity), which, when
+		 * full, drops them ({@code queue_full}) or, with {@link SubscriberOptions.FullQueuePolicy#WAIT}, holds up
+		 * distribution so that they wait in the incoming queue, which drops them when full. So nothing is lost while
+		 * a queue upstream has room. The wait ends at the stop or shutdown deadline, where what is left is counted
+		 * as {@code shutdown}. While a writer queue is full the subscriber writes nothing to the others either (one
+		 * server makes them all slow). The queues are sized separately, and a snapshot shows a sink's subscriber and
+		 * writer queues added up.
 		 * @param capacity writes per writer queue (default {@value #DEFAULT_WRITER_QUEUE_CAPACITY}, at most
 		 * {@value SubscriberOptions#MAX_QUEUE_CAPACITY})
 		 * @return this builder
@@ -683,7 +689,8 @@ public final class EventBroadcaster implements AutoCloseable {
 		/**
 		 * Limits the API server requests of all sinks together, like client-go's clientset rate limiter (5 QPS, burst
 		 * 10 by default there; the official Java client has none). Writers wait for a token before each request;
-		 * while they wait, events queue up and a full queue drops as usual ({@code queue_full}).
+		 * while they wait, events queue up (in the writer queues, then in the subscriber queue) and a full subscriber
+		 * or incoming queue drops as usual ({@code queue_full}).
 		 * @param qps requests per second, sustained
 		 * @param burst requests that may be made at once after a quiet period
 		 * @return this builder (default: no limit)

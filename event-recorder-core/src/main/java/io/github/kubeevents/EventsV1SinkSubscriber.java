@@ -39,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * The finish and heartbeat passes run on a fixed schedule from the subscriber's creation (every 6 and every 30
  * minutes of the injected clock; at a common point, finish first); a pass that is due runs before the first event
- * recorded at or after its time, or at the latest within a second of real time. So the requests depend only on the
- * recorded sequence, never on when a write completed.
+ * recorded at or after its time, or at the latest within a second of real time (later while the subscriber waits
+ * for room in a full writer queue, when it handles no event either). So the requests depend only on the recorded
+ * sequence, never on when a write completed.
  *
  * <p>Writes: a series PATCH that gets 404 (the Event expired or was deleted) creates the Event anew with its
  * series; an AlreadyExists while doing so is retried (the original CREATE landed meanwhile; client-go PR #114237).

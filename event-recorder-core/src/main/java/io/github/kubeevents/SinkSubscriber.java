@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A subscriber that writes events to a sink (client-go's {@code StartRecordingToSink} watcher), for either events
  * API: on its subscriber thread it decides what to write (correlation, series) and hands the writes to its
- * {@link SinkWriters}, which run them with the sink's {@link WriteAttempts}.
+ * {@link SinkWriters}, which run them with the sink's {@link WriteAttempts}; when the writer queue of a write is
+ * full, the subscriber thread waits for room there (backpressure; see {@link SinkWriters}).
  *
  * <p>Its life follows its subscriber's, which calls, in this order, from the subscriber thread unless said
  * otherwise: {@link #started()} at every start; {@link #onEvent} per event and {@link #tick(Instant)} at least

@@ -107,9 +107,11 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * none.
 	 * @param writers Number of threads writing to the API server; writes are sharded by object, so one object's
 	 * writes stay in order (1 writes every event in recording order, as client-go does).
-	 * @param writerQueueCapacity Maximum number of events waiting for each writer thread; when one is full, its
-	 * events are dropped (queue_full). The sink's capacity in the endpoint and the queue gauges is
-	 * queue.subscriber-capacity plus writers times this.
+	 * @param writerQueueCapacity Maximum number of events waiting for each writer thread; when one is full (a slow
+	 * API server, a writer sleeping before a retry), the sink stops taking events from its subscriber queue until
+	 * there is room, so they wait there and are dropped (queue_full) only when that queue is full too (see
+	 * queue.full-policy). The sink's capacity in the endpoint and the queue gauges is queue.subscriber-capacity plus
+	 * writers times this.
 	 * @param seriesCacheSize Maximum number of Events remembered for their series (events.k8s.io/v1); the least
 	 * recently seen one is forgotten, after its final count is written.
 	 * @param rateLimit Client-side limit on API server requests (off unless qps is set).
@@ -200,7 +202,8 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * events are dropped (queue_full). client-go's is 1000; 10,000 absorbs what 1000 could not at a steady 20,000
 	 * events/s from a cold JVM.
 	 * @param subscriberCapacity Maximum number of events waiting for each subscriber (the API server sink, the
-	 * logger); the sink's events then wait in its writer queues (sink.writer-queue-capacity). client-go's is 1000.
+	 * logger); the sink's events then wait in its writer queues (sink.writer-queue-capacity), and while one of those
+	 * is full they wait here. client-go's is 1000.
 	 * @param fullPolicy What to do when a subscriber's queue is full: "drop" the event for that subscriber, or
 	 * "wait" for room (which delays every subscriber).
 	 */
