@@ -154,7 +154,9 @@ class EventAccountingTests {
 
 	@Test
 	void aMillionEventsFromEightThreadsIntoASlowSinkAreAccountedForExactly() throws Exception {
-		ScriptedSink sink = new ScriptedSink().withoutCallLog().delayEachCall(Duration.ofNanos(50_000));
+		// 500 µs a call: the writers (and, as they wait for room, the subscriber) stay far behind the recording threads
+		// even on a loaded machine, so the subscriber's queue overflows as this test needs
+		ScriptedSink sink = new ScriptedSink().withoutCallLog().delayEachCall(Duration.ofNanos(500_000));
 		// every event the sink takes is a slow call (no spam filter, which would drain the backlog at once); with 4
 		// objects the same event comes back every 12 events, so repeats are PATCHed
 		EventBroadcaster broadcaster = EventBroadcaster.builder()
@@ -252,7 +254,9 @@ class EventAccountingTests {
 
 	@Test
 	void shutdownDeadlineRacingRecordingLosesNothingUncounted() throws Exception {
-		ScriptedSink sink = new ScriptedSink().withoutCallLog().delayEachCall(Duration.ofNanos(50_000));
+		// 500 µs a call: the writers (and, as they wait for room, the subscriber) stay far behind the recording threads
+		// even on a loaded machine, so the subscriber's queue overflows as this test needs
+		ScriptedSink sink = new ScriptedSink().withoutCallLog().delayEachCall(Duration.ofNanos(500_000));
 		EventBroadcaster broadcaster = EventBroadcaster.builder()
 			.correlatorOptions(CorrelatorOptions.builder().spamFilterEnabled(false).build())
 			.build();
