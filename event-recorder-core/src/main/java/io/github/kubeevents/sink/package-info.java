@@ -1,6 +1,11 @@
 /**
  * Where events are written: the {@link io.github.kubeevents.sink.EventSink} SPI, its implementation over the
  * official Kubernetes Java client, the retry policy and the error classes.
+ *
+ * <p><b>SPI.</b> {@link io.github.kubeevents.sink.EventSink}, {@link io.github.kubeevents.sink.EventsV1Sink},
+ * {@link io.github.kubeevents.sink.EventsClient} and {@link io.github.kubeevents.sink.SinkRequestListener} are
+ * implemented outside this library (event-recorder-fabric8 implements {@code EventsClient}, tests and decorators
+ * the sinks): a minor version adds methods to them only as {@code default} methods. The other public types are API.
  */
 @NullMarked
 package io.github.kubeevents.sink;

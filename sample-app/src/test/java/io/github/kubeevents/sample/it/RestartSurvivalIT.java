@@ -221,7 +221,7 @@ class RestartSurvivalIT {
 	}
 
 	private App start(String api, boolean deterministicNames, String podName) throws Exception {
-		Path jar = Path.of(System.getProperty("sample.jar", "target/sample-app-0.1.0-SNAPSHOT.jar"));
+		Path jar = Path.of(System.getProperty("sample.jar", "target/sample-app-1.0.0-SNAPSHOT.jar"));
 		assertThat(jar).as("the packaged sample app (run 'package' first)").isRegularFile();
 		Path dir = Files.createDirectories(this.tmp.resolve(podName));
 		Path kubeconfig = this.cp.writeKubeconfig(dir.resolve("kubeconfig.yaml"), Identity.ADMIN);

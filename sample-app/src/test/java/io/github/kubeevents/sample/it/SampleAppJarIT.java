@@ -247,7 +247,7 @@ class SampleAppJarIT {
 	/** Starts the packaged sample app against {@code cp} through a kubeconfig, with the given events API. */
 	private static Process start(KubernetesTestCluster cp, Path tmp, int port, String api, Path log,
 			String... arguments) throws IOException {
-		Path jar = Path.of(System.getProperty("sample.jar", "target/sample-app-0.1.0-SNAPSHOT.jar"));
+		Path jar = Path.of(System.getProperty("sample.jar", "target/sample-app-1.0.0-SNAPSHOT.jar"));
 		assertThat(jar).as("the packaged sample app (run 'package' first)").isRegularFile();
 		Path kubeconfig = cp.writeKubeconfig(tmp.resolve("kubeconfig.yaml"), Identity.ADMIN);
 		Path home = Files.createDirectories(tmp.resolve("home"));
