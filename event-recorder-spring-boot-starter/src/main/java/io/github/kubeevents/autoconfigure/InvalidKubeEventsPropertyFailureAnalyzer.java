@@ -16,7 +16,7 @@ final class InvalidKubeEventsPropertyFailureAnalyzer extends AbstractFailureAnal
 		String description = "Invalid value for the Kubernetes event recorder's property '" + cause.property() + "': "
 				+ ((cause.value() != null) ? "'" + cause.value() + "'" : "not set") + " (" + cause.requirement() + ").";
 		String action = "Update '" + cause.property() + "' in your application's configuration, or remove it to use"
-				+ " the default. Every kubeevents.* property and its default is listed in the kube-events README.";
+				+ " the default. Every kubeevents.* property and its default is listed in docs/configuration.md of kube-events.";
 		return new FailureAnalysis(description, action, cause);
 	}
 

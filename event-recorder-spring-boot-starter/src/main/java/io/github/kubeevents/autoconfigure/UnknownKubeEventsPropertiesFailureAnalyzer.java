@@ -29,7 +29,7 @@ final class UnknownKubeEventsPropertiesFailureAnalyzer
 				action.append("remove '").append(found.name()).append("'");
 			}
 		}
-		action.append("\n\nEvery kubeevents.* property and its default is listed in the kube-events README. To start"
+		action.append("\n\nEvery kubeevents.* property and its default is listed in docs/configuration.md of kube-events. To start"
 				+ " anyway, with a warning, set " + UnknownKubeEventsProperties.STRICT_PROPERTY + "=false.");
 		return new FailureAnalysis(description.toString(), action.toString(), cause);
 	}

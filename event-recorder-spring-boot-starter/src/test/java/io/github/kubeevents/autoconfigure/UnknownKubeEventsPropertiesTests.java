@@ -74,7 +74,7 @@ class UnknownKubeEventsPropertiesTests {
 						+ "\" from property source \"test\")");
 			assertThat(analysis.getAction()).isEqualTo("Update your application's configuration:\n\n\t- replace '"
 					+ name + "' with '" + nearest + "' (the nearest valid name), or remove it\n\nEvery kubeevents.*"
-					+ " property and its default is listed in the kube-events README. To start anyway, with a warning,"
+					+ " property and its default is listed in docs/configuration.md of kube-events. To start anyway, with a warning,"
 					+ " set kubeevents.strict-properties=false.");
 		});
 	}
