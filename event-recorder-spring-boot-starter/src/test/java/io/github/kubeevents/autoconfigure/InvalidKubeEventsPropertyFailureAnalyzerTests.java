@@ -63,7 +63,7 @@ class InvalidKubeEventsPropertyFailureAnalyzerTests {
 		assertThat(analysis.getDescription()).isEqualTo(
 				"Invalid value for the Kubernetes event recorder's property '" + property + "': " + value + ".");
 		assertThat(analysis.getAction()).isEqualTo("Update '" + property + "' in your application's configuration,"
-				+ " or remove it to use the default. Every kubeevents.* property and its default is listed in the"
+				+ " or remove it to use the default. Every kubeevents.* property and its default is listed in"
 				+ " docs/configuration.md of kube-events.");
 		assertThat(analysis.getCause()).isInstanceOf(InvalidKubeEventsPropertyException.class);
 	}
