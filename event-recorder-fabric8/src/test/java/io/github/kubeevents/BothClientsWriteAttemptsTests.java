@@ -10,8 +10,8 @@ import java.util.stream.Stream;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.github.kubeevents.fabric8.Fabric8EventsClient;
+import io.github.kubeevents.fabric8.Fabric8TestClients;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
@@ -74,7 +74,7 @@ class BothClientsWriteAttemptsTests {
 			return official.apply(basePath);
 		}
 		Config config = new ConfigBuilder(Config.empty()).withMasterUrl(basePath).build();
-		this.fabric8 = new KubernetesClientBuilder().withConfig(config).build();
+		this.fabric8 = Fabric8TestClients.builder().withConfig(config).build();
 		return Fabric8EventsClient.of(this.fabric8).coreV1Sink(Duration.ofSeconds(5));
 	}
 

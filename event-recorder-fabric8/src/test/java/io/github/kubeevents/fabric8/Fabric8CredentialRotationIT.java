@@ -11,7 +11,6 @@ import java.util.UUID;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
@@ -163,7 +162,7 @@ class Fabric8CredentialRotationIT {
 		writeAtomically(tokenFile, first.token());
 		Config config = Config.fromKubeconfig(kubeconfig.toFile());
 		config.setHttp2Disable(http2Disable);
-		this.client = new KubernetesClientBuilder().withConfig(config).build();
+		this.client = Fabric8TestClients.builder().withConfig(config).build();
 		this.broadcaster = EventBroadcaster.builder().eventsApi(EventsApi.CORE_V1).accessCheckNamespace(this.ns).build();
 		this.broadcaster.startRecordingTo(Fabric8EventsClient.of(this.client));
 		this.broadcaster.start();
