@@ -24,7 +24,6 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Distributes recorded events to sinks and other subscribers: client-go's {@code record.EventBroadcaster}.
@@ -68,7 +67,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * The subscriber name of the first sink a broadcaster subscribes: {@value}; later ones are {@code sink-2},
 	 * {@code sink-3}, ...
 	 */
-	public static final String FIRST_SINK_SUBSCRIBER = "sink";
+	public static final String FIRST_SINK_SUBSCRIBER = SinkFactory.FIRST_SINK_SUBSCRIBER;
 
 	/**
 	 * The namespace whose RBAC a sink built for a client checks at startup unless told otherwise: {@value}, where
@@ -77,7 +76,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	public static final String DEFAULT_ACCESS_CHECK_NAMESPACE = "default";
 
 
-	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
+	private static final Logger logger = RecorderLog.LOGGER;
 
 	private final Clock clock;
 

@@ -14,7 +14,6 @@ import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Builds a broadcaster's sink subscribers (client-go's {@code StartRecordingToSink} and, for a client,
@@ -28,7 +27,10 @@ import org.slf4j.LoggerFactory;
  */
 final class SinkFactory {
 
-	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
+	/** The subscriber name of the first sink ({@link EventBroadcaster#FIRST_SINK_SUBSCRIBER}). */
+	static final String FIRST_SINK_SUBSCRIBER = "sink";
+
+	private static final Logger logger = RecorderLog.LOGGER;
 
 	private final SinkSettings settings;
 
@@ -296,7 +298,7 @@ final class SinkFactory {
 
 	private String nextName() {
 		int n = this.count.incrementAndGet();
-		return (n == 1) ? EventBroadcaster.FIRST_SINK_SUBSCRIBER : EventBroadcaster.FIRST_SINK_SUBSCRIBER + "-" + n;
+		return (n == 1) ? FIRST_SINK_SUBSCRIBER : FIRST_SINK_SUBSCRIBER + "-" + n;
 	}
 
 }

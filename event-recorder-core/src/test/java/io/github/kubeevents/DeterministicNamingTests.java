@@ -136,6 +136,33 @@ class DeterministicNamingTests {
 	}
 
 	@Test
+	void coreV1TwoReplicasCoalescingRepeatsWithAMinimumUpdateIntervalEndWithOneEventOfForty() {
+		List<ObjectRecorder> replicas = new ArrayList<>();
+		for (String host : List.of("replica-1", "replica-2")) {
+			EventBroadcaster broadcaster = EventBroadcaster.builder()
+				.clock(this.clock)
+				.sleeper((duration) -> {
+				})
+				.jitter(() -> 0.5)
+				.deterministicNames(true)
+				.correlatorOptions(CorrelatorOptions.builder().minUpdateInterval(Duration.ofMinutes(10)).build())
+				.build();
+			this.broadcasters.add(broadcaster);
+			replicas.add(coreV1Recorder(broadcaster, host));
+		}
+		for (int i = 0; i < 20; i++) {
+			replicas.forEach((replica) -> replica.warning("BackOff", "Back-off restarting failed container"));
+		}
+		this.broadcasters.forEach(DeterministicNamingTests::stop);
+		assertThat(coreV1Events()).singleElement().satisfies((event) -> assertThat(event.getCount()).isEqualTo(40));
+		// each replica: its first occurrence, then its 19 repeats as one write at the shutdown
+		assertThat(this.broadcasters).allSatisfy((b) -> {
+			assertThat(b.stats().writes().created() + b.stats().writes().patched()).isEqualTo(2);
+			assertThat(b.stats().totalDropped()).isZero();
+		});
+	}
+
+	@Test
 	void coreV1AConflictInjectedBeforeAPatchIsReadAgainAndAdded() {
 		EventBroadcaster broadcaster = broadcaster(true);
 		ObjectRecorder recorder = coreV1Recorder(broadcaster, "host-1");
