@@ -10,7 +10,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.DoubleSupplier;
 import java.util.function.Predicate;
 
-import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
@@ -351,16 +350,7 @@ public final class EventBroadcaster implements AutoCloseable {
 				this.counters.droppedByReason(), this.counters.truncatedCount(), this.counters.formatFailureCount(),
 				this.sinks.writes(), this.sinks.rejectedInARow(), this.counters.lastRejection(), subscriberStats(),
 				writeBudget(), this.counters.writtenWithoutPatchCount(), this.counters.throttledBySource(),
-				this.sinks.missingAccessNow());
-	}
-
-	/**
-	 * How the sinks name their Events: client-go's names, deterministic names, or client-go's after a fallback
-	 * (RBAC refuses {@code get} on Events) with its reason. Cheap.
-	 * @return the naming status
-	 */
-	public NamingStatus naming() {
-		return this.sinks.naming();
+				this.sinks.missingAccessNow(), this.sinks.naming());
 	}
 
 	/**

@@ -119,7 +119,7 @@ class DeterministicNamingTests {
 		assertThat(second.stats().writes().created()).isZero();
 		assertThat(second.stats().writes().patched()).isEqualTo(3);
 		assertThat(second.stats().totalDropped()).isZero();
-		assertThat(second.naming()).isEqualTo(new NamingStatus("deterministic", true, 0, null));
+		assertThat(second.stats().naming()).isEqualTo(new NamingStatus("deterministic", true, 0, null));
 	}
 
 	@Test
@@ -238,7 +238,7 @@ class DeterministicNamingTests {
 			.containsExactly("web-0." + Long.toHexString(EventNames.unixNanos(T0)),
 					"web-0." + Long.toHexString(EventNames.unixNanos(T0.plusSeconds(5))));
 		assertThat(this.server.requests()).noneMatch((request) -> request.startsWith("get"));
-		assertThat(second.naming()).isEqualTo(NamingStatus.CLIENT_GO_NAMES);
+		assertThat(second.stats().naming()).isEqualTo(NamingStatus.CLIENT_GO_NAMES);
 	}
 
 	@Test
@@ -265,7 +265,7 @@ class DeterministicNamingTests {
 		assertThat(coreV1Events().get(1).getMetadata().getName())
 			.isEqualTo("web-0." + Long.toHexString(EventNames.unixNanos(T0.plusSeconds(5))));
 		assertThat(second.stats().totalDropped()).isZero();
-		NamingStatus naming = second.naming();
+		NamingStatus naming = second.stats().naming();
 		assertThat(naming.mode()).isEqualTo("client-go-fallback");
 		assertThat(naming.fallbacks()).isEqualTo(1);
 		assertThat(naming.fallbackReason()).contains("'get'");
@@ -282,8 +282,8 @@ class DeterministicNamingTests {
 		assertThat(sink.calls()).singleElement()
 			.satisfies((call) -> assertThat(call.event().getMetadata().getName())
 				.isEqualTo("web-0." + Long.toHexString(EventNames.unixNanos(T0))));
-		assertThat(broadcaster.naming().mode()).isEqualTo("client-go-fallback");
-		assertThat(broadcaster.naming().fallbackReason()).contains("supportsGet() is false");
+		assertThat(broadcaster.stats().naming().mode()).isEqualTo("client-go-fallback");
+		assertThat(broadcaster.stats().naming().fallbackReason()).contains("supportsGet() is false");
 	}
 
 	@Test

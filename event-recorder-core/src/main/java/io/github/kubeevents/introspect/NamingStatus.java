@@ -3,7 +3,7 @@ package io.github.kubeevents.introspect;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a broadcaster names the Events it writes ({@code EventBroadcaster.naming()}): client-go's names
+ * How a broadcaster names the Events it writes ({@code EventBroadcaster.stats().naming()}): client-go's names
  * ({@code <object>.<hex nanos>}, a new Event after every restart) or, when the deterministic-names mode was asked
  * for, names derived from the occurrence stream, so restarts and replicas continue one Event.
  *

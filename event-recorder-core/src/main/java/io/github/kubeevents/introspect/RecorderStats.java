@@ -40,11 +40,13 @@ import org.jspecify.annotations.Nullable;
  * @param missingAccess the verbs RBAC refuses on the API each sink writes now, as the access probe found them (at
  * startup for the recorder's own namespace, after a refusal for the refused event's); empty when none is known
  * missing
+ * @param naming how the sinks name their Events: client-go's names, deterministic names, or client-go's after a
+ * fallback (RBAC refuses {@code get} on Events) with its reason
  */
 public record RecorderStats(String state, Queue queue, long accepted, Map<String, Long> dropped, long truncatedNotes,
 		long formatFailures, Writes writes, long rejectedInARow, @Nullable Rejection lastRejection,
 		List<Subscriber> subscribers, @Nullable WriteBudget writeBudget, long writtenWithoutPatch,
-		Map<String, Long> throttledByServer, List<MissingAccess> missingAccess) {
+		Map<String, Long> throttledByServer, List<MissingAccess> missingAccess, NamingStatus naming) {
 
 	/**
 	 * Copies the collections, keeping the order of {@code dropped} and {@code throttledByServer}.

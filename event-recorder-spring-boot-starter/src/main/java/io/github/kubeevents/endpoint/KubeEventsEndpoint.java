@@ -96,7 +96,7 @@ public final class KubeEventsEndpoint {
 		}
 		RecorderSnapshot snapshot = this.broadcaster.snapshot(effectiveLimit);
 		return new KubeEventsDescriptor(this.source.component(), this.source.host(), SinkDescriptor.of(this.status),
-				Redaction.apply(snapshot, shown(securityContext)), this.broadcaster.naming());
+				Redaction.apply(snapshot, shown(securityContext)), this.broadcaster.stats().naming());
 	}
 
 	/**

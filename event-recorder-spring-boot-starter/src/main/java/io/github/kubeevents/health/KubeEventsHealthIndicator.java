@@ -118,7 +118,7 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("accepted", stats.accepted())
 			.withDetail("dropped", stats.totalDropped())
 			.withDetail("rejectedInARow", stats.rejectedInARow());
-		NamingStatus naming = this.broadcaster.naming();
+		NamingStatus naming = stats.naming();
 		if (naming.deterministicNamesRequested()) {
 			builder.withDetail("naming", naming.mode()).withDetail("namingFallbacks", naming.fallbacks());
 			if (naming.fallbackReason() != null) {

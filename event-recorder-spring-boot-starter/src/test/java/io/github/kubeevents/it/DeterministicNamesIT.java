@@ -129,7 +129,7 @@ class DeterministicNamesIT {
 				int patches = i + 1;
 				awaiting().until(() -> http.summary().stream().filter("PATCH 200"::equals).count() == patches);
 			}
-			assertThat(context.getBean(EventBroadcaster.class).naming())
+			assertThat(context.getBean(EventBroadcaster.class).stats().naming())
 				.isEqualTo(new NamingStatus("deterministic", true, 0, null));
 		});
 		assertThat(coreV1Events()).singleElement().satisfies((event) -> {
@@ -149,7 +149,7 @@ class DeterministicNamesIT {
 			starter(this.cluster.adminClient()).run((context) -> {
 				context.getBean(EventRecorder.class).about(pod()).warning("BackOff", MESSAGE);
 				awaiting().until(() -> context.getBean(EventBroadcaster.class).stats().writes().created() == 1);
-				assertThat(context.getBean(EventBroadcaster.class).naming()).isEqualTo(NamingStatus.CLIENT_GO_NAMES);
+				assertThat(context.getBean(EventBroadcaster.class).stats().naming()).isEqualTo(NamingStatus.CLIENT_GO_NAMES);
 			});
 		}
 		assertThat(coreV1Events()).hasSize(2).allSatisfy((event) -> {
@@ -236,7 +236,7 @@ class DeterministicNamesIT {
 				recorder.warning("BackOff", MESSAGE);
 				awaiting().until(() -> coreV1Events().size() == 1 && coreV1Events().get(0).getCount() == 2);
 				EventBroadcaster broadcaster = context.getBean(EventBroadcaster.class);
-				NamingStatus naming = broadcaster.naming();
+				NamingStatus naming = broadcaster.stats().naming();
 				assertThat(naming.mode()).isEqualTo("client-go-fallback");
 				assertThat(naming.fallbacks()).isEqualTo(1);
 				assertThat(naming.fallbackReason()).isEqualTo("RBAC does not allow the verb 'get' on events (core/v1)"
