@@ -361,7 +361,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	RecorderSnapshot.SinkSnapshot snapshot(int limit, Predicate<RecorderSnapshot.ObjectRef> filter) {
 		ApiChoice choice = choice();
 		return new RecorderSnapshot.SinkSnapshot(this.name, choice.api().value(), choice.reason(), writes(),
-				this.correlator.snapshot(limit, filter), null, missingAccess());
+				this.correlator.snapshot(limit, filter, this.coalescer.heldEvents(), this.coalescer.heldOccurrences()),
+				null, missingAccess());
 	}
 
 }

@@ -21,7 +21,8 @@ import com.github.benmanes.caffeine.cache.Cache;
  * <p>Memory is bounded: at most {@code capacity} held Events, and the last write times of at most {@code capacity}
  * Events (an Event whose time was evicted is written at once on its next repeat).
  *
- * <p>Not thread-safe: owned by its subscriber's thread.
+ * <p>Not thread-safe: owned by its subscriber's thread; only {@link #heldEvents()} and {@link #heldOccurrences()} may
+ * be read from other threads (for the snapshot).
  */
 final class UpdateCoalescer {
 
@@ -45,7 +46,10 @@ final class UpdateCoalescer {
 	/** The held repeats, by {@code namespace/name}, each with the time its interval ends. */
 	private final Map<String, Held> held = new LinkedHashMap<>();
 
-	private int heldOccurrences;
+	/** Written by the owner thread only; volatile for the snapshot's readers. */
+	private volatile int heldOccurrences;
+
+	private volatile int heldEvents;
 
 	UpdateCoalescer(Duration interval, int capacity) {
 		this(interval, capacity, capacity);
@@ -78,6 +82,7 @@ final class UpdateCoalescer {
 				// a new Event under the same name (deterministic names after the correlator forgot it): the held
 				// update goes first, then this one
 				this.held.remove(key);
+				this.heldEvents = this.held.size();
 				this.heldOccurrences -= waiting.occurrences;
 				return List.of(waiting.release(), submitted(key, new Release(recorded, result, 1, recorded.timestamp()),
 						now));
@@ -88,12 +93,14 @@ final class UpdateCoalescer {
 				return List.of();
 			}
 			this.held.remove(key);
+			this.heldEvents = this.held.size();
 			this.heldOccurrences -= waiting.occurrences;
 			return List.of(submitted(key, waiting.release(), now));
 		}
 		Instant last = result.isUpdate() ? this.lastWrites.getIfPresent(key) : null;
 		if (last != null && now.isBefore(last.plus(this.interval)) && this.held.size() < this.capacity) {
 			this.held.put(key, new Held(recorded, result, last.plus(this.interval)));
+			this.heldEvents = this.held.size();
 			this.heldOccurrences++;
 			return List.of();
 		}
@@ -115,6 +122,7 @@ final class UpdateCoalescer {
 			Held waiting = entry.getValue();
 			if (!now.isBefore(waiting.due)) {
 				entries.remove();
+				this.heldEvents = this.held.size();
 				this.heldOccurrences -= waiting.occurrences;
 				due.add(submitted(entry.getKey(), waiting.release(), now));
 			}
@@ -132,13 +140,14 @@ final class UpdateCoalescer {
 			all.add(waiting.release());
 		}
 		this.held.clear();
+		this.heldEvents = this.held.size();
 		this.heldOccurrences = 0;
 		return all;
 	}
 
 	/** Held Events. */
 	int heldEvents() {
-		return this.held.size();
+		return this.heldEvents;
 	}
 
 	/** Occurrences the held Events stand for. */

@@ -93,10 +93,14 @@ class MinUpdateIntervalTests {
 		}
 		settle(recording);
 		assertThat(calls()).containsExactly("create");
+		assertThat(recording.snapshot(0, (object) -> true).correlator())
+			.satisfies((correlator) -> assertThat(correlator.heldUpdates()).isEqualTo(1))
+			.satisfies((correlator) -> assertThat(correlator.heldOccurrences()).isEqualTo(999));
 		tickAt(recording, START.plus(INTERVAL).minusMillis(1));
 		assertThat(calls()).containsExactly("create");
 		tickAt(recording, START.plus(INTERVAL));
 		assertThat(calls()).containsExactly("create", "patch 1000");
+		assertThat(recording.snapshot(0, (object) -> true).correlator().heldOccurrences()).isZero();
 		// the latest occurrence's time, 9.99 s after the first, in core/v1's whole seconds
 		assertThat(this.sink.calls().get(1).patch().lastTimestamp()).isEqualTo(CoreV1Events.timestamp(START.plusSeconds(9)));
 		assertThat(storedCount()).isEqualTo(1000);
