@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
-import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventShape;
@@ -242,9 +241,9 @@ final class SinkFactory {
 	}
 
 	/** How the sinks whose subscription is open name their Events. */
-	NamingStatus naming() {
+	RecorderStats.Naming naming() {
 		if (!this.settings.deterministicNames()) {
-			return NamingStatus.CLIENT_GO_NAMES;
+			return RecorderStats.Naming.CLIENT_GO_NAMES;
 		}
 		synchronized (this.lock) {
 			long fallbacks = 0;
@@ -256,7 +255,7 @@ final class SinkFactory {
 					reason = fallback;
 				}
 			}
-			return new NamingStatus((fallbacks > 0) ? NamingStatus.FALLBACK : NamingStatus.DETERMINISTIC, true,
+			return new RecorderStats.Naming((fallbacks > 0) ? RecorderStats.Naming.FALLBACK : RecorderStats.Naming.DETERMINISTIC, true,
 					fallbacks, reason);
 		}
 	}

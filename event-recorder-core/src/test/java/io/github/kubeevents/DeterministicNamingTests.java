@@ -4,11 +4,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+
+import io.github.kubeevents.introspect.RecorderStats;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import ch.qos.logback.classic.Level;
-import io.github.kubeevents.introspect.NamingStatus;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import org.junit.jupiter.api.AfterEach;
@@ -119,7 +120,7 @@ class DeterministicNamingTests {
 		assertThat(second.stats().writes().created()).isZero();
 		assertThat(second.stats().writes().patched()).isEqualTo(3);
 		assertThat(second.stats().totalDropped()).isZero();
-		assertThat(second.stats().naming()).isEqualTo(new NamingStatus("deterministic", true, 0, null));
+		assertThat(second.stats().naming()).isEqualTo(new RecorderStats.Naming("deterministic", true, 0, null));
 	}
 
 	@Test
@@ -238,7 +239,7 @@ class DeterministicNamingTests {
 			.containsExactly("web-0." + Long.toHexString(EventNames.unixNanos(T0)),
 					"web-0." + Long.toHexString(EventNames.unixNanos(T0.plusSeconds(5))));
 		assertThat(this.server.requests()).noneMatch((request) -> request.startsWith("get"));
-		assertThat(second.stats().naming()).isEqualTo(NamingStatus.CLIENT_GO_NAMES);
+		assertThat(second.stats().naming()).isEqualTo(RecorderStats.Naming.CLIENT_GO_NAMES);
 	}
 
 	@Test
@@ -265,7 +266,7 @@ class DeterministicNamingTests {
 		assertThat(coreV1Events().get(1).getMetadata().getName())
 			.isEqualTo("web-0." + Long.toHexString(EventNames.unixNanos(T0.plusSeconds(5))));
 		assertThat(second.stats().totalDropped()).isZero();
-		NamingStatus naming = second.stats().naming();
+		RecorderStats.Naming naming = second.stats().naming();
 		assertThat(naming.mode()).isEqualTo("client-go-fallback");
 		assertThat(naming.fallbacks()).isEqualTo(1);
 		assertThat(naming.fallbackReason()).contains("'get'");
