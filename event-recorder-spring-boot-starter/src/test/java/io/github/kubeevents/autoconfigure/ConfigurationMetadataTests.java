@@ -123,7 +123,7 @@ class ConfigurationMetadataTests {
 	@Test
 	void namesThatWereNeverReleasedHaveNoDeprecationEntry() throws IOException {
 		// nothing has been released yet: the renamed and removed names fail startup with a report instead
-		// (RemovedKubeEventsProperties), and the metadata does not carry them
+		// (KubeEventsPropertyNames), and the metadata does not carry them
 		assertThat(properties("kubeevents.")).doesNotContainKeys("kubeevents.api", "kubeevents.retry.max-attempts",
 				"kubeevents.retry.sleep", "kubeevents.series.cache-size", "kubeevents.sink",
 				"kubeevents.endpoint.default-limit", "kubeevents.correlator.spam-filter.qps");
