@@ -43,7 +43,7 @@ class FakeEventRecorderAutoConfigurationTests {
 		this.runner.withPropertyValues("kubeevents.test.namespaces=widgets-it-x1")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
-				.hasMessage("Unknown kubeevents properties are set: kubeevents.test.namespaces (did you mean"
+				.hasMessage("Renamed or unknown kubeevents properties are set: kubeevents.test.namespaces (did you mean"
 						+ " kubeevents.test.namespace?)"));
 	}
 
