@@ -121,9 +121,9 @@ public final class KubeEventsAutoConfiguration {
 		boolean fabric8Bean = client != null && beanFactory.containsBean(KubeEventsFabric8Configuration.BEAN_NAME)
 				&& beanFactory.getBean(KubeEventsFabric8Configuration.BEAN_NAME) == client;
 		return ClientChoice.decide(configured, client, fabric8Bean, fabric8OnClasspath,
-				() -> beanFactory.getBeanNamesForType(
-						ClassUtils.resolveClassName(KubeEventsFabric8Configuration.KUBERNETES_CLIENT, loader), true,
-						false).length == 1,
+				() -> beanFactory.getBeanProvider(
+						ClassUtils.resolveClassName(KubeEventsFabric8Configuration.KUBERNETES_CLIENT, loader))
+					.getIfUnique() != null,
 				connectionDetails);
 	}
 
