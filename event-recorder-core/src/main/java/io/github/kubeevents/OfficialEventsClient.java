@@ -22,16 +22,35 @@ import org.jspecify.annotations.Nullable;
 /**
  * The official Kubernetes Java client as an {@link EventsClient}: {@link CoreV1EventSink} and
  * {@link EventsV1EventSink}, discovery with the generated {@link EventsV1Api}, the access review with
- * {@link AuthorizationV1Api}; failures classified by {@link ApiErrors}.
+ * {@link AuthorizationV1Api}; failures classified by {@link ApiErrors}. What
+ * {@link EventBroadcaster#startRecordingTo(ApiClient)} writes through; public so that an {@link EventsClient} of an
+ * application (a Spring bean, a decorator) can be the official client.
  *
  * <p>Thread-safe (as thread-safe as the {@link ApiClient}).
  */
-final class OfficialEventsClient implements EventsClient {
+public final class OfficialEventsClient implements EventsClient {
 
 	private final ApiClient client;
 
 	OfficialEventsClient(ApiClient client) {
 		this.client = Objects.requireNonNull(client, "client");
+	}
+
+	/**
+	 * The recorder's view of {@code client}.
+	 * @param client the official client (its base path, authentication and timeouts are used as they are)
+	 * @return the events client
+	 */
+	public static OfficialEventsClient of(ApiClient client) {
+		return new OfficialEventsClient(client);
+	}
+
+	/**
+	 * The client written through.
+	 * @return the client given to {@link #of(ApiClient)}
+	 */
+	public ApiClient apiClient() {
+		return this.client;
 	}
 
 	@Override

@@ -6,14 +6,17 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.status.KubeEventsStatus;
+import io.github.kubeevents.status.SinkClient;
 import io.github.kubeevents.status.SinkTarget;
 import io.github.kubeevents.status.SinkMode;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -22,6 +25,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the Kubernetes
@@ -34,17 +38,27 @@ import org.springframework.core.env.Environment;
  * application (or {@code @ServiceConnection}) declares none, the auto-configuration declares details built from what
  * it finds (the application's {@link ApiClient} bean, the in-cluster service account, a kubeconfig when allowed).
  *
+ * <p>Events are written through the single {@link EventsClient} bean, contributed as Spring Boot contributes a
+ * connection factory per Redis client: the fabric8 client configuration contributes one over the application's
+ * {@code KubernetesClient} bean, the official one (after it) one over the connection details, each under
+ * {@code kubeevents.sink.client} ({@link SinkClientCondition}); an {@code EventsClient} bean of the application (a
+ * third client) replaces both and is used as it is. No client is a cluster: whichever writes, it writes only where
+ * the connection details find one. The auto-configuration runs after those of the Java Operator SDK and Spring Cloud
+ * Kubernetes, so that their {@code KubernetesClient} and {@code ApiClient} beans count.
+ *
  * <p>A renamed or removed {@code kubeevents.*} property fails startup, naming its replacement; one that does not
  * exist fails it too, naming the nearest valid name (a warning with {@code kubeevents.strict-properties=false}); both
  * in one report ({@link KubeEventsPropertyNames}). Switched off with {@code kubeevents.enabled=false}. Every bean backs
  * off when the application defines one of the same type; {@link EventBroadcasterCustomizer} and
  * {@link CorrelatorOptionsCustomizer} beans adjust the broadcaster beyond the properties.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = { "io.javaoperatorsdk.operator.springboot.starter.OperatorAutoConfiguration",
+		"org.springframework.cloud.kubernetes.fabric8.Fabric8AutoConfiguration",
+		"org.springframework.cloud.kubernetes.client.KubernetesClientAutoConfiguration" })
 @ConditionalOnClass({ EventBroadcaster.class, ApiClient.class })
 @ConditionalOnBooleanProperty(name = "kubeevents.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(KubeEventsProperties.class)
-@Import(KubeEventsFabric8Configuration.class)
+@Import({ KubeEventsFabric8Configuration.class, KubeEventsOfficialClientConfiguration.class })
 public final class KubeEventsAutoConfiguration {
 
 	/** The component used when neither {@code kubeevents.component} nor {@code spring.application.name} is set. */
@@ -89,13 +103,28 @@ public final class KubeEventsAutoConfiguration {
 	@ConditionalOnMissingBean
 	KubeEventsStatus kubeEventsStatus(KubeEventsProperties properties, KubeEventsConnectionDetails connectionDetails,
 			ObjectProvider<EventSink> eventSink, ObjectProvider<EventsV1Sink> eventsV1Sink,
-			ObjectProvider<Fabric8ClientBean> fabric8Client) {
+			ObjectProvider<EventsClient> eventsClient, ConfigurableListableBeanFactory beanFactory) {
 		ClientVersionCheck.warnIfOlderThanBuiltWith();
 		return KubeEventsStatusResolver.resolve(properties.sink().mode(), properties.logEvents(),
 				() -> SinkTarget.applicationSink(eventSink.getIfAvailable(), eventsV1Sink.getIfAvailable(),
 						properties.sink().eventsApi()),
-				connectionDetails, () -> ClientChoice.decide(properties.sink().client(), fabric8Client.getIfAvailable(),
-						connectionDetails));
+				connectionDetails, () -> choose(properties.sink().client(), eventsClient.getIfAvailable(),
+						beanFactory, connectionDetails));
+	}
+
+	/** The choice of client, with what it needs to know of the fabric8 beans, named only by class name here. */
+	private static ClientChoice choose(SinkClient configured, @Nullable EventsClient client,
+			ConfigurableListableBeanFactory beanFactory, KubeEventsConnectionDetails connectionDetails) {
+		ClassLoader loader = beanFactory.getBeanClassLoader();
+		boolean fabric8OnClasspath = ClassUtils.isPresent(KubeEventsFabric8Configuration.KUBERNETES_CLIENT, loader)
+				&& ClassUtils.isPresent(KubeEventsFabric8Configuration.EVENTS_CLIENT, loader);
+		boolean fabric8Bean = client != null && beanFactory.containsBean(KubeEventsFabric8Configuration.BEAN_NAME)
+				&& beanFactory.getBean(KubeEventsFabric8Configuration.BEAN_NAME) == client;
+		return ClientChoice.decide(configured, client, fabric8Bean, fabric8OnClasspath,
+				() -> beanFactory.getBeanProvider(
+						ClassUtils.resolveClassName(KubeEventsFabric8Configuration.KUBERNETES_CLIENT, loader))
+					.getIfUnique() != null,
+				connectionDetails);
 	}
 
 	@Bean

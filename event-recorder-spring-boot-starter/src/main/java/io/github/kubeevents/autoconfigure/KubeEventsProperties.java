@@ -120,7 +120,8 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * KubernetesClient bean when there is one and the official client is not configured (no ApiClient or
 	 * KubeEventsConnectionDetails bean), else the official client; "official" always the official Java client;
 	 * "fabric8" the KubernetesClient bean (requires event-recorder-fabric8 and such a bean). Either writes only
-	 * where sink mode finds a cluster; the bean is a client, not a cluster.
+	 * where sink mode finds a cluster; the bean is a client, not a cluster. An EventsClient bean of the
+	 * application replaces either, whatever this says.
 	 * @param deterministicNames Whether to name each Event by its occurrence stream (object with uid, reason, type,
 	 * message or series key, component; not the pod's name) instead of client-go's time-based names, so that after a
 	 * restart or from a second replica the count continues on one Event; costs a GET and a PATCH more for the first

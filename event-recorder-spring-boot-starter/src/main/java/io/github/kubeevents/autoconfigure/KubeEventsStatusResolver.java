@@ -45,9 +45,11 @@ final class KubeEventsStatusResolver {
 	 * @param applicationSink the application's sink bean, or {@code null}; asked for only when needed
 	 * @param connectionDetails the connection details of the official client; asked for a client only when needed
 	 * @param clientChoice which client to write through; asked for only when needed; {@code null} for the official
+	 * client of the connection details
 	 * @return the status
 	 * @throws NoKubernetesClusterException in mode {@code kubernetes} when the details find no usable cluster
 	 * @throws InvalidKubeEventsPropertyException when {@code kubeevents.sink.client=fabric8} cannot be honoured
+	 * (thrown by the choice, asked for only here)
 	 */
 	static KubeEventsStatus resolve(SinkMode mode, boolean logEvents,
 			Supplier<@Nullable SinkTarget> applicationSink, KubeEventsConnectionDetails connectionDetails,
@@ -66,36 +68,38 @@ final class KubeEventsStatusResolver {
 					applicationSink);
 		}
 		ClientChoice choice = (clientChoice != null) ? clientChoice.get() : null;
-		SinkTarget.OtherClient fabric8 = (choice != null) ? choice.fabric8() : null;
-		if (choice != null && fabric8 != null) {
-			return throughFabric8(mode, logEvents, connectionDetails, fabric8, choice.why());
+		if (choice != null && choice.other() != null) {
+			return throughOtherClient(mode, logEvents, connectionDetails, choice.other(), choice);
 		}
-		return resolveCluster(mode, logEvents, connectionDetails, (choice != null) ? choice.why() : null);
+		ConnectionDetailsEventsClient official = (choice != null) ? choice.official() : null;
+		return resolveCluster(mode, logEvents, connectionDetails, (official != null) ? official::apiClient
+				: connectionDetails::apiClient, (choice != null) ? choice.why() : null);
 	}
 
 	/**
-	 * The application's fabric8 {@code KubernetesClient} bean is a client, not a cluster: events are written
-	 * through it only where the official client would write (the connection details find a cluster: in a pod, a
-	 * kubeconfig allowed by the properties, an {@code ApiClient} or {@code KubeEventsConnectionDetails} bean).
-	 * Otherwise {@code auto} only logs events and {@code kubernetes} fails, as without the bean; fabric8's own
-	 * fallback to {@code https://kubernetes.default.svc/} would retry and drop every event.
+	 * A client other than the official one of the connection details (the application's fabric8
+	 * {@code KubernetesClient} bean, an {@code EventsClient} bean of the application) is a client, not a cluster:
+	 * events are written through it only where the official client would write (the connection details find a
+	 * cluster: in a pod, a kubeconfig allowed by the properties, an {@code ApiClient} or
+	 * {@code KubeEventsConnectionDetails} bean). Otherwise {@code auto} only logs events and {@code kubernetes} fails,
+	 * as without the bean; fabric8's own fallback to {@code https://kubernetes.default.svc/} would retry and drop
+	 * every event.
 	 */
-	private static KubeEventsStatus throughFabric8(SinkMode mode, boolean logEvents,
-			KubeEventsConnectionDetails connectionDetails, SinkTarget.OtherClient fabric8, String clientReason) {
+	private static KubeEventsStatus throughOtherClient(SinkMode mode, boolean logEvents,
+			KubeEventsConnectionDetails connectionDetails, SinkTarget.OtherClient client, ClientChoice choice) {
 		String cluster;
 		try {
 			cluster = clusterOf(connectionDetails);
 		}
 		catch (NoKubernetesClusterException ex) {
-			String note = "a fabric8 KubernetesClient bean is a client, not a cluster (it points at "
-					+ fabric8.apiServer() + ")";
 			if (mode == SinkMode.KUBERNETES) {
-				throw ex.withNote(note);
+				throw ex.withNote(choice.notACluster());
 			}
-			return new KubeEventsStatus(mode, EffectiveSink.LOG, ex.logOnlyReason() + "; " + note, null, true, null);
+			return new KubeEventsStatus(mode, EffectiveSink.LOG, ex.logOnlyReason() + "; " + choice.notACluster(),
+					null, true, null);
 		}
-		return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, fabric8.description() + "; cluster: " + cluster,
-				fabric8.apiServer(), logEvents, fabric8, clientReason);
+		return new KubeEventsStatus(mode, EffectiveSink.KUBERNETES, client.description() + "; cluster: " + cluster,
+				client.apiServer(), logEvents, client, choice.why());
 	}
 
 	/**
@@ -112,10 +116,11 @@ final class KubeEventsStatusResolver {
 	}
 
 	private static KubeEventsStatus resolveCluster(SinkMode mode, boolean logEvents,
-			KubeEventsConnectionDetails connectionDetails, @Nullable String clientReason) {
+			KubeEventsConnectionDetails connectionDetails, Supplier<ApiClient> officialClient,
+			@Nullable String clientReason) {
 		ApiClient client;
 		try {
-			client = connectionDetails.apiClient();
+			client = officialClient.get();
 		}
 		catch (NoKubernetesClusterException ex) {
 			if (mode == SinkMode.KUBERNETES) {

@@ -148,8 +148,9 @@ public final class KubeEventsEndpoint {
 	 * @param reason why
 	 * @param apiServer the API server URL, or {@code null}
 	 * @param logEvents whether events are logged
-	 * @param client the Kubernetes client events are written through ({@code official} or {@code fabric8}), or
-	 * {@code null} when not writing to a cluster or writing to an application's sink bean
+	 * @param client the Kubernetes client events are written through ({@code official}, {@code fabric8}, or
+	 * {@code application} for an {@code EventsClient} bean of the application), or {@code null} when not writing to
+	 * a cluster or writing to an application's sink bean
 	 */
 	public record SinkDescriptor(String configured, String effective, String reason, @Nullable String apiServer,
 			boolean logEvents, @Nullable String client) {

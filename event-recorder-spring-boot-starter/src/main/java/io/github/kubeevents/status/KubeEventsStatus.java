@@ -124,8 +124,8 @@ public final class KubeEventsStatus {
 
 	/**
 	 * The Kubernetes client events are written through.
-	 * @return {@code "official"} or {@code "fabric8"}; {@code null} when not writing to a cluster or writing to an
-	 * application's sink bean
+	 * @return {@code "official"}, {@code "fabric8"}, or {@code "application"} for an {@code EventsClient} bean of the
+	 * application; {@code null} when not writing to a cluster or writing to an application's sink bean
 	 */
 	public @Nullable String client() {
 		return (this.target != null) ? this.target.clientName() : null;

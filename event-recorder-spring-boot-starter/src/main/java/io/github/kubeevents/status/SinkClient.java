@@ -3,7 +3,9 @@ package io.github.kubeevents.status;
 import java.util.Locale;
 
 /**
- * The Kubernetes client events are written through, as configured with {@code kubeevents.sink.client}.
+ * The Kubernetes client events are written through, as configured with {@code kubeevents.sink.client}: which
+ * client configuration contributes the {@code EventsClient} bean. An {@code EventsClient} bean of the application
+ * replaces either, whatever the property says.
  *
  * <p>Immutable and thread-safe.
  */

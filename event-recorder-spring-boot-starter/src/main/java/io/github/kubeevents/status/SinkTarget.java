@@ -48,7 +48,8 @@ public sealed interface SinkTarget {
 
 	/**
 	 * The client events are written through, for the endpoint and the startup line.
-	 * @return {@code "official"}, {@code "fabric8"}, or {@code null} for an application's own sink
+	 * @return {@code "official"}, {@code "fabric8"}, {@code "application"} for an {@code EventsClient} bean of the
+	 * application, or {@code null} for an application's own sink
 	 */
 	default @Nullable String clientName() {
 		return null;
@@ -78,14 +79,16 @@ public sealed interface SinkTarget {
 	}
 
 	/**
-	 * Another client of a cluster (the application's fabric8 {@code KubernetesClient}); the broadcaster's
-	 * {@code eventsApi} decides which API is written.
+	 * Another client of a cluster (the application's fabric8 {@code KubernetesClient}, or an {@code EventsClient}
+	 * bean of the application); the broadcaster's {@code eventsApi} decides which API is written.
 	 * @param eventsClient the client as the recorder writes through it
-	 * @param clientName the client's name, e.g. {@code "fabric8"}
-	 * @param apiServer the API server's URL
+	 * @param clientName the client's name, e.g. {@code "fabric8"}, or {@code "application"} for an
+	 * {@code EventsClient} bean of the application
+	 * @param apiServer the API server's URL, or {@code null} when the client does not say
 	 * @param source where the client comes from, e.g. {@code "KubernetesClient bean"}
 	 */
-	record OtherClient(EventsClient eventsClient, String clientName, String apiServer, String source) implements SinkTarget {
+	record OtherClient(EventsClient eventsClient, String clientName, @Nullable String apiServer,
+			String source) implements SinkTarget {
 
 		@Override
 		public Subscription subscribe(EventBroadcaster broadcaster) {

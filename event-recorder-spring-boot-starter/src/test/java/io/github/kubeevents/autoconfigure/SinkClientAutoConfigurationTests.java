@@ -320,7 +320,7 @@ class SinkClientAutoConfigurationTests {
 		runner().withClassLoader(new FilteredClassLoader("io.fabric8", "io.github.kubeevents.fabric8"))
 			.withBean(ApiClient.class, SinkClientAutoConfigurationTests::official)
 			.run((context) -> {
-				assertThat(context).hasNotFailed().doesNotHaveBean(Fabric8ClientBean.class);
+				assertThat(context).hasNotFailed().doesNotHaveBean("kubeEventsFabric8Client");
 				assertThat(status(context).client()).isEqualTo("official");
 			});
 	}

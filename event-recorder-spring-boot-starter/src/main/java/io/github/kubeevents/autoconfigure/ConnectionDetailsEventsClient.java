@@ -1,0 +1,90 @@
+package io.github.kubeevents.autoconfigure;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import io.github.kubeevents.OfficialEventsClient;
+import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventsClient;
+import io.github.kubeevents.sink.EventsV1Sink;
+import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The official client of the {@link KubeEventsConnectionDetails} as an {@link EventsClient}: the bean the official
+ * client configuration contributes. Builds nothing until first used: the details are asked for their client once,
+ * on the first call (when the status is resolved in modes {@code auto} and {@code kubernetes}; never in modes
+ * {@code log} and {@code none}), and that client is kept.
+ *
+ * <p>Thread-safe.
+ */
+final class ConnectionDetailsEventsClient implements EventsClient {
+
+	private final KubeEventsConnectionDetails connectionDetails;
+
+	private final Object monitor = new Object();
+
+	private @Nullable OfficialEventsClient client;
+
+	/**
+	 * The official client of {@code connectionDetails}.
+	 * @param connectionDetails where the cluster's client comes from
+	 */
+	ConnectionDetailsEventsClient(KubeEventsConnectionDetails connectionDetails) {
+		this.connectionDetails = Objects.requireNonNull(connectionDetails, "connectionDetails");
+	}
+
+	/**
+	 * The connection details this client writes through.
+	 * @return the details
+	 */
+	KubeEventsConnectionDetails connectionDetails() {
+		return this.connectionDetails;
+	}
+
+	/**
+	 * The details' client; the same instance on every call.
+	 * @return the client
+	 * @throws NoKubernetesClusterException when auto-configured details find no usable cluster
+	 */
+	ApiClient apiClient() {
+		return official().apiClient();
+	}
+
+	@Override
+	public EventSink coreV1Sink(Duration requestTimeout) {
+		return official().coreV1Sink(requestTimeout);
+	}
+
+	@Override
+	public EventsV1Sink eventsV1Sink(Duration requestTimeout) {
+		return official().eventsV1Sink(requestTimeout);
+	}
+
+	@Override
+	public boolean servesEventsV1(Duration timeout) throws EventSinkException {
+		return official().servesEventsV1(timeout);
+	}
+
+	@Override
+	public boolean eventsAllowed(String apiGroup, String verb, @Nullable String namespace, Duration timeout)
+			throws EventSinkException {
+		return official().eventsAllowed(apiGroup, verb, namespace, timeout);
+	}
+
+	private OfficialEventsClient official() {
+		synchronized (this.monitor) {
+			if (this.client == null) {
+				this.client = OfficialEventsClient.of(this.connectionDetails.apiClient());
+			}
+			return this.client;
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "official client of " + this.connectionDetails.description();
+	}
+
+}
