@@ -201,8 +201,11 @@ class EventAccountingTests {
 	@Test
 	void recordingAfterShutdownIsAccountedForExactly() throws Exception {
 		ScriptedSink sink = new ScriptedSink().withoutCallLog();
-		// a small incoming queue, so that queue_full at record time happens whatever the machine's load
-		EventBroadcaster broadcaster = EventBroadcaster.builder().incomingQueueCapacity(1024).build();
+		// small queues, so that queue_full happens at record time and at the subscriber whatever the machine's load
+		EventBroadcaster broadcaster = EventBroadcaster.builder()
+			.incomingQueueCapacity(1024)
+			.subscriberOptions(new SubscriberOptions(256, SubscriberOptions.FullQueuePolicy.DROP))
+			.build();
 		broadcaster.startRecordingToSink(sink);
 		broadcaster.start();
 		EventRecorder recorder = broadcaster.newRecorder(EventSource.of("load"));
