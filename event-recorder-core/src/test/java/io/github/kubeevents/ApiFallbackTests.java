@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import ch.qos.logback.classic.Level;
 import io.github.kubeevents.introspect.RecorderSnapshot;
@@ -215,6 +217,28 @@ class ApiFallbackTests {
 		}
 		assertThat(this.accessReviews).containsExactly("events.k8s.io create ns", "events.k8s.io patch ns",
 				" create ns", " patch ns");
+	}
+
+	/**
+	 * Writer threads report refusals concurrently: one that waited while another switched finds the switch made,
+	 * writes core/v1 too and asks nothing (the test holds the fallback's lock, the switch at startup takes it again).
+	 */
+	@Test
+	void aRefusalThatWaitedForTheSwitchFindsItMadeAndAsksNothing() throws Exception {
+		rbac("events.k8s.io", false, false);
+		rbac("", true, true);
+		ApiFallback fallback = fallback();
+		RecordedEvent refused = refusedIn("ns");
+		CompletableFuture<Boolean> answer = new CompletableFuture<>();
+		Thread writer = new Thread(() -> answer.complete(fallback.refused(refused, "create", FORBIDDEN)));
+		synchronized (fallback) {
+			writer.start();
+			await().atMost(WAIT).until(() -> writer.getState() == Thread.State.BLOCKED);
+			fallback.atStart("ns");
+		}
+		assertThat(answer.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(this.accessReviews).as("the startup check's reviews alone")
+			.containsExactly("events.k8s.io create ns", "events.k8s.io patch ns", " create ns", " patch ns");
 	}
 
 	@Test
