@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
@@ -165,6 +166,8 @@ class WriteAttemptsTests {
 		// a series write carrying 5 new occurrences, refused; 4, attempts used up; 3, construction failed
 		assertThat(attempts.write(this.event, 5, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
 			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(this.counters.lastRejection().error())
+			.isEqualTo("Server rejected event carrying 5 occurrences (will not retry!): bad");
 		assertThat(attempts.write(this.event, 4, failing(runs, transport()))).isEqualTo(WriteAttempts.Outcome.DROPPED);
 		assertThat(attempts.write(this.event, 3, failing(runs,
 				EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION, "no name", null))))
@@ -255,6 +258,12 @@ class WriteAttemptsTests {
 		assertThat(attempts.stats().failed()).isEqualTo(1);
 		assertThat(attempts.rejectedInARow()).isEqualTo(1);
 		assertThat(told).containsExactly("BackOff x3 create 403", "BackOff x1 create 403");
+
+		// the handler is told the verb of the request the server refused
+		assertThat(attempts.write(this.event, 2, () -> attempts.request("patch", () -> {
+			throw forbidden;
+		}))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(told).last().isEqualTo("BackOff x2 patch 403");
 	}
 
 	@Test
@@ -364,6 +373,8 @@ class WriteAttemptsTests {
 			return "created";
 		})).isEqualTo("created");
 		assertThat(sent).hasValue(2);
+		assertThat(this.counters.throttledBySource()).containsExactly(Map.entry("api_priority_and_fairness", 1L),
+				Map.entry("event_rate_limit", 0L));
 		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(2));
 		// the wait ended exactly when the hold does: the sink's next request goes at once
 		assertThat(attempts.request("create", () -> "again")).isEqualTo("again");
