@@ -2,6 +2,8 @@ package io.github.kubeevents;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,11 +11,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
 
+import ch.qos.logback.classic.Level;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -189,7 +194,7 @@ class WriteAttemptsTests {
 	void aRefusedHeartbeatLeavesItsOccurrencesToTheNextWriteUnlessTheForbiddenHandlerTakesThemOver() {
 		WriteAttempts attempts = attempts(this.recording);
 		AtomicInteger runs = new AtomicInteger();
-		try (LogCapture log = LogCapture.of(WriteAttempts.class, ch.qos.logback.classic.Level.WARN)) {
+		try (LogCapture log = LogCapture.of(WriteAttempts.class, Level.WARN)) {
 			assertThat(attempts.writeOnce(this.event, 5, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
 				.isEqualTo(WriteAttempts.Outcome.NOT_WRITTEN);
 			assertThat(log.warnings()).singleElement()
@@ -217,7 +222,7 @@ class WriteAttemptsTests {
 		EventSinkException terminating = new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 403, "Forbidden",
 				true, "unable to create new content in namespace ns because it is being terminated", null);
 		RecordedEvent elsewhere = TestEvents.recorded("BackOff", "Back-off", TestEvents.object("Pod", "web-0", "other"));
-		try (LogCapture log = LogCapture.of(WriteAttempts.class, ch.qos.logback.classic.Level.WARN)) {
+		try (LogCapture log = LogCapture.of(WriteAttempts.class, Level.WARN)) {
 			for (int i = 0; i < 3; i++) {
 				attempts.write(this.event, 1, failing(runs, deleted));
 				attempts.write(this.event, 2, failing(runs, terminating));
@@ -333,6 +338,20 @@ class WriteAttemptsTests {
 		assertThat(runs).hasValue(1);
 		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(1);
 		assertThat(attempts.stats()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 1));
+	}
+
+	/** A created Event's server stamp is compared with the recorder's clock just before the CREATE was sent. */
+	@Test
+	void aCreatedEventsServerStampIsComparedWithTheClockAroundTheCreate() throws Exception {
+		WriteAttempts attempts = attempts(this.passing);
+		CoreV1Event created = new CoreV1Event()
+			.metadata(new V1ObjectMeta().creationTimestamp(OffsetDateTime.ofInstant(T0.minusSeconds(60), ZoneOffset.UTC)));
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
+			assertThat(attempts.request("create", () -> created)).isSameAs(created);
+			assertThat(log.warnings()).singleElement()
+				.asString()
+				.startsWith("The recorder's clock is at least 59000 ms ahead of the API server's");
+		}
 	}
 
 	@Test
