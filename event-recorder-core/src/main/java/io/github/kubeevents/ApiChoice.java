@@ -8,7 +8,6 @@ import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsClient;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The events API a recorder writes, and why: the configured one, or what discovery found for
@@ -23,7 +22,7 @@ import org.slf4j.LoggerFactory;
  */
 record ApiChoice(EventsApi api, String reason) {
 
-	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
+	private static final Logger logger = RecorderLog.LOGGER;
 
 	/**
 	 * Checks the choice.

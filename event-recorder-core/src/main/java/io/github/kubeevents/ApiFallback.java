@@ -4,7 +4,6 @@ import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The RBAC choice of {@code auto} once discovery chose events.k8s.io/v1: the identity may lack verbs there that
@@ -27,7 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ApiFallback {
 
-	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
+	private static final Logger logger = RecorderLog.LOGGER;
 
 	/** The RBAC rule that allows events.k8s.io/v1 Events, as a chart would write it. */
 	static final String EVENTS_V1_RULE = "{apiGroups: [\"events.k8s.io\"], resources: [\"events\"], verbs: [\"create\", \"patch\"]}";

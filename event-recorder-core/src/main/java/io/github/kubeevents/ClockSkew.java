@@ -9,7 +9,6 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The recorder's clock against the API server's, seen in each created Event: the server stamps
@@ -26,7 +25,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ClockSkew {
 
-	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
+	private static final Logger logger = RecorderLog.LOGGER;
 
 	/** The skew worth a WARN: beyond the whole second of {@code lastTimestamp}, within the exporter's 5 s window. */
 	static final Duration THRESHOLD = Duration.ofSeconds(2);

@@ -1,5 +1,6 @@
 package io.github.kubeevents;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -37,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * counts (its decisions stay client-go's); it learns the name and resourceVersion of what was written. When the
  * server refuses the read (403), the sink falls back to client-go's names and writes this occurrence as a new
  * Event with a generated name.</li>
+ * <li><b>Minimum update interval</b> (opt-in, {@link CorrelatorOptions#minUpdateInterval()}): repeats within the
+ * interval of their Event's last write are held by an {@link UpdateCoalescer} and written as one PATCH (the
+ * latest count and timestamp) when the interval ends, or at a stop; held repeats a shutdown past its deadline
+ * could not write are counted as {@code shutdown} drops, one per occurrence.</li>
  * </ul>
  *
  * <p>Thread-safe: correlation on the subscriber thread, writes on the writer threads.
@@ -54,6 +59,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	private final StreamWriter<CoreV1Event> streams;
 
 	private final EventShape shape;
+
+	private final UpdateCoalescer coalescer;
 
 	CoreV1SinkSubscriber(String name, EventSink sink, ApiChoice choice, SinkSettings settings,
 			EventCounters counters) {
@@ -76,6 +83,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 		this.shape = settings.shape();
 		this.streams = new StreamWriter<>(settings.coreV1Correlation().cacheSize(), 1, settings.jitter(),
 				this.attempts::pause);
+		this.coalescer = new UpdateCoalescer(settings.coreV1Correlation().minUpdateInterval(),
+				settings.coreV1Correlation().cacheSize());
 	}
 
 	private String aggregateName(CoreV1Event aggregate) {
@@ -98,59 +107,109 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 			this.counters.drop(DropReason.SPAM_FILTERED, recorded);
 			return;
 		}
+		if (!this.coalescer.enabled()) {
+			submit(recorded, result, 1, recorded.timestamp());
+			return;
+		}
+		submitAll(this.coalescer.offer(recorded, result, recorded.timestamp()));
+	}
+
+	/** Writes the held repeats whose minimum update interval has ended. */
+	@Override
+	void tick(Instant now) {
+		if (this.coalescer.enabled()) {
+			submitAll(this.coalescer.due(now));
+		}
+	}
+
+	private void submitAll(List<UpdateCoalescer.Release> releases) {
+		for (UpdateCoalescer.Release release : releases) {
+			submit(release.recorded(), release.result(), release.occurrences(), release.first());
+		}
+	}
+
+	/**
+	 * Hands one write to the writers: {@code occurrences} recorded occurrences (more than one when repeats were
+	 * coalesced), the first of them at {@code first}; each one counted if the write is dropped.
+	 */
+	private void submit(RecordedEvent recorded, CorrelationResult result, int occurrences, Instant first) {
 		this.writers.submit(SinkWriters.shard(recorded), new SinkWriters.Write() {
 
 			@Override
 			public void run() {
-				CoreV1SinkSubscriber.this.attempts.write(recorded, 1,
-						() -> CoreV1SinkSubscriber.this.correlator.updateState(write(recorded, result)));
+				CoreV1SinkSubscriber.this.attempts.write(recorded, occurrences,
+						() -> CoreV1SinkSubscriber.this.correlator
+							.updateState(write(recorded, result, occurrences, first)));
 			}
 
 			@Override
 			public void dropped(DropReason reason) {
-				CoreV1SinkSubscriber.this.counters.drop(reason, recorded);
+				CoreV1SinkSubscriber.this.counters.drop(reason, recorded, occurrences);
 			}
 
 		});
 	}
 
 	/** One attempt, in the naming mode of the moment. */
-	private CoreV1Event write(RecordedEvent recorded, CorrelationResult result) throws EventSinkException {
+	private CoreV1Event write(RecordedEvent recorded, CorrelationResult result, int occurrences,
+			Instant first) throws EventSinkException {
 		CoreV1Event event = result.event();
 		V1ObjectMeta metadata = event.getMetadata();
 		String name = metadata.getName();
 		// a write named before a fallback keeps the stream's path: an unconditional patch would overwrite the
 		// count another process wrote
 		if (!this.naming.requested() || !EventNames.isStreamName(name)) {
-			return write(result, recorded);
+			return write(result, recorded, occurrences, first);
 		}
 		String namespace = metadata.getNamespace();
 		if (result.isUpdate() && withoutPatch(namespace, null)) {
-			return createWithoutPatch(event, recorded);
+			return createWithoutPatch(event, recorded, occurrences, first);
 		}
 		try {
-			return writeToStream(recorded, result, namespace, name);
+			return writeToStream(recorded, result, occurrences, namespace, name);
 		}
 		catch (EventSinkException ex) {
 			// a stream's first write after a restart patches too: RBAC without patch makes it a new Event
 			if (!withoutPatch(namespace, ex)) {
 				throw ex;
 			}
-			return createWithoutPatch(event, recorded);
+			return createWithoutPatch(event, recorded, occurrences, first);
 		}
 	}
 
 	/** Writes what the streams carry (deterministic names: occurrences that lost the race had no later write). */
 	@Override
 	void beforeStop(boolean shutdown) {
+		submitAll(this.coalescer.releaseAll());
 		submitCarried(this.streams);
 	}
 
+	/**
+	 * Repeats held after {@link #beforeStop} (handed over by an events.k8s.io/v1 sink that switched late) are written
+	 * before the writers end, unless the deadline passed; what is still held then is counted at a shutdown, kept for
+	 * the next start at a stop.
+	 */
 	@Override
 	void stopped(boolean shutdown) {
+		if (!aborted()) {
+			submitAll(this.coalescer.releaseAll());
+		}
 		super.stopped(shutdown);
 		if (shutdown) {
+			countHeld();
 			countCarried(this.streams);
+		}
+	}
+
+	private void countHeld() {
+		int held = 0;
+		for (UpdateCoalescer.Release release : this.coalescer.releaseAll()) {
+			this.counters.drop(DropReason.SHUTDOWN, release.recorded(), release.occurrences());
+			held += release.occurrences();
+		}
+		if (held > 0) {
+			logger.warn("{} repeat(s) held for the minimum update interval were not written before the shutdown"
+					+ " ended (counted as shutdown drops)", held);
 		}
 	}
 
@@ -171,12 +230,12 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	}
 
 	/** The deterministic-names write: onto whatever the server has under the stream's name. */
-	private CoreV1Event writeToStream(RecordedEvent recorded, CorrelationResult result, String namespace, String name)
-			throws EventSinkException {
+	private CoreV1Event writeToStream(RecordedEvent recorded, CorrelationResult result, int occurrences,
+			String namespace, String name) throws EventSinkException {
 		CoreV1Event event = result.event();
 		int localCount = (event.getCount() != null) ? event.getCount() : 1;
 		StreamWriter.Result<CoreV1Event> written = this.streams.write(namespace + "/" + name, localCount,
-				result.isUpdate() ? 1 : localCount, recorded, new StreamWriter.Operations<>() {
+				result.isUpdate() ? occurrences : localCount, recorded, new StreamWriter.Operations<>() {
 
 					@Override
 					public CoreV1Event create(int count) throws EventSinkException {
@@ -232,20 +291,21 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	 * One attempt: PATCH a repeat (or CREATE it as a new Event where RBAC refuses patch), CREATE a first occurrence
 	 * or an Event the server no longer has.
 	 */
-	private CoreV1Event write(CorrelationResult result, RecordedEvent recorded) throws EventSinkException {
+	private CoreV1Event write(CorrelationResult result, RecordedEvent recorded, int occurrences,
+			Instant first) throws EventSinkException {
 		CoreV1Event event = result.event();
 		EventSink.CountPatch patch = (result.patch() != null) ? shaped(result.patch(), recorded) : null;
 		if (result.isUpdate() && patch != null) {
 			String namespace = event.getMetadata().getNamespace();
 			if (withoutPatch(namespace, null)) {
-				return createWithoutPatch(event, recorded);
+				return createWithoutPatch(event, recorded, occurrences, first);
 			}
 			try {
 				return this.attempts.request("patch", () -> this.sink.patch(event, patch));
 			}
 			catch (EventSinkException ex) {
 				if (withoutPatch(namespace, ex)) {
-					return createWithoutPatch(event, recorded);
+					return createWithoutPatch(event, recorded, occurrences, first);
 				}
 				if (!ex.isNotFound()) {
 					throw ex;
@@ -270,15 +330,19 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 		return (this.shape == EventShape.READERS) ? patch.withSeries(recorded.timestamp()) : patch;
 	}
 
-	/** A repeat as a new Event of its own: its occurrence's name, count 1, first = last timestamp. */
-	private CoreV1Event createWithoutPatch(CoreV1Event event, RecordedEvent recorded) throws EventSinkException {
+	/**
+	 * A repeat as a new Event of its own: its occurrence's name, the count of the occurrences it stands for (1
+	 * unless repeats were coalesced), first timestamp the first of them.
+	 */
+	private CoreV1Event createWithoutPatch(CoreV1Event event, RecordedEvent recorded, int occurrences,
+			Instant first) throws EventSinkException {
 		CoreV1Event single = CoreV1Events.copy(event);
 		single.getMetadata().name(recorded.generateEventName()).resourceVersion(null).uid(null).creationTimestamp(null);
-		single.setCount(1);
-		single.setFirstTimestamp(single.getLastTimestamp());
+		single.setCount(occurrences);
+		single.setFirstTimestamp((occurrences == 1) ? single.getLastTimestamp() : CoreV1Events.timestamp(first));
 		single.setSeries(null);
 		CoreV1Event created = createShaped(single, recorded);
-		this.counters.writtenWithoutPatch(1);
+		this.counters.writtenWithoutPatch(occurrences);
 		return created;
 	}
 
@@ -297,7 +361,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	RecorderSnapshot.SinkSnapshot snapshot(int limit, Predicate<RecorderSnapshot.ObjectRef> filter) {
 		ApiChoice choice = choice();
 		return new RecorderSnapshot.SinkSnapshot(this.name, choice.api().value(), choice.reason(), writes(),
-				this.correlator.snapshot(limit, filter), null, missingAccess());
+				this.correlator.snapshot(limit, filter, this.coalescer.heldEvents(), this.coalescer.heldOccurrences()),
+				null, missingAccess());
 	}
 
 }

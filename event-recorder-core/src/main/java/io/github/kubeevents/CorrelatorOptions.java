@@ -23,6 +23,13 @@ import org.jspecify.annotations.Nullable;
  * @param qps token refill rate per second; default 1/300 (one token every 5 minutes)
  * @param spamKeyFunction the bucket key; default {@link EventKeys#SPAM_KEY}
  * ({@link EventKeys#spamKey(CoreV1Event)})
+ * @param warningLane whether Warnings draw from a lane of buckets of their own; default {@code false} (client-go's
+ * filter). With it on, each Warning takes its token from a bucket keyed by its spam key <em>and its reason</em>, with
+ * {@code warningBurst} and {@code warningQps}; Normal events keep {@code spamKeyFunction}'s buckets. So no number of
+ * Normal events, and no flood of Warnings of another reason, can drop a Warning its own budget lets through. Not in
+ * client-go (whose default key separates the types since 1.32, but shares one budget across an object's reasons)
+ * @param warningBurst capacity of each Warning-lane bucket; default the same as {@code burst}
+ * @param warningQps refill rate of each Warning-lane bucket; default the same as {@code qps}
  * @param aggregationEnabled whether similar events are folded into one; default {@code true}
  * @param aggregateMaxEvents distinct messages within the window that trigger aggregation; default 10
  * @param aggregateInterval the sliding aggregation window; default 600 s
@@ -30,13 +37,20 @@ import org.jspecify.annotations.Nullable;
  * ({@link EventKeys#aggregateByReason(CoreV1Event)})
  * @param messagePrefix prefix of an aggregate event's message; default {@value #DEFAULT_MESSAGE_PREFIX}
  * @param messageFunction the aggregate event's message; default {@code messagePrefix + latest message}
+ * @param minUpdateInterval the least time between two writes of one core/v1 Event; default {@link Duration#ZERO}
+ * (client-go: every repeat is a PATCH at once). When positive, repeats that come within the interval of the Event's
+ * last write are held and coalesced: one PATCH carries their count and the latest occurrence's timestamp and
+ * message, written when the interval ends, and at a stop or shutdown before the recorder ends (a PATCH that fails is
+ * counted once per occurrence it carried). Only core/v1 sinks use it: events.k8s.io/v1 series already write at most
+ * every 30 minutes
  * @param clock the time source for the window and the token bucket; {@code null} (the default) means the clock of
  * the broadcaster the correlator runs in ({@link Clock#systemUTC()} for a correlator built on its own)
  */
 public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int burst, double qps,
-		Function<CoreV1Event, String> spamKeyFunction, boolean aggregationEnabled, int aggregateMaxEvents,
-		Duration aggregateInterval, Function<CoreV1Event, AggregateKey> aggregateKeyFunction, String messagePrefix,
-		Function<CoreV1Event, String> messageFunction, @Nullable Clock clock) {
+		Function<CoreV1Event, String> spamKeyFunction, boolean warningLane, int warningBurst, double warningQps,
+		boolean aggregationEnabled, int aggregateMaxEvents, Duration aggregateInterval,
+		Function<CoreV1Event, AggregateKey> aggregateKeyFunction, String messagePrefix,
+		Function<CoreV1Event, String> messageFunction, Duration minUpdateInterval, @Nullable Clock clock) {
 
 	/** client-go's {@code maxLruCacheEntries}. */
 	public static final int DEFAULT_CACHE_SIZE = 4096;
@@ -64,6 +78,11 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		require(cacheSize >= 1, "cacheSize must be at least 1, was " + cacheSize);
 		require(burst >= 1, "burst must be at least 1, was " + burst);
 		require(qps > 0 && Double.isFinite(qps), "qps must be a positive finite number, was " + qps);
+		require(warningBurst >= 1, "warningBurst must be at least 1, was " + warningBurst);
+		require(warningQps > 0 && Double.isFinite(warningQps),
+				"warningQps must be a positive finite number, was " + warningQps);
+		require(minUpdateInterval != null && !minUpdateInterval.isNegative(),
+				"minUpdateInterval must be zero or positive, was " + minUpdateInterval);
 		require(aggregateMaxEvents >= 2, "aggregateMaxEvents must be at least 2, was " + aggregateMaxEvents);
 		require(aggregateInterval != null && !aggregateInterval.isNegative() && !aggregateInterval.isZero(),
 				"aggregateInterval must be positive, was " + aggregateInterval);
@@ -112,12 +131,17 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		builder.burst = this.burst;
 		builder.qps = this.qps;
 		builder.spamKeyFunction = this.spamKeyFunction;
+		builder.warningLane = this.warningLane;
+		// a lane value equal to the filter's stays "the same as the filter's", so it follows a later burst or qps
+		builder.warningBurst = (this.warningBurst != this.burst) ? this.warningBurst : null;
+		builder.warningQps = (this.warningQps != this.qps) ? this.warningQps : null;
 		builder.aggregationEnabled = this.aggregationEnabled;
 		builder.aggregateMaxEvents = this.aggregateMaxEvents;
 		builder.aggregateInterval = this.aggregateInterval;
 		builder.aggregateKeyFunction = this.aggregateKeyFunction;
 		builder.messagePrefix = this.messagePrefix;
 		builder.messageFunction = this.messageFunction;
+		builder.minUpdateInterval = this.minUpdateInterval;
 		builder.clock = this.clock;
 		return builder;
 	}
@@ -141,6 +165,12 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 
 		private Function<CoreV1Event, String> spamKeyFunction = EventKeys.SPAM_KEY;
 
+		private boolean warningLane;
+
+		private @Nullable Integer warningBurst;
+
+		private @Nullable Double warningQps;
+
 		private boolean aggregationEnabled = true;
 
 		private int aggregateMaxEvents = DEFAULT_AGGREGATE_MAX_EVENTS;
@@ -152,6 +182,8 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		private String messagePrefix = DEFAULT_MESSAGE_PREFIX;
 
 		private Function<CoreV1Event, String> messageFunction;
+
+		private Duration minUpdateInterval = Duration.ZERO;
 
 		private @Nullable Clock clock;
 
@@ -205,6 +237,36 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		 */
 		public Builder spamKeyFunction(Function<CoreV1Event, String> function) {
 			this.spamKeyFunction = function;
+			return this;
+		}
+
+		/**
+		 * Sets whether Warnings draw from a lane of buckets of their own, one per spam key and reason.
+		 * @param enabled whether they do (default false: client-go's filter)
+		 * @return this builder
+		 */
+		public Builder warningLane(boolean enabled) {
+			this.warningLane = enabled;
+			return this;
+		}
+
+		/**
+		 * Sets the capacity of each Warning-lane bucket, also its initial fill.
+		 * @param burst the capacity; {@code null} (default) for the same as {@link #burst(int)}
+		 * @return this builder
+		 */
+		public Builder warningBurst(@Nullable Integer burst) {
+			this.warningBurst = burst;
+			return this;
+		}
+
+		/**
+		 * Sets the refill rate of each Warning-lane bucket.
+		 * @param qps tokens per second; {@code null} (default) for the same as {@link #qps(double)}
+		 * @return this builder
+		 */
+		public Builder warningQps(@Nullable Double qps) {
+			this.warningQps = qps;
 			return this;
 		}
 
@@ -269,6 +331,17 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		}
 
 		/**
+		 * Sets the least time between two writes of one core/v1 Event; repeats within it are coalesced into one
+		 * PATCH.
+		 * @param interval the interval (default {@link Duration#ZERO}: every repeat is written at once)
+		 * @return this builder
+		 */
+		public Builder minUpdateInterval(Duration interval) {
+			this.minUpdateInterval = interval;
+			return this;
+		}
+
+		/**
 		 * Sets the time source of the window and the token buckets.
 		 * @param clock the clock; {@code null} (default) for the broadcaster's clock
 		 * @return this builder
@@ -285,8 +358,10 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		 */
 		public CorrelatorOptions build() {
 			return new CorrelatorOptions(this.cacheSize, this.spamFilterEnabled, this.burst, this.qps,
-					this.spamKeyFunction, this.aggregationEnabled, this.aggregateMaxEvents, this.aggregateInterval,
-					this.aggregateKeyFunction, this.messagePrefix, this.messageFunction, this.clock);
+					this.spamKeyFunction, this.warningLane, (this.warningBurst != null) ? this.warningBurst : this.burst,
+					(this.warningQps != null) ? this.warningQps : this.qps, this.aggregationEnabled,
+					this.aggregateMaxEvents, this.aggregateInterval, this.aggregateKeyFunction, this.messagePrefix,
+					this.messageFunction, this.minUpdateInterval, this.clock);
 		}
 
 	}

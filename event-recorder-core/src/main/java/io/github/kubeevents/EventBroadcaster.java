@@ -10,7 +10,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.DoubleSupplier;
 import java.util.function.Predicate;
 
-import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
@@ -24,7 +23,6 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Distributes recorded events to sinks and other subscribers: client-go's {@code record.EventBroadcaster}.
@@ -68,7 +66,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * The subscriber name of the first sink a broadcaster subscribes: {@value}; later ones are {@code sink-2},
 	 * {@code sink-3}, ...
 	 */
-	public static final String FIRST_SINK_SUBSCRIBER = "sink";
+	public static final String FIRST_SINK_SUBSCRIBER = SinkFactory.FIRST_SINK_SUBSCRIBER;
 
 	/**
 	 * The namespace whose RBAC a sink built for a client checks at startup unless told otherwise: {@value}, where
@@ -77,7 +75,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	public static final String DEFAULT_ACCESS_CHECK_NAMESPACE = "default";
 
 
-	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
+	private static final Logger logger = RecorderLog.LOGGER;
 
 	private final Clock clock;
 
@@ -352,16 +350,7 @@ public final class EventBroadcaster implements AutoCloseable {
 				this.counters.droppedByReason(), this.counters.truncatedCount(), this.counters.formatFailureCount(),
 				this.sinks.writes(), this.sinks.rejectedInARow(), this.counters.lastRejection(), subscriberStats(),
 				writeBudget(), this.counters.writtenWithoutPatchCount(), this.counters.throttledBySource(),
-				this.sinks.missingAccessNow());
-	}
-
-	/**
-	 * How the sinks name their Events: client-go's names, deterministic names, or client-go's after a fallback
-	 * (RBAC refuses {@code get} on Events) with its reason. Cheap.
-	 * @return the naming status
-	 */
-	public NamingStatus naming() {
-		return this.sinks.naming();
+				this.sinks.missingAccessNow(), this.sinks.naming());
 	}
 
 	/**

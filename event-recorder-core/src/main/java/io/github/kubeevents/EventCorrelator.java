@@ -118,9 +118,14 @@ final class EventCorrelator {
 	 * @return the snapshot; sizes are always the caches' full sizes
 	 */
 	public CorrelatorSnapshot snapshot(int limit, Predicate<ObjectRef> filter) {
+		return snapshot(limit, filter, 0, 0);
+	}
+
+	/** {@link #snapshot(int, Predicate)} with the held updates of the sink the correlator serves. */
+	CorrelatorSnapshot snapshot(int limit, Predicate<ObjectRef> filter, long heldUpdates, long heldOccurrences) {
 		return new CorrelatorSnapshot(this.aggregator.size(), this.aggregator.snapshot(limit, filter),
 				this.observer.size(), this.observer.snapshot(limit, filter), this.spamFilter.size(),
-				this.spamFilter.snapshot(limit, filter));
+				this.spamFilter.snapshot(limit, filter), heldUpdates, heldOccurrences);
 	}
 
 }

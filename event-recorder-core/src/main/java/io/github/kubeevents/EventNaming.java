@@ -3,7 +3,6 @@ package io.github.kubeevents;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * How one sink names its Events: client-go's names, or deterministic names ({@link DeterministicNames}) when the
@@ -15,7 +14,7 @@ import org.slf4j.LoggerFactory;
  */
 final class EventNaming {
 
-	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
+	private static final Logger logger = RecorderLog.LOGGER;
 
 	private final boolean requested;
 

@@ -43,7 +43,7 @@ final class Fanout {
 	private static final Logger logger = LoggerFactory.getLogger(Fanout.class);
 
 	/** Stopping and shutting down are the broadcaster's, so are their log lines. */
-	private static final Logger lifecycleLogger = LoggerFactory.getLogger(EventBroadcaster.class);
+	private static final Logger lifecycleLogger = RecorderLog.LOGGER;
 
 	/** The end of what a stop distributes; what follows waits for the next start. */
 	private static final Object STOP = new Object();

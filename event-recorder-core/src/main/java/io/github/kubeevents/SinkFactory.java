@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
-import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventShape;
@@ -14,7 +13,6 @@ import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Builds a broadcaster's sink subscribers (client-go's {@code StartRecordingToSink} and, for a client,
@@ -28,7 +26,10 @@ import org.slf4j.LoggerFactory;
  */
 final class SinkFactory {
 
-	private static final Logger logger = LoggerFactory.getLogger(EventBroadcaster.class);
+	/** The subscriber name of the first sink ({@link EventBroadcaster#FIRST_SINK_SUBSCRIBER}). */
+	static final String FIRST_SINK_SUBSCRIBER = "sink";
+
+	private static final Logger logger = RecorderLog.LOGGER;
 
 	private final SinkSettings settings;
 
@@ -240,9 +241,9 @@ final class SinkFactory {
 	}
 
 	/** How the sinks whose subscription is open name their Events. */
-	NamingStatus naming() {
+	RecorderStats.Naming naming() {
 		if (!this.settings.deterministicNames()) {
-			return NamingStatus.CLIENT_GO_NAMES;
+			return RecorderStats.Naming.CLIENT_GO_NAMES;
 		}
 		synchronized (this.lock) {
 			long fallbacks = 0;
@@ -254,7 +255,7 @@ final class SinkFactory {
 					reason = fallback;
 				}
 			}
-			return new NamingStatus((fallbacks > 0) ? NamingStatus.FALLBACK : NamingStatus.DETERMINISTIC, true,
+			return new RecorderStats.Naming((fallbacks > 0) ? RecorderStats.Naming.FALLBACK : RecorderStats.Naming.DETERMINISTIC, true,
 					fallbacks, reason);
 		}
 	}
@@ -296,7 +297,7 @@ final class SinkFactory {
 
 	private String nextName() {
 		int n = this.count.incrementAndGet();
-		return (n == 1) ? EventBroadcaster.FIRST_SINK_SUBSCRIBER : EventBroadcaster.FIRST_SINK_SUBSCRIBER + "-" + n;
+		return (n == 1) ? FIRST_SINK_SUBSCRIBER : FIRST_SINK_SUBSCRIBER + "-" + n;
 	}
 
 }

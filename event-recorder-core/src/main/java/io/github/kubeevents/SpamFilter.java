@@ -17,12 +17,19 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
  * object and type, then one more every 300 s. When a key's entry is evicted its bucket is forgotten, and the
  * next event for that key starts with a full bucket.
  *
+ * <p>With {@link CorrelatorOptions#warningLane()} on (not in client-go), a Warning takes its token from a bucket of
+ * the Warning lane instead: keyed by its spam key and its reason, with the lane's burst and refill, so Normal events
+ * and Warnings of other reasons cannot use up its budget. Normal events keep the spam key's buckets.
+ *
  * <p>Buckets are keyed by the {@link KeyHash} of the spam key (see there for why that decides the same) and are
  * their own cache keys.
  *
  * <p>Thread-safe.
  */
 final class SpamFilter {
+
+	/** Marks a Warning-lane key, so it never equals a key of the spam key function's alone. */
+	private static final String WARNING_LANE = "\u0000warning-lane";
 
 	private final CorrelatorOptions options;
 
@@ -63,10 +70,17 @@ final class SpamFilter {
 		}
 		Instant now = this.clock.instant();
 		this.keyWriter.writeKey(event, this.key.reset());
+		boolean warningLane = this.options.warningLane() && EventType.WARNING.value().equals(event.getType());
+		if (warningLane) {
+			this.key.add(WARNING_LANE).add(event.getReason());
+		}
 		KeyHash key = this.key.build();
 		Bucket bucket = this.buckets.getIfPresent(key);
 		if (bucket == null) {
-			bucket = new Bucket(key, new TokenBucket(this.options.burst(), this.options.qps(), now), subject);
+			TokenBucket tokens = warningLane
+					? new TokenBucket(this.options.warningBurst(), this.options.warningQps(), now)
+					: new TokenBucket(this.options.burst(), this.options.qps(), now);
+			bucket = new Bucket(key, tokens, subject);
 			this.buckets.put(bucket, bucket);
 		}
 		else if (subject.or(bucket.subject) != bucket.subject) {

@@ -4,11 +4,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+
+import io.github.kubeevents.introspect.RecorderStats;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import ch.qos.logback.classic.Level;
-import io.github.kubeevents.introspect.NamingStatus;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import org.junit.jupiter.api.AfterEach;
@@ -119,7 +120,7 @@ class DeterministicNamingTests {
 		assertThat(second.stats().writes().created()).isZero();
 		assertThat(second.stats().writes().patched()).isEqualTo(3);
 		assertThat(second.stats().totalDropped()).isZero();
-		assertThat(second.naming()).isEqualTo(new NamingStatus("deterministic", true, 0, null));
+		assertThat(second.stats().naming()).isEqualTo(new RecorderStats.Naming("deterministic", true, 0, null));
 	}
 
 	@Test
@@ -133,6 +134,33 @@ class DeterministicNamingTests {
 		this.broadcasters.forEach(DeterministicNamingTests::stop);
 		assertThat(coreV1Events()).singleElement().satisfies((event) -> assertThat(event.getCount()).isEqualTo(40));
 		this.broadcasters.forEach((b) -> assertThat(b.stats().totalDropped()).isZero());
+	}
+
+	@Test
+	void coreV1TwoReplicasCoalescingRepeatsWithAMinimumUpdateIntervalEndWithOneEventOfForty() {
+		List<ObjectRecorder> replicas = new ArrayList<>();
+		for (String host : List.of("replica-1", "replica-2")) {
+			EventBroadcaster broadcaster = EventBroadcaster.builder()
+				.clock(this.clock)
+				.sleeper((duration) -> {
+				})
+				.jitter(() -> 0.5)
+				.deterministicNames(true)
+				.correlatorOptions(CorrelatorOptions.builder().minUpdateInterval(Duration.ofMinutes(10)).build())
+				.build();
+			this.broadcasters.add(broadcaster);
+			replicas.add(coreV1Recorder(broadcaster, host));
+		}
+		for (int i = 0; i < 20; i++) {
+			replicas.forEach((replica) -> replica.warning("BackOff", "Back-off restarting failed container"));
+		}
+		this.broadcasters.forEach(DeterministicNamingTests::stop);
+		assertThat(coreV1Events()).singleElement().satisfies((event) -> assertThat(event.getCount()).isEqualTo(40));
+		// each replica: its first occurrence, then its 19 repeats as one write at the shutdown
+		assertThat(this.broadcasters).allSatisfy((b) -> {
+			assertThat(b.stats().writes().created() + b.stats().writes().patched()).isEqualTo(2);
+			assertThat(b.stats().totalDropped()).isZero();
+		});
 	}
 
 	@Test
@@ -211,7 +239,7 @@ class DeterministicNamingTests {
 			.containsExactly("web-0." + Long.toHexString(EventNames.unixNanos(T0)),
 					"web-0." + Long.toHexString(EventNames.unixNanos(T0.plusSeconds(5))));
 		assertThat(this.server.requests()).noneMatch((request) -> request.startsWith("get"));
-		assertThat(second.naming()).isEqualTo(NamingStatus.CLIENT_GO_NAMES);
+		assertThat(second.stats().naming()).isEqualTo(RecorderStats.Naming.CLIENT_GO_NAMES);
 	}
 
 	@Test
@@ -238,7 +266,7 @@ class DeterministicNamingTests {
 		assertThat(coreV1Events().get(1).getMetadata().getName())
 			.isEqualTo("web-0." + Long.toHexString(EventNames.unixNanos(T0.plusSeconds(5))));
 		assertThat(second.stats().totalDropped()).isZero();
-		NamingStatus naming = second.naming();
+		RecorderStats.Naming naming = second.stats().naming();
 		assertThat(naming.mode()).isEqualTo("client-go-fallback");
 		assertThat(naming.fallbacks()).isEqualTo(1);
 		assertThat(naming.fallbackReason()).contains("'get'");
@@ -255,8 +283,8 @@ class DeterministicNamingTests {
 		assertThat(sink.calls()).singleElement()
 			.satisfies((call) -> assertThat(call.event().getMetadata().getName())
 				.isEqualTo("web-0." + Long.toHexString(EventNames.unixNanos(T0))));
-		assertThat(broadcaster.naming().mode()).isEqualTo("client-go-fallback");
-		assertThat(broadcaster.naming().fallbackReason()).contains("supportsGet() is false");
+		assertThat(broadcaster.stats().naming().mode()).isEqualTo("client-go-fallback");
+		assertThat(broadcaster.stats().naming().fallbackReason()).contains("supportsGet() is false");
 	}
 
 	@Test

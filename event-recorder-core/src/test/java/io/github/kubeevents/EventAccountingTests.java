@@ -159,7 +159,9 @@ class EventAccountingTests {
 		ScriptedSink sink = new ScriptedSink().withoutCallLog().delayEachCall(Duration.ofNanos(500_000));
 		// every event the sink takes is a slow call (no spam filter, which would drain the backlog at once); with 4
 		// objects the same event comes back every 12 events, so repeats are PATCHed
+		// a small incoming queue, so that queue_full at record time happens whatever the machine's load
 		EventBroadcaster broadcaster = EventBroadcaster.builder()
+			.incomingQueueCapacity(1024)
 			.correlatorOptions(CorrelatorOptions.builder().spamFilterEnabled(false).build())
 			.build();
 		broadcaster.startRecordingToSink(sink);
@@ -199,7 +201,8 @@ class EventAccountingTests {
 	@Test
 	void recordingAfterShutdownIsAccountedForExactly() throws Exception {
 		ScriptedSink sink = new ScriptedSink().withoutCallLog();
-		EventBroadcaster broadcaster = EventBroadcaster.builder().build();
+		// a small incoming queue, so that queue_full at record time happens whatever the machine's load
+		EventBroadcaster broadcaster = EventBroadcaster.builder().incomingQueueCapacity(1024).build();
 		broadcaster.startRecordingToSink(sink);
 		broadcaster.start();
 		EventRecorder recorder = broadcaster.newRecorder(EventSource.of("load"));

@@ -63,6 +63,12 @@ class EventBroadcasterTests {
 	}
 
 	@Test
+	void theRecordersLogCategoryIsTheBroadcastersClassNameThatUsersConfigure() {
+		assertThat(RecorderLog.CATEGORY).isEqualTo(EventBroadcaster.class.getName());
+		assertThat(RecorderLog.LOGGER.getName()).isEqualTo("io.github.kubeevents.EventBroadcaster");
+	}
+
+	@Test
 	void everySubscriberGetsEveryEventInOrder() {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
 		List<RecordedEvent> a = new CopyOnWriteArrayList<>();

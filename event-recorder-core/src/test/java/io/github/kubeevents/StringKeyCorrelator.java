@@ -64,7 +64,7 @@ final class StringKeyCorrelator {
 
 	CorrelatorSnapshot snapshot(int limit) {
 		return new CorrelatorSnapshot(this.aggregator.size(), this.aggregator.snapshot(limit), this.observer.size(),
-				this.observer.snapshot(limit), this.filter.size(), this.filter.snapshot(limit));
+				this.observer.snapshot(limit), this.filter.size(), this.filter.snapshot(limit), 0, 0);
 	}
 
 	private static ObjectRef objectRef(CoreV1Event event) {

@@ -30,8 +30,17 @@ final class TestSinks {
 	 */
 	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, SinkRequestListener listener, Clock clock,
 			EventShape shape) {
+		return settings(policy, sleeper, listener, clock, shape, CorrelatorOptions.builder().clock(clock).build());
+	}
+
+	/**
+	 * {@link #settings(RetryPolicy, Sleeper, SinkRequestListener, Clock, EventShape)} with the core/v1 sinks'
+	 * correlator options {@code coreV1}.
+	 */
+	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, SinkRequestListener listener, Clock clock,
+			EventShape shape, CorrelatorOptions coreV1) {
 		return new SinkSettings(policy, sleeper, () -> 0.5, listener, null, clock, 1, 1000, EventsApi.AUTO,
-				CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT, 4096, CorrelatorOptions.builder().clock(clock).build(),
+				CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT, 4096, coreV1,
 				CorrelatorOptions.builder().aggregationEnabled(false).spamFilterEnabled(false).clock(clock).build(), false,
 				shape);
 	}

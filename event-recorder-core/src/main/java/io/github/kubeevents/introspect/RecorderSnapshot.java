@@ -100,9 +100,12 @@ public record RecorderSnapshot(Instant takenAt, String state, RecorderStats.Queu
 	 * @param observedEvents up to the requested number of observed events
 	 * @param spamBucketsSize buckets held by the spam filter
 	 * @param spamBuckets up to the requested number of spam buckets
+	 * @param heldUpdates Events whose count update waits for the minimum update interval (0 without one)
+	 * @param heldOccurrences the occurrences those held updates stand for, not yet on the server
 	 */
 	public record CorrelatorSnapshot(long aggregatorSize, List<AggregateRecord> aggregateRecords, long observedSize,
-			List<ObservedEvent> observedEvents, long spamBucketsSize, List<SpamBucket> spamBuckets) {
+			List<ObservedEvent> observedEvents, long spamBucketsSize, List<SpamBucket> spamBuckets, long heldUpdates,
+			long heldOccurrences) {
 
 		/**
 		 * Copies the lists.

@@ -40,11 +40,13 @@ import org.jspecify.annotations.Nullable;
  * @param missingAccess the verbs RBAC refuses on the API each sink writes now, as the access probe found them (at
  * startup for the recorder's own namespace, after a refusal for the refused event's); empty when none is known
  * missing
+ * @param naming how the sinks name their Events: client-go's names, deterministic names, or client-go's after a
+ * fallback (RBAC refuses {@code get} on Events) with its reason
  */
 public record RecorderStats(String state, Queue queue, long accepted, Map<String, Long> dropped, long truncatedNotes,
 		long formatFailures, Writes writes, long rejectedInARow, @Nullable Rejection lastRejection,
 		List<Subscriber> subscribers, @Nullable WriteBudget writeBudget, long writtenWithoutPatch,
-		Map<String, Long> throttledByServer, List<MissingAccess> missingAccess) {
+		Map<String, Long> throttledByServer, List<MissingAccess> missingAccess, Naming naming) {
 
 	/**
 	 * Copies the collections, keeping the order of {@code dropped} and {@code throttledByServer}.
@@ -171,6 +173,36 @@ public record RecorderStats(String state, Queue queue, long accepted, Map<String
 	 * @param totalWait the total of those waits
 	 */
 	public record WriteBudget(double qps, int burst, long throttledRequests, Duration totalWait) {
+	}
+
+	/**
+	 * How a broadcaster names the Events it writes ({@link RecorderStats#naming()}): client-go's names
+	 * ({@code <object>.<hex nanos>}, a new Event after every restart) or, when the deterministic-names mode was asked
+	 * for, names derived from the occurrence stream, so restarts and replicas continue one Event.
+	 *
+	 * <p>Immutable and thread-safe.
+	 *
+	 * @param mode {@value #CLIENT_GO}, {@value #DETERMINISTIC}, or {@value #FALLBACK} when the mode was asked for and
+	 * at least one sink fell back to client-go's names
+	 * @param deterministicNamesRequested whether the mode was asked for
+	 * @param fallbacks how many sinks fell back to client-go's names (0 unless the mode was asked for)
+	 * @param fallbackReason why the latest fallback happened, e.g. the verb RBAC refuses, or {@code null}
+	 */
+	public record Naming(String mode, boolean deterministicNamesRequested, long fallbacks,
+			@Nullable String fallbackReason) {
+
+		/** client-go's names. */
+		public static final String CLIENT_GO = "client-go";
+
+		/** Deterministic names. */
+		public static final String DETERMINISTIC = "deterministic";
+
+		/** Deterministic names asked for, client-go's names in use by at least one sink. */
+		public static final String FALLBACK = "client-go-fallback";
+
+		/** client-go's names, as asked. */
+		public static final Naming CLIENT_GO_NAMES = new Naming(CLIENT_GO, false, 0, null);
+
 	}
 
 }

@@ -177,7 +177,7 @@ abstract class SinkClientIT {
 			first.about(pod("web-0")).warning("BackOff", "Back-off restarting failed container");
 			awaitingCount(i);
 		}
-		assertThat(this.broadcaster.naming().mode()).isEqualTo("deterministic");
+		assertThat(this.broadcaster.stats().naming().mode()).isEqualTo("deterministic");
 		assertThat(this.broadcaster.shutdown(Duration.ofSeconds(10))).isTrue();
 		EventRecorder restarted = start(EventBroadcaster.builder().eventsApi(EventsApi.CORE_V1)
 			.deterministicNames(true), Identity.ADMIN);
@@ -189,7 +189,7 @@ abstract class SinkClientIT {
 			assertThat(event.getCount()).isEqualTo(5);
 			assertThat(event.getMetadata().getName()).startsWith("web-0.");
 		});
-		assertThat(this.broadcaster.naming().fallbacks()).isZero();
+		assertThat(this.broadcaster.stats().naming().fallbacks()).isZero();
 		assertThat(this.broadcaster.stats().totalDropped()).isZero();
 	}
 

@@ -34,11 +34,11 @@ import org.springframework.core.env.Environment;
  * application (or {@code @ServiceConnection}) declares none, the auto-configuration declares details built from what
  * it finds (the application's {@link ApiClient} bean, the in-cluster service account, a kubeconfig when allowed).
  *
- * <p>A renamed or removed {@code kubeevents.*} property fails startup, naming its replacement
- * ({@link RemovedKubeEventsProperties}); one that does not exist fails it too, naming the nearest valid name
- * ({@link UnknownKubeEventsProperties}; a warning with {@code kubeevents.strict-properties=false}). Switched off with {@code kubeevents.enabled=false}. Every bean backs off when the application defines one of
- * the same type; {@link EventBroadcasterCustomizer} and {@link CorrelatorOptionsCustomizer} beans adjust the
- * broadcaster beyond the properties.
+ * <p>A renamed or removed {@code kubeevents.*} property fails startup, naming its replacement; one that does not
+ * exist fails it too, naming the nearest valid name (a warning with {@code kubeevents.strict-properties=false}); both
+ * in one report ({@link KubeEventsPropertyNames}). Switched off with {@code kubeevents.enabled=false}. Every bean backs
+ * off when the application defines one of the same type; {@link EventBroadcasterCustomizer} and
+ * {@link CorrelatorOptionsCustomizer} beans adjust the broadcaster beyond the properties.
  */
 @AutoConfiguration
 @ConditionalOnClass({ EventBroadcaster.class, ApiClient.class })
@@ -51,13 +51,8 @@ public final class KubeEventsAutoConfiguration {
 	public static final String DEFAULT_COMPONENT = "kube-events";
 
 	@Bean
-	static RemovedKubeEventsProperties kubeEventsRemovedPropertiesCheck() {
-		return new RemovedKubeEventsProperties();
-	}
-
-	@Bean
-	static UnknownKubeEventsProperties kubeEventsUnknownPropertiesCheck() {
-		return new UnknownKubeEventsProperties();
+	static KubeEventsPropertyNames kubeEventsPropertyNamesCheck() {
+		return new KubeEventsPropertyNames();
 	}
 
 	@Bean

@@ -270,9 +270,13 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * @param applyToEventsV1 Whether aggregation and the spam filter (each where enabled) also apply to
 	 * events.k8s.io/v1 Events. Off as in client-go, whose events.k8s.io/v1 recorder has neither (series fold repeats
 	 * there).
+	 * @param minUpdateInterval Least time between two writes of one core/v1 Event: repeats within it are coalesced
+	 * into one PATCH (their count, the latest timestamp), written when it ends or at a stop. 0 writes every repeat at
+	 * once, as client-go does.
 	 */
 	public record Correlator(@DefaultValue("4096") int cacheSize, @DefaultValue SpamFilter spamFilter,
-			@DefaultValue Aggregation aggregation, @DefaultValue("false") boolean applyToEventsV1) {
+			@DefaultValue Aggregation aggregation, @DefaultValue("false") boolean applyToEventsV1,
+			@DefaultValue("0s") Duration minUpdateInterval) {
 
 		/**
 		 * Validates the correlator settings.
@@ -280,6 +284,8 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 		 */
 		public Correlator {
 			require(cacheSize >= 1, "kubeevents.correlator.cache-size", cacheSize, "must be at least 1");
+			require(minUpdateInterval != null && !minUpdateInterval.isNegative(),
+					"kubeevents.correlator.min-update-interval", minUpdateInterval, "must be zero or positive");
 		}
 
 		/**
@@ -296,6 +302,10 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 				.burst(this.spamFilter.burst())
 				.qps(this.spamFilter.qps())
 				.spamKeyFunction(this.spamFilter.key().function())
+				.warningLane(this.spamFilter.warningLane())
+				.warningBurst(this.spamFilter.warningLaneBurst())
+				.warningQps(this.spamFilter.warningLaneQps())
+				.minUpdateInterval(this.minUpdateInterval)
 				.aggregationEnabled(applies && this.aggregation.enabled())
 				.aggregateMaxEvents(this.aggregation.maxEvents())
 				.aggregateInterval(this.aggregation.interval())
@@ -315,9 +325,16 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * interval).
 	 * @param key What shares one token bucket: "object" (client-go's default: source, object and type) or
 	 * "object-and-reason" (one bucket per reason too).
+	 * @param warningLane Whether Warnings draw from a lane of buckets of their own, one per key and reason, so that
+	 * neither Normal events nor Warnings of another reason can use up a Warning's budget. Off as in client-go.
+	 * @param warningLaneBurst Capacity of each Warning-lane bucket. Unset: the same as burst.
+	 * @param warningLaneRefillInterval Time for one token to come back into a Warning-lane bucket. Unset: the same as
+	 * refill-interval.
 	 */
 	public record SpamFilter(@DefaultValue("true") boolean enabled, @DefaultValue("25") int burst,
-			@DefaultValue("300s") Duration refillInterval, @DefaultValue("object") SpamKey key) {
+			@DefaultValue("300s") Duration refillInterval, @DefaultValue("object") SpamKey key,
+			@DefaultValue("false") boolean warningLane, @Nullable Integer warningLaneBurst,
+			@Nullable Duration warningLaneRefillInterval) {
 
 		/**
 		 * Validates the spam filter settings.
@@ -328,6 +345,20 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 			require(refillInterval != null && isPositive(refillInterval),
 					"kubeevents.correlator.spam-filter.refill-interval", refillInterval, "must be positive");
 			require(key != null, "kubeevents.correlator.spam-filter.key", key, "must be object or object-and-reason");
+			require(warningLaneBurst == null || warningLaneBurst >= 1,
+					"kubeevents.correlator.spam-filter.warning-lane-burst", warningLaneBurst, "must be at least 1");
+			require(warningLaneRefillInterval == null || isPositive(warningLaneRefillInterval),
+					"kubeevents.correlator.spam-filter.warning-lane-refill-interval", warningLaneRefillInterval,
+					"must be positive");
+		}
+
+		/**
+		 * The Warning lane's refill rate in tokens per second, or {@code null} for the same as {@link #qps()}.
+		 * @return {@code 1 / warningLaneRefillInterval} in seconds, or {@code null}
+		 */
+		@Nullable Double warningLaneQps() {
+			return (this.warningLaneRefillInterval != null) ? 1_000_000_000.0 / this.warningLaneRefillInterval.toNanos()
+					: null;
 		}
 
 		/**

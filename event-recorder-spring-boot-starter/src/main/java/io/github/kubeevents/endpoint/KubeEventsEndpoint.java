@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
-import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import org.jspecify.annotations.Nullable;
 
@@ -96,7 +96,7 @@ public final class KubeEventsEndpoint {
 		}
 		RecorderSnapshot snapshot = this.broadcaster.snapshot(effectiveLimit);
 		return new KubeEventsDescriptor(this.source.component(), this.source.host(), SinkDescriptor.of(this.status),
-				Redaction.apply(snapshot, shown(securityContext)), this.broadcaster.naming());
+				Redaction.apply(snapshot, shown(securityContext)), this.broadcaster.stats().naming());
 	}
 
 	/**
@@ -137,7 +137,7 @@ public final class KubeEventsEndpoint {
 	 * why (the verb RBAC refuses)
 	 */
 	public record KubeEventsDescriptor(String component, String host, SinkDescriptor sink,
-			RecorderSnapshot recorder, NamingStatus naming) implements OperationResponseBody {
+			RecorderSnapshot recorder, RecorderStats.Naming naming) implements OperationResponseBody {
 	}
 
 	/**

@@ -38,7 +38,8 @@ final class Redaction {
 					e.lastTimestamp()))
 			.toList();
 		return new CorrelatorSnapshot(correlator.aggregatorSize(), correlator.aggregateRecords(),
-				correlator.observedSize(), observed, correlator.spamBucketsSize(), correlator.spamBuckets());
+				correlator.observedSize(), observed, correlator.spamBucketsSize(), correlator.spamBuckets(),
+				correlator.heldUpdates(), correlator.heldOccurrences());
 	}
 
 	private static @Nullable SeriesSnapshot hide(@Nullable SeriesSnapshot series) {

@@ -3,7 +3,6 @@ package io.github.kubeevents.health;
 import java.util.Objects;
 
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
@@ -118,7 +117,7 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("accepted", stats.accepted())
 			.withDetail("dropped", stats.totalDropped())
 			.withDetail("rejectedInARow", stats.rejectedInARow());
-		NamingStatus naming = this.broadcaster.naming();
+		RecorderStats.Naming naming = stats.naming();
 		if (naming.deterministicNamesRequested()) {
 			builder.withDetail("naming", naming.mode()).withDetail("namingFallbacks", naming.fallbacks());
 			if (naming.fallbackReason() != null) {

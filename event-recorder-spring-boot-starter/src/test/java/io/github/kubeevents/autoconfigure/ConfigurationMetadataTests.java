@@ -99,6 +99,10 @@ class ConfigurationMetadataTests {
 				entry("kubeevents.correlator.spam-filter.burst", "25"),
 				entry("kubeevents.correlator.spam-filter.refill-interval", "300s"),
 				entry("kubeevents.correlator.spam-filter.key", "object"),
+				entry("kubeevents.correlator.spam-filter.warning-lane", "false"),
+				entry("kubeevents.correlator.spam-filter.warning-lane-burst", null),
+				entry("kubeevents.correlator.spam-filter.warning-lane-refill-interval", null),
+				entry("kubeevents.correlator.min-update-interval", "0s"),
 				entry("kubeevents.correlator.aggregation.enabled", "true"),
 				entry("kubeevents.correlator.apply-to-events-v1", "false"),
 				entry("kubeevents.correlator.aggregation.max-events", "10"),
@@ -119,7 +123,7 @@ class ConfigurationMetadataTests {
 	@Test
 	void namesThatWereNeverReleasedHaveNoDeprecationEntry() throws IOException {
 		// nothing has been released yet: the renamed and removed names fail startup with a report instead
-		// (RemovedKubeEventsProperties), and the metadata does not carry them
+		// (KubeEventsPropertyNames), and the metadata does not carry them
 		assertThat(properties("kubeevents.")).doesNotContainKeys("kubeevents.api", "kubeevents.retry.max-attempts",
 				"kubeevents.retry.sleep", "kubeevents.series.cache-size", "kubeevents.sink",
 				"kubeevents.endpoint.default-limit", "kubeevents.correlator.spam-filter.qps");

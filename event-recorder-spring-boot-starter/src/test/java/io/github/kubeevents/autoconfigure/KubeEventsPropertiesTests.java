@@ -132,10 +132,11 @@ class KubeEventsPropertiesTests {
 						"readers"),
 				new KubeEventsProperties.Queue(10_000, 10_000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
-						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
+						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT, false,
+								null, null),
 						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
 								"(combined from similar events): "),
-						false),
+						false, Duration.ZERO),
 				true);
 	}
 
@@ -167,6 +168,35 @@ class KubeEventsPropertiesTests {
 				assertThat(correlator.toOptionsBuilder(EventsApi.EVENTS_V1).build().spamFilterEnabled()).isTrue();
 				assertThat(correlator.toOptionsBuilder(EventsApi.EVENTS_V1).build().aggregationEnabled()).isFalse();
 				assertThat(correlator.toOptionsBuilder(EventsApi.CORE_V1).build().aggregationEnabled()).isFalse();
+			});
+	}
+
+	@Test
+	void theWarningLaneAndTheMinimumUpdateIntervalAreOffByDefaultAndBindToTheCorrelatorOptions() {
+		runner().run((context) -> {
+			CorrelatorOptions options = properties(context).correlator().toOptionsBuilder(EventsApi.CORE_V1).build();
+			assertThat(options.warningLane()).isFalse();
+			assertThat(options.warningBurst()).isEqualTo(25);
+			assertThat(options.warningQps()).isEqualTo(1.0 / 300);
+			assertThat(options.minUpdateInterval()).isZero();
+		});
+		runner().withPropertyValues("kubeevents.correlator.spam-filter.warning-lane=true",
+				"kubeevents.correlator.spam-filter.burst=5", "kubeevents.correlator.min-update-interval=30s")
+			.run((context) -> {
+				CorrelatorOptions options = properties(context).correlator().toOptionsBuilder(EventsApi.CORE_V1).build();
+				assertThat(options.warningLane()).isTrue();
+				assertThat(options.warningBurst()).as("the filter's burst").isEqualTo(5);
+				assertThat(options.warningQps()).isEqualTo(1.0 / 300);
+				assertThat(options.minUpdateInterval()).isEqualTo(Duration.ofSeconds(30));
+			});
+		runner().withPropertyValues("kubeevents.correlator.spam-filter.warning-lane=true",
+				"kubeevents.correlator.spam-filter.warning-lane-burst=50",
+				"kubeevents.correlator.spam-filter.warning-lane-refill-interval=60s")
+			.run((context) -> {
+				CorrelatorOptions options = properties(context).correlator().toOptionsBuilder(EventsApi.CORE_V1).build();
+				assertThat(options.burst()).isEqualTo(25);
+				assertThat(options.warningBurst()).isEqualTo(50);
+				assertThat(options.warningQps()).isEqualTo(1.0 / 60);
 			});
 	}
 
@@ -483,6 +513,9 @@ class KubeEventsPropertiesTests {
 		Arguments.of("kubeevents.correlator.spam-filter.burst=-1", "kubeevents.correlator.spam-filter.burst must be at least 1, was '-1'"),
 		Arguments.of("kubeevents.correlator.spam-filter.refill-interval=0s", "kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT0S'"),
 		Arguments.of("kubeevents.correlator.spam-filter.refill-interval=-5s", "kubeevents.correlator.spam-filter.refill-interval must be positive, was 'PT-5S'"),
+		Arguments.of("kubeevents.correlator.spam-filter.warning-lane-burst=0", "kubeevents.correlator.spam-filter.warning-lane-burst must be at least 1, was '0'"),
+		Arguments.of("kubeevents.correlator.spam-filter.warning-lane-refill-interval=0s", "kubeevents.correlator.spam-filter.warning-lane-refill-interval must be positive, was 'PT0S'"),
+		Arguments.of("kubeevents.correlator.min-update-interval=-1s", "kubeevents.correlator.min-update-interval must be zero or positive, was 'PT-1S'"),
 		Arguments.of("kubeevents.correlator.aggregation.max-events=1", "kubeevents.correlator.aggregation.max-events must be at least 2, was '1'"),
 		Arguments.of("kubeevents.correlator.aggregation.max-events=-1", "kubeevents.correlator.aggregation.max-events must be at least 2, was '-1'"),
 		Arguments.of("kubeevents.correlator.aggregation.interval=0s", "kubeevents.correlator.aggregation.interval must be positive, was 'PT0S'"),

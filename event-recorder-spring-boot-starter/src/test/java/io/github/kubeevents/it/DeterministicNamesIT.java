@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import ch.qos.logback.classic.Level;
+import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.DropReason;
@@ -12,7 +13,6 @@ import io.github.kubeevents.LogCapture;
 import io.github.kubeevents.ObjectRecorder;
 import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.health.KubeEventsHealthIndicator;
-import io.github.kubeevents.introspect.NamingStatus;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.custom.V1Patch;
@@ -129,8 +129,8 @@ class DeterministicNamesIT {
 				int patches = i + 1;
 				awaiting().until(() -> http.summary().stream().filter("PATCH 200"::equals).count() == patches);
 			}
-			assertThat(context.getBean(EventBroadcaster.class).naming())
-				.isEqualTo(new NamingStatus("deterministic", true, 0, null));
+			assertThat(context.getBean(EventBroadcaster.class).stats().naming())
+				.isEqualTo(new RecorderStats.Naming("deterministic", true, 0, null));
 		});
 		assertThat(coreV1Events()).singleElement().satisfies((event) -> {
 			assertThat(event.getMetadata().getName()).isEqualTo(name);
@@ -149,7 +149,7 @@ class DeterministicNamesIT {
 			starter(this.cluster.adminClient()).run((context) -> {
 				context.getBean(EventRecorder.class).about(pod()).warning("BackOff", MESSAGE);
 				awaiting().until(() -> context.getBean(EventBroadcaster.class).stats().writes().created() == 1);
-				assertThat(context.getBean(EventBroadcaster.class).naming()).isEqualTo(NamingStatus.CLIENT_GO_NAMES);
+				assertThat(context.getBean(EventBroadcaster.class).stats().naming()).isEqualTo(RecorderStats.Naming.CLIENT_GO_NAMES);
 			});
 		}
 		assertThat(coreV1Events()).hasSize(2).allSatisfy((event) -> {
@@ -236,7 +236,7 @@ class DeterministicNamesIT {
 				recorder.warning("BackOff", MESSAGE);
 				awaiting().until(() -> coreV1Events().size() == 1 && coreV1Events().get(0).getCount() == 2);
 				EventBroadcaster broadcaster = context.getBean(EventBroadcaster.class);
-				NamingStatus naming = broadcaster.naming();
+				RecorderStats.Naming naming = broadcaster.stats().naming();
 				assertThat(naming.mode()).isEqualTo("client-go-fallback");
 				assertThat(naming.fallbacks()).isEqualTo(1);
 				assertThat(naming.fallbackReason()).isEqualTo("RBAC does not allow the verb 'get' on events (core/v1)"

@@ -110,10 +110,11 @@ class SampleApplicationTests {
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)), SinkClient.AUTO, false, "readers"),
 				new KubeEventsProperties.Queue(10000, 10000, SubscriberOptions.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
-						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT),
+						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT, false,
+								null, null),
 						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
 								"(combined from similar events): "),
-						false),
+						false, Duration.ZERO),
 				true));
 	}
 

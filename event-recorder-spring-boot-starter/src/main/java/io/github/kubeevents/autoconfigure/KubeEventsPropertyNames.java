@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -26,10 +27,13 @@ import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
 import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.context.EnvironmentAware;
@@ -37,9 +41,17 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.StreamUtils;
 
 /**
- * Fails startup when the configuration sets a {@code kubeevents.*} name that nothing binds (a typo such as
- * {@code --kubeevents.queue.capasity=5}), naming the nearest valid name, rather than starting as if it were not
- * there. With {@code kubeevents.strict-properties=false} the names are logged in one WARN line instead.
+ * Fails startup when the configuration sets a {@code kubeevents.*} name that the recorder does not bind, rather than
+ * starting as if it were not there: a renamed or removed name (such as {@code kubeevents.api}), naming its
+ * replacement and why it changed, and an unknown one (a typo such as {@code --kubeevents.queue.capasity=5}), naming
+ * the nearest valid name. Every name found is in one {@link KubeEventsPropertyNamesException}, which
+ * {@link KubeEventsPropertyNamesFailureAnalyzer} reports. With {@code kubeevents.strict-properties=false} unknown
+ * names are logged in one WARN line instead; renamed names fail startup either way, since their value would be lost.
+ *
+ * <p>Renamed names are matched as Spring Boot binds them (relaxed: {@code KUBEEVENTS_API},
+ * {@code kubeevents.retry.maxAttempts}, ...), in every property source. Spring Boot's own mechanism for them,
+ * error-level deprecations in the configuration metadata, is enforced only when {@code spring-boot-properties-migrator}
+ * is on the class path; the metadata has none, since none of these names was ever released.
  *
  * <p>What is unknown is decided by Spring Boot's binder exactly as {@code @ConfigurationProperties(ignoreUnknownFields
  * = false)} decides it: {@link KubeEventsProperties} is bound with a {@link NoUnboundElementsBindHandler}, so relaxed
@@ -49,20 +61,36 @@ import org.springframework.util.StreamUtils;
  * modules own ({@code kubeevents.test.*} of {@code event-recorder-spring-boot-starter-test}) and could not be
  * relaxed to a warning. Names in any configuration metadata on the class path
  * ({@code META-INF/spring-configuration-metadata.json}, {@code META-INF/additional-spring-configuration-metadata.json})
- * are known; they are also the candidates for the nearest name. Renamed names are left to
- * {@link RemovedKubeEventsProperties}, which names their replacement.
+ * are known; they are also the candidates for the nearest name. Renamed names are left out of that binding, so that
+ * one that is a group now (the old scalar {@code kubeevents.sink}) does not hide the unknown names beside it.
  *
  * <p>A bean factory post-processor, so it runs before any bean binds {@link KubeEventsProperties}. A value the
  * binder cannot convert or the properties reject is left to the real binding, which reports it.
  *
  * <p>Thread-safe once its environment and class loader are set.
  */
-final class UnknownKubeEventsProperties implements BeanFactoryPostProcessor, EnvironmentAware, BeanClassLoaderAware {
+final class KubeEventsPropertyNames implements BeanFactoryPostProcessor, EnvironmentAware, BeanClassLoaderAware {
 
-	/** The property that turns the failure into a warning. */
+	/** The property that turns the failure for unknown names into a warning. */
 	static final String STRICT_PROPERTY = "kubeevents.strict-properties";
 
-	private static final Logger logger = LoggerFactory.getLogger(UnknownKubeEventsProperties.class);
+	/** Every renamed or removed name, with what replaces it, in the order they are reported. */
+	static final List<Renamed> RENAMED = List.of(
+			new Renamed("kubeevents.sink", "kubeevents.sink.mode",
+					"kubeevents.sink is a group now (mode, api, request-timeout, writers, ...)"),
+			new Renamed("kubeevents.api", "kubeevents.sink.api", "sink settings are grouped under kubeevents.sink"),
+			new Renamed("kubeevents.retry.max-attempts", "kubeevents.sink.retry.max-attempts",
+					"sink settings are grouped under kubeevents.sink"),
+			new Renamed("kubeevents.retry.sleep", "kubeevents.sink.retry.sleep",
+					"sink settings are grouped under kubeevents.sink"),
+			new Renamed("kubeevents.series.cache-size", "kubeevents.sink.series-cache-size",
+					"sink settings are grouped under kubeevents.sink"),
+			new Renamed("kubeevents.correlator.spam-filter.qps", "kubeevents.correlator.spam-filter.refill-interval",
+					"the refill rate is a duration now: client-go's qps of 1/300 is refill-interval=300s"),
+			new Renamed("kubeevents.endpoint.default-limit", "management.endpoint.kubeevents.default-limit",
+					"endpoint settings live under management.endpoint.kubeevents, like Spring Boot's own endpoints"));
+
+	private static final Logger logger = LoggerFactory.getLogger(KubeEventsPropertyNames.class);
 
 	private static final String[] METADATA = { "META-INF/spring-configuration-metadata.json",
 			"META-INF/additional-spring-configuration-metadata.json" };
@@ -84,7 +112,7 @@ final class UnknownKubeEventsProperties implements BeanFactoryPostProcessor, Env
 	@Override
 	public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
 		ClassLoader loader = (this.classLoader != null) ? this.classLoader
-				: UnknownKubeEventsProperties.class.getClassLoader();
+				: KubeEventsPropertyNames.class.getClassLoader();
 		check(Objects.requireNonNull(this.environment, "environment"), loader);
 	}
 
@@ -92,46 +120,85 @@ final class UnknownKubeEventsProperties implements BeanFactoryPostProcessor, Env
 	 * Checks an environment.
 	 * @param environment the environment
 	 * @param classLoader where to look for configuration metadata
-	 * @throws UnknownKubeEventsPropertiesException listing every unknown name, unless
-	 * {@code kubeevents.strict-properties=false} (then they are logged in one WARN line)
+	 * @throws KubeEventsPropertyNamesException listing every renamed name that is set, then every unknown one
+	 * (unknown ones only when {@code kubeevents.strict-properties} is not {@code false}; otherwise they are logged in
+	 * one WARN line)
 	 */
 	static void check(Environment environment, ClassLoader classLoader) {
+		List<KubeEventsPropertyNamesException.Found> renamed = renamed(environment);
+		List<KubeEventsPropertyNamesException.Found> unknown = unknown(environment, classLoader);
+		if (!unknown.isEmpty() && !Binder.get(environment).bind(STRICT_PROPERTY, Boolean.class).orElse(true)) {
+			logger.warn("Ignoring unknown kubeevents properties ({}=false): {}", STRICT_PROPERTY,
+					KubeEventsPropertyNamesException.summary(unknown));
+			unknown = List.of();
+		}
+		if (!renamed.isEmpty() || !unknown.isEmpty()) {
+			List<KubeEventsPropertyNamesException.Found> found = new ArrayList<>(renamed);
+			found.addAll(unknown);
+			throw new KubeEventsPropertyNamesException(found);
+		}
+	}
+
+	/** The renamed names that are set, in the order of {@link #RENAMED}. */
+	private static List<KubeEventsPropertyNamesException.Found> renamed(Environment environment) {
+		List<KubeEventsPropertyNamesException.Found> found = new ArrayList<>();
+		for (Renamed renamed : RENAMED) {
+			ConfigurationProperty property = find(environment, renamed.name());
+			if (property != null) {
+				found.add(KubeEventsPropertyNamesException.Found.renamed(renamed.name().toString(),
+						property.getValue(), origin(property), renamed.replacement(), renamed.reason()));
+			}
+		}
+		return found;
+	}
+
+	private static @Nullable ConfigurationProperty find(Environment environment, ConfigurationPropertyName name) {
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			ConfigurationProperty property = source.getConfigurationProperty(name);
+			if (property != null) {
+				return property;
+			}
+		}
+		return null;
+	}
+
+	/** The unknown names that are set, sorted by name. */
+	private static List<KubeEventsPropertyNamesException.Found> unknown(Environment environment,
+			ClassLoader classLoader) {
 		Collection<ConfigurationProperty> unbound = unbound(environment);
 		if (unbound.isEmpty()) {
-			return;
+			return List.of();
 		}
 		Set<String> metadata = metadataNames(classLoader);
 		Set<ConfigurationPropertyName> known = metadata.stream()
 			.map(ConfigurationPropertyName::of)
 			.collect(Collectors.toSet());
-		Set<ConfigurationPropertyName> renamed = RemovedKubeEventsProperties.REPLACEMENTS.stream()
-			.map(RemovedKubeEventsProperties.Replacement::name)
-			.collect(Collectors.toSet());
-		List<UnknownKubeEventsPropertiesException.Found> found = new ArrayList<>();
+		List<KubeEventsPropertyNamesException.Found> found = new ArrayList<>();
 		for (ConfigurationProperty property : unbound) {
-			if (!renamed.contains(property.getName()) && !isKnown(property.getName(), known)) {
-				found.add(new UnknownKubeEventsPropertiesException.Found(property.getName().toString(),
-						property.getValue(), (property.getOrigin() != null) ? property.getOrigin().toString() : null,
-						nearest(property.getName().toString(), metadata)));
+			if (!isKnown(property.getName(), known)) {
+				String name = property.getName().toString();
+				found.add(KubeEventsPropertyNamesException.Found.unknown(name, property.getValue(), origin(property),
+						nearest(name, metadata)));
 			}
 		}
-		if (found.isEmpty()) {
-			return;
-		}
-		found.sort(Comparator.comparing(UnknownKubeEventsPropertiesException.Found::name));
-		boolean strict = Binder.get(environment).bind(STRICT_PROPERTY, Boolean.class).orElse(true);
-		if (strict) {
-			throw new UnknownKubeEventsPropertiesException(found);
-		}
-		logger.warn("Ignoring unknown kubeevents properties ({}=false): {}", STRICT_PROPERTY,
-				UnknownKubeEventsPropertiesException.summary(found));
+		found.sort(Comparator.comparing(KubeEventsPropertyNamesException.Found::name));
+		return found;
 	}
 
-	/** What Spring Boot's binder leaves unbound when it binds {@link KubeEventsProperties}. */
+	/**
+	 * What Spring Boot's binder leaves unbound when it binds {@link KubeEventsProperties} from every source but
+	 * system properties and environment variables, without the renamed names.
+	 */
 	private static Collection<ConfigurationProperty> unbound(Environment environment) {
+		Set<ConfigurationPropertyName> renamed = RENAMED.stream().map(Renamed::name).collect(Collectors.toSet());
+		List<ConfigurationPropertySource> sources = StreamSupport
+			.stream(ConfigurationPropertySources.get(environment).spliterator(), false)
+			.map((source) -> source.filter((name) -> !renamed.contains(name)))
+			.toList();
+		Binder binder = new Binder(sources, new PropertySourcesPlaceholdersResolver(environment));
 		BindHandler handler = new NoUnboundElementsBindHandler(BindHandler.DEFAULT, new UnboundElementsSourceFilter());
 		try {
-			Binder.get(environment).bind(KubeEventsProperties.PREFIX, Bindable.of(KubeEventsProperties.class), handler);
+			binder.bind(KubeEventsProperties.PREFIX, Bindable.of(KubeEventsProperties.class), handler);
 			return List.of();
 		}
 		catch (BindException ex) {
@@ -141,6 +208,10 @@ final class UnknownKubeEventsProperties implements BeanFactoryPostProcessor, Env
 			// An invalid value: the real binding of the properties bean reports it.
 			return List.of();
 		}
+	}
+
+	private static @Nullable String origin(ConfigurationProperty property) {
+		return (property.getOrigin() != null) ? property.getOrigin().toString() : null;
 	}
 
 	private static boolean isKnown(ConfigurationPropertyName name, Set<ConfigurationPropertyName> known) {
@@ -229,6 +300,20 @@ final class UnknownKubeEventsProperties implements BeanFactoryPostProcessor, Env
 			current = swap;
 		}
 		return previous[y.length()];
+	}
+
+	/**
+	 * A renamed or removed name and what replaces it.
+	 * @param name the old name
+	 * @param replacement the name to use instead
+	 * @param reason why it changed, in a few words
+	 */
+	record Renamed(ConfigurationPropertyName name, String replacement, String reason) {
+
+		Renamed(String name, String replacement, String reason) {
+			this(ConfigurationPropertyName.of(name), replacement, reason);
+		}
+
 	}
 
 }
