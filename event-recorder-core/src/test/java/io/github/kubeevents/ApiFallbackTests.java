@@ -3,7 +3,11 @@ package io.github.kubeevents;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import ch.qos.logback.classic.Level;
 import io.github.kubeevents.introspect.RecorderSnapshot;
@@ -81,6 +85,167 @@ class ApiFallbackTests {
 	private ObjectRecorder pod(String name) {
 		return this.broadcaster.newRecorder(new EventSource("example.com/web", "web-0"))
 			.about(TestEvents.object("Pod", name, "ns"));
+	}
+
+	/** "group verb" → answer of the scripted access review ({@code ""} for core/v1); absent: unknown. */
+	private final Map<String, Boolean> rbac = new ConcurrentHashMap<>();
+
+	/** An {@link ApiFallback} on its own, over {@link #rbac}; every review asked is added to {@link #accessReviews}. */
+	private ApiFallback fallback() {
+		return new ApiFallback(new EventsAccess((group, verb, namespace) -> {
+			this.accessReviews.add(group + " " + verb + " " + namespace);
+			return this.rbac.get(group + " " + verb);
+		}, EventsAccess.WRITE_VERBS, this.clock));
+	}
+
+	private void rbac(String group, Boolean create, Boolean patch) {
+		this.rbac.put(group + " create", create);
+		this.rbac.put(group + " patch", patch);
+	}
+
+	private static RecordedEvent refusedIn(String namespace) {
+		return TestEvents.recorded("FailedCreate", "quota exceeded", TestEvents.object("Pod", "a", namespace));
+	}
+
+	@Test
+	void atStartCoreV1ServingBetterInTheOwnNamespaceSwitchesAndSaysSoOnce() {
+		rbac("events.k8s.io", false, false);
+		rbac("", true, true);
+		ApiFallback fallback = fallback();
+		EventsAccess.Check[] checks;
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
+			checks = fallback.atStart("ns");
+			assertThat(fallback.refused(refusedIn("ns"), "create", FORBIDDEN)).isTrue();
+			assertThat(log.warnings()).containsExactly("Writing core/v1 Kubernetes events from now on: events.k8s.io/v1"
+					+ " Events are refused (events.k8s.io/v1 refuses create, patch; RBAC in namespace 'ns':"
+					+ " events.k8s.io/v1 refuses create, patch) while core/v1 Events are allowed in namespace 'ns'"
+					+ " (core/v1 allows create, patch). To write events.k8s.io/v1 Events, grant the rule {apiGroups:"
+					+ " [\"events.k8s.io\"], resources: [\"events\"], verbs: [\"create\", \"patch\"]}, or configure"
+					+ " core/v1 as the events API to choose it explicitly");
+		}
+		assertThat(checks).extracting(EventsAccess.Check::describe)
+			.containsExactly("events.k8s.io/v1 refuses create, patch", "core/v1 allows create, patch");
+		assertThat(fallback.switched()).isEqualTo(new ApiChoice(EventsApi.CORE_V1, "auto: switched from"
+				+ " events.k8s.io/v1, which RBAC refuses (RBAC in namespace 'ns': events.k8s.io/v1 refuses create,"
+				+ " patch); core/v1 Events are allowed (core/v1 allows create, patch)"));
+		assertThat(this.accessReviews).as("nothing asked after the switch")
+			.containsExactly("events.k8s.io create ns", "events.k8s.io patch ns", " create ns", " patch ns");
+	}
+
+	@Test
+	void atStartEventsV1ServingAsWellIsKept() {
+		rbac("events.k8s.io", true, true);
+		rbac("", true, true);
+		ApiFallback fallback = fallback();
+		EventsAccess.Check[] checks = fallback.atStart("ns");
+		assertThat(checks).extracting(EventsAccess.Check::describe)
+			.containsExactly("events.k8s.io/v1 allows create, patch", "core/v1 allows create, patch");
+		assertThat(fallback.switched()).isNull();
+	}
+
+	/** A review that got no answer at startup: core/v1 is not asked, startup waits for no second time limit. */
+	@Test
+	void atStartAFailedReviewAsksNothingMoreAndSwitchesNothing() {
+		rbac("", true, true);
+		ApiFallback fallback = fallback();
+		EventsAccess.Check[] checks = fallback.atStart("ns");
+		assertThat(this.accessReviews).containsExactly("events.k8s.io create ns");
+		assertThat(checks[1]).isEqualTo(new EventsAccess.Check(EventsApi.CORE_V1, "ns", List.of(), List.of(),
+				List.of("create", "patch")));
+		assertThat(fallback.switched()).isNull();
+	}
+
+	@Test
+	void aRefusalWhereNeitherApiServesIsLoggedAndKeepsEventsV1() {
+		rbac("events.k8s.io", false, false);
+		rbac("", false, false);
+		ApiFallback fallback = fallback();
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
+			assertThat(fallback.refused(refusedIn("shop"), "create", FORBIDDEN)).isFalse();
+			assertThat(log.warnings()).containsExactly("Kubernetes events in namespace 'shop' are refused:"
+					+ " events.k8s.io/v1 (events.k8s.io/v1 refuses create, patch; " + FORBIDDEN.getMessage()
+					+ ") and core/v1 refuses create, patch; grant create and patch on events");
+		}
+		assertThat(fallback.switched()).isNull();
+		assertThat(this.accessReviews).containsExactly("events.k8s.io create shop", "events.k8s.io patch shop",
+				" create shop", " patch shop");
+	}
+
+	/** events.k8s.io/v1 with create alone and nothing better on core/v1: repeats become new Events, no warning. */
+	@Test
+	void aRefusedPatchWhereEventsV1KeepsCreatingIsNotLogged() {
+		rbac("events.k8s.io", true, false);
+		rbac("", false, false);
+		ApiFallback fallback = fallback();
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
+			assertThat(fallback.refused(refusedIn("ns"), "patch", FORBIDDEN)).isFalse();
+			assertThat(log.lines()).isEmpty();
+		}
+		assertThat(fallback.keepsWithoutPatch("ns")).isTrue();
+		assertThat(fallback.switched()).isNull();
+	}
+
+	@Test
+	void aRefusalWithAReviewUnansweredDecidesNothing() {
+		rbac("events.k8s.io", false, false);
+		ApiFallback fallback = fallback();
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
+			assertThat(fallback.refused(refusedIn("ns"), "create", FORBIDDEN)).isFalse();
+			assertThat(log.lines()).isEmpty();
+		}
+		assertThat(fallback.switched()).isNull();
+		assertThat(this.accessReviews).containsExactly("events.k8s.io create ns", "events.k8s.io patch ns",
+				" create ns");
+	}
+
+	@Test
+	void aRefusalWhereCoreV1ServesBetterSwitchesOnceForEveryNamespace() {
+		rbac("events.k8s.io", true, false);
+		rbac("", true, true);
+		ApiFallback fallback = fallback();
+		assertThat(fallback.keepsWithoutPatch("ns")).as("core/v1 serves better").isFalse();
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
+			assertThat(fallback.refused(refusedIn("ns"), "patch", FORBIDDEN)).isTrue();
+			assertThat(fallback.switched().reason()).isEqualTo("auto: switched from events.k8s.io/v1, which RBAC"
+					+ " refuses (" + FORBIDDEN.getMessage() + "); core/v1 Events are allowed (core/v1 allows create,"
+					+ " patch)");
+			// another namespace, where events.k8s.io/v1 alone would keep writing without patch
+			rbac("", false, false);
+			assertThat(fallback.refused(refusedIn("other"), "patch", FORBIDDEN)).isTrue();
+			assertThat(fallback.keepsWithoutPatch("other")).isFalse();
+			assertThat(log.warnings()).hasSize(1);
+		}
+		assertThat(this.accessReviews).containsExactly("events.k8s.io create ns", "events.k8s.io patch ns",
+				" create ns", " patch ns");
+	}
+
+	/**
+	 * Writer threads report refusals concurrently: one that waited while another switched finds the switch made,
+	 * writes core/v1 too and asks nothing (the test holds the fallback's lock, the switch at startup takes it again).
+	 */
+	@Test
+	void aRefusalThatWaitedForTheSwitchFindsItMadeAndAsksNothing() throws Exception {
+		rbac("events.k8s.io", false, false);
+		rbac("", true, true);
+		ApiFallback fallback = fallback();
+		RecordedEvent refused = refusedIn("ns");
+		CompletableFuture<Boolean> answer = new CompletableFuture<>();
+		Thread writer = new Thread(() -> answer.complete(fallback.refused(refused, "create", FORBIDDEN)));
+		synchronized (fallback) {
+			writer.start();
+			await().atMost(WAIT).until(() -> writer.getState() == Thread.State.BLOCKED);
+			fallback.atStart("ns");
+		}
+		assertThat(answer.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(this.accessReviews).as("the startup check's reviews alone")
+			.containsExactly("events.k8s.io create ns", "events.k8s.io patch ns", " create ns", " patch ns");
+	}
+
+	@Test
+	void eventsV1AllowingEveryVerbIsNeverKeptWithoutPatch() {
+		rbac("events.k8s.io", true, true);
+		rbac("", false, false);
+		assertThat(fallback().keepsWithoutPatch("ns")).isFalse();
 	}
 
 	@Test

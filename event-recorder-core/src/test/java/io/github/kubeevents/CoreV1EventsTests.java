@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TimeZone;
 
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.CoreV1EventSeries;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
@@ -142,6 +143,7 @@ class CoreV1EventsTests {
 			.lastTimestamp(first.plusSeconds(30))
 			.eventTime(first.plusNanos(123_456_000))
 			.count(3)
+			.series(new CoreV1EventSeries().count(3).lastObservedTime(first.plusSeconds(30)))
 			.type("Warning")
 			.action("Scheduling")
 			.reportingComponent("default-scheduler")
@@ -172,6 +174,7 @@ class CoreV1EventsTests {
 		copy.getRelated().name("node-2");
 		copy.getSource().host("node-9");
 		copy.count(4).lastTimestamp(null);
+		copy.getSeries().count(4);
 		assertThat(original).isEqualTo(before);
 	}
 

@@ -7,6 +7,8 @@ import java.util.regex.Pattern;
 
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.EventsV1Event;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1ObjectReference;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,6 +40,17 @@ class DeterministicNamesTests {
 		assertThat(EventNames.forStream("web-0", "a")).isEqualTo("web-0.73d3812a1275f48e4d0e92ad97a01ded");
 	}
 
+	/**
+	 * Each value's length is written in four bytes, big-endian: lengths of 256, 65,536 and 2^24 bytes set the
+	 * second, third and first of them (python3 as above, for {@code "x" * n}).
+	 */
+	@Test
+	void theLengthOfAValueIsWrittenInFourBytes() {
+		assertThat(EventNames.streamHash("x".repeat(256))).isEqualTo("a7cc7820efd970d0f7b4d6cb177f6b67");
+		assertThat(EventNames.streamHash("x".repeat(65_536))).isEqualTo("c18eb77a3134e52d8bf8c1955200c74c");
+		assertThat(EventNames.streamHash("x".repeat(1 << 24))).isEqualTo("f255318eb5177425d7647b766bc3acc0");
+	}
+
 	@Test
 	void thePrefixIsTheObjectNameMadeADns1123Subdomain() {
 		assertThat(EventNames.streamPrefix("web-0")).isEqualTo("web-0");
@@ -47,6 +60,9 @@ class DeterministicNamesTests {
 		assertThat(EventNames.streamPrefix("")).isEqualTo("event");
 		assertThat(EventNames.streamPrefix("---")).isEqualTo("event");
 		assertThat(EventNames.streamPrefix("Ünïcode😀x")).isEqualTo("n-code--x");
+		assertThat(EventNames.streamPrefix("AZaz09")).isEqualTo("azaz09");
+		// the characters just outside A-Z, a-z and 0-9
+		assertThat(EventNames.streamPrefix("x@[`{/:x")).isEqualTo("x------x");
 	}
 
 	@Test
@@ -85,6 +101,15 @@ class DeterministicNamesTests {
 		assertThat(EventNames.isStreamName("0f8fad5b-d9cb-469f-a165-70867728950e")).isFalse();
 		assertThat(EventNames.isStreamName("web-0.73d3812a1275f48e4d0e92ad97a01deG")).isFalse();
 		assertThat(EventNames.isStreamName("73d3812a1275f48e4d0e92ad97a01ded")).isFalse();
+		assertThat(EventNames.isStreamName("web-0.0123456789abcdef0123456789abcdef")).isTrue();
+		assertThat(EventNames.isStreamName(".0123456789abcdef0123456789abcdef")).isTrue();
+		// one character just outside 0-9 or a-f at the end, else the same
+		for (char outside : new char[] { '/', ':', '`', 'g' }) {
+			assertThat(EventNames.isStreamName("web-0.0123456789abcdef0123456789abcde" + outside)).as("%s", outside)
+				.isFalse();
+		}
+		assertThat(EventNames.isStreamName("web-0.0123456789abcdef0123456789abcdef0")).isFalse();
+		assertThat(EventNames.isStreamName("web-0.0123456789abcdef0123456789abcde")).isFalse();
 		assertThat(EventNames.isStreamName(null)).isFalse();
 	}
 
@@ -146,6 +171,58 @@ class DeterministicNamesTests {
 		CoreV1Event two = CoreV1Events.of(recorded("node-2", "(combined from similar events): b", pod));
 		assertThat(DeterministicNames.coreV1(one, true)).isEqualTo(DeterministicNames.coreV1(two, true))
 			.isNotEqualTo(DeterministicNames.coreV1(one, false));
+	}
+
+	/**
+	 * The identity value by value, pinned as names computed outside Java (python3 as above, over the values listed):
+	 * a release that read one value differently would start a second Event for every stream in a rolling upgrade.
+	 * core/v1: {@code "core/v1"}, the Event's namespace, the object's kind, namespace, name, uid, apiVersion and
+	 * fieldPath, reason, type, message (or {@code (aggregate)}) and the source's component (else the reporting
+	 * component).
+	 */
+	@Test
+	void coreV1NamesArePinnedValueByValue() {
+		CoreV1Event event = TestEvents.event("BackOff", "Back-off", TestEvents.ref("Pod", "web-0", "shop"));
+		assertThat(DeterministicNames.coreV1(event, false)).isEqualTo("web-0.280fc9cf7e52c910a121ac6cfcd441d8");
+		assertThat(DeterministicNames.coreV1(event, true)).isEqualTo("web-0.fdfe3e47c3ff995013d4e9015b4d1376");
+		CoreV1Event reporting = TestEvents.event("BackOff", "Back-off", TestEvents.ref("Pod", "web-0", "shop"))
+			.source(null)
+			.reportingComponent("example.com/op");
+		assertThat(DeterministicNames.coreV1(reporting, false)).isEqualTo("web-0.e287d8486c7a3c6786cd3ce2dccedd71");
+		CoreV1Event withoutMetadata = TestEvents.event("BackOff", "Back-off", TestEvents.ref("Pod", "web-0", "shop"))
+			.metadata(null);
+		assertThat(DeterministicNames.coreV1(withoutMetadata, false))
+			.isEqualTo("web-0.25ec40f43992ece2b978fd556c2cbafa");
+	}
+
+	private static EventsV1Event eventsV1(V1ObjectReference regarding, V1ObjectReference related) {
+		return new EventsV1Event().metadata(new V1ObjectMeta().name("x").namespace("shop"))
+			.regarding(regarding)
+			.related(related)
+			.reason("BackOff")
+			.type("Warning")
+			.action("Restart")
+			.note("not in the name")
+			.reportingController("example.com/op")
+			.reportingInstance("not in the name either");
+	}
+
+	/**
+	 * events.k8s.io/v1: {@code "events.k8s.io/v1"}, the Event's namespace, the regarding object's six values, reason,
+	 * type, action, reporting controller, then {@code related} and the related object's six values, or {@code null}
+	 * seven times without one (its name {@code ""}). An object without a name is {@code ""} too, and the prefix
+	 * {@code event}.
+	 */
+	@Test
+	void eventsV1NamesArePinnedValueByValue() {
+		V1ObjectReference pod = TestEvents.ref("Pod", "web-0", "shop");
+		assertThat(DeterministicNames.eventsV1(eventsV1(pod, null)))
+			.isEqualTo("web-0.18b5add59e68db643171ad388dc85d58");
+		assertThat(DeterministicNames.eventsV1(eventsV1(pod, TestEvents.ref("Node", "n1", null))))
+			.isEqualTo("web-0.bf703864a86bbd56398dc9fb36f2b552");
+		assertThat(DeterministicNames.eventsV1(eventsV1(TestEvents.ref("Pod", null, "shop"), null)))
+			.isEqualTo("event.263809899cf6844092353426dd1b56a7");
+		assertThat(DeterministicNames.eventsV1(eventsV1(null, null))).isEqualTo("event.b6ab45cd2df6b8e6faaef52bf1494d5e");
 	}
 
 	private static EventsV1Event eventsV1(String host, String note, String action, InvolvedObject related) {

@@ -7,6 +7,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 
 import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
 import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
@@ -73,8 +74,14 @@ class EventCorrelatorTests {
 	}
 
 	private static CorrelationResult run(List<CoreV1Event> previous, CoreV1Event newEvent, int intervalSeconds) {
+		return run(previous, newEvent, intervalSeconds, null);
+	}
+
+	private static CorrelationResult run(List<CoreV1Event> previous, CoreV1Event newEvent, int intervalSeconds,
+			Function<CoreV1Event, String> aggregateNames) {
 		TickingClock clock = new TickingClock(START, Duration.ofSeconds(intervalSeconds));
-		EventCorrelator correlator = new EventCorrelator(CorrelatorOptions.builder().clock(clock).build());
+		EventCorrelator correlator = new EventCorrelator(CorrelatorOptions.builder().clock(clock).build(),
+				aggregateNames);
 		for (CoreV1Event event : previous) {
 			CorrelationResult result = correlator.correlate(event);
 			if (!result.skip()) {
@@ -139,6 +146,27 @@ class EventCorrelatorTests {
 		assertThat(result.event().getMetadata().getName()).startsWith("my-pod.");
 		assertThat(result.event().getMetadata().getNamespace()).isEqualTo("my-ns");
 		assertThat(result.event().getFirstTimestamp()).isEqualTo(result.event().getLastTimestamp());
+	}
+
+	/**
+	 * The deterministic-names mode names a new aggregate Event, and nothing else; no name from it keeps the
+	 * generated one.
+	 */
+	@Test
+	void aNewAggregateIsNamedByTheAggregateNamesAlone() {
+		CoreV1Event similar = similarEvent();
+		List<String> named = new ArrayList<>();
+		Function<CoreV1Event, String> names = (event) -> {
+			named.add(event.getMessage());
+			return "my-pod.aggregate";
+		};
+		assertThat(run(similar(8, similar), similar, 5, names).event().getMetadata().getName()).isEqualTo("name");
+		assertThat(named).isEmpty();
+		CorrelationResult aggregate = run(similar(9, similar), similar, 5, names);
+		assertThat(aggregate.event().getMetadata().getName()).isEqualTo("my-pod.aggregate");
+		assertThat(named).containsExactly("(combined from similar events): similar message");
+		assertThat(run(similar(9, similar), similar, 5, (event) -> null).event().getMetadata().getName())
+			.matches("my-pod\\.[0-9a-f]+");
 	}
 
 	@Test

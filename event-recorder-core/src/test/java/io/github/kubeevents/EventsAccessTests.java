@@ -25,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -117,7 +118,7 @@ class EventsAccessTests {
 		if ("unknown".equals(allowed)) {
 			return new EventsAccess.Check(api, NS, List.of("create"), List.of(), List.of("patch"));
 		}
-		List<String> yes = allowed.isEmpty() ? List.of() : List.of(allowed.split("\\+"));
+		List<String> yes = verbs(allowed);
 		return new EventsAccess.Check(api, NS, yes, all.stream().filter((v) -> !yes.contains(v)).toList(), List.of());
 	}
 
@@ -382,6 +383,119 @@ class EventsAccessTests {
 						+ " the first refusal");
 			assertThat(log.warnings()).noneMatch((line) -> line.contains("Grant the verbs"));
 		}
+	}
+
+	@Test
+	void everyWriteModeNeedsCreate() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new EventsAccess((group, verb, namespace) -> true, List.of("patch", "get"), this.clock))
+			.withMessage("every write mode needs create: [patch, get]");
+		assertThat(access().verbs()).containsExactly("create", "patch");
+	}
+
+	@Test
+	void aCheckAsksEachVerbOfTheApisGroupAndSortsTheAnswers() {
+		grant("events.k8s.io", "create");
+		EventsAccess.Check check = access().check(EventsApi.EVENTS_V1, NS);
+		assertThat(this.reviews).containsExactly("events.k8s.io create ns", "events.k8s.io patch ns");
+		assertThat(check).isEqualTo(new EventsAccess.Check(EventsApi.EVENTS_V1, NS, List.of("create"),
+				List.of("patch"), List.of()));
+		assertThat(EventsAccess.group(EventsApi.EVENTS_V1)).isEqualTo("events.k8s.io");
+		assertThat(EventsAccess.group(EventsApi.CORE_V1)).isEmpty();
+	}
+
+	/** What each answer says, for every mix of allowed, refused and unknown verbs. */
+	@ParameterizedTest(name = "allowed [{0}], refused [{1}], unknown [{2}]")
+	@CsvSource(delimiter = '|', value = {
+			"create+patch | ''           | ''           | true  | true  | false | 2 | core/v1 allows create, patch",
+			"create       | patch        | ''           | false | true  | true  | 1 | core/v1 allows create, refuses patch",
+			"patch        | create       | ''           | false | true  | false | 0 | core/v1 allows patch, refuses create",
+			"''           | create+patch | ''           | false | true  | false | 0 | core/v1 refuses create, patch",
+			"create       | ''           | patch        | false | false | false | 1 | core/v1 allows create, could not ask about patch",
+			"''           | patch        | create       | false | false | false | 0 | core/v1 refuses patch, could not ask about create",
+			"''           | ''           | create+patch | false | false | false | 0 | core/v1 could not ask about create, patch" })
+	void aCheckSaysWhatItAllows(String allowed, String missing, String unknown, boolean complete, boolean known,
+			boolean withoutPatch, int rank, String describe) {
+		EventsAccess.Check check = new EventsAccess.Check(EventsApi.CORE_V1, NS, verbs(allowed), verbs(missing),
+				verbs(unknown));
+		assertThat(check.complete()).isEqualTo(complete);
+		assertThat(check.known()).isEqualTo(known);
+		assertThat(check.withoutPatch()).isEqualTo(withoutPatch);
+		assertThat(check.rank()).isEqualTo(rank);
+		assertThat(check.describe()).isEqualTo(describe);
+		assertThat(check.allows("create")).isEqualTo(allowed.contains("create"));
+		assertThat(check.refuses("create")).isEqualTo(missing.contains("create"));
+		assertThat(check.missingAccess()).containsExactlyElementsOf(
+				verbs(missing).stream().map((verb) -> new RecorderStats.MissingAccess("core/v1", verb, NS)).toList());
+	}
+
+	private static List<String> verbs(String joined) {
+		return joined.isEmpty() ? List.of() : List.of(joined.split("\\+"));
+	}
+
+	@Test
+	void anAnswerWithEveryVerbKnownIsRememberedPerApiAndNamespace() {
+		grant("core", "create");
+		EventsAccess access = access();
+		assertThat(access.known(EventsApi.CORE_V1, NS)).isNull();
+		EventsAccess.Check first = access.check(EventsApi.CORE_V1, NS);
+		assertThat(access.known(EventsApi.CORE_V1, NS)).isEqualTo(first);
+		assertThat(access.known(EventsApi.EVENTS_V1, NS)).isNull();
+		assertThat(access.check(EventsApi.CORE_V1, NS)).isEqualTo(first);
+		assertThat(this.reviews).containsExactly("core create ns", "core patch ns");
+		access.check(EventsApi.EVENTS_V1, NS);
+		access.check(EventsApi.CORE_V1, "other");
+		assertThat(this.reviews).containsExactly("core create ns", "core patch ns", "events.k8s.io create ns",
+				"events.k8s.io patch ns", "core create other", "core patch other");
+	}
+
+	/** Every namespace is asked to choose the API, not to write there: never remembered, never listed as missing. */
+	@Test
+	void theAnswerForEveryNamespaceIsNotRemembered() {
+		EventsAccess access = access();
+		access.check(EventsApi.CORE_V1, EventsAccess.EVERY_NAMESPACE);
+		access.check(EventsApi.CORE_V1, EventsAccess.EVERY_NAMESPACE);
+		assertThat(this.reviews).containsExactly("core create ", "core patch ", "core create ", "core patch ");
+		assertThat(access.known(EventsApi.CORE_V1, EventsAccess.EVERY_NAMESPACE)).isNull();
+		assertThat(access.missingAccess()).isEmpty();
+	}
+
+	/** A refusal of a verb the remembered answer allowed asks again; of one it refused, it does not. */
+	@Test
+	void aRecheckAsksAgainOnlyWhenTheRememberedAnswerAllowedTheRefusedVerb() {
+		grant("core", "create");
+		EventsAccess access = access();
+		EventsAccess.Check first = access.check(EventsApi.CORE_V1, NS);
+		assertThat(access.recheck(EventsApi.CORE_V1, NS, "patch")).isEqualTo(first);
+		assertThat(this.reviews).hasSize(2);
+		this.rbac.clear();
+		EventsAccess.Check revoked = access.recheck(EventsApi.CORE_V1, NS, "create");
+		assertThat(this.reviews).hasSize(4);
+		assertThat(revoked.missing()).containsExactly("create", "patch");
+		assertThat(access.known(EventsApi.CORE_V1, NS)).isEqualTo(revoked);
+	}
+
+	@Test
+	void anUnaskedAnswerHasEveryVerbUnknownAndAsksNothing() {
+		EventsAccess access = access();
+		assertThat(access.unasked(EventsApi.EVENTS_V1, NS)).isEqualTo(
+				new EventsAccess.Check(EventsApi.EVENTS_V1, NS, List.of(), List.of(), List.of("create", "patch")));
+		assertThat(this.reviews).isEmpty();
+		assertThat(access.known(EventsApi.EVENTS_V1, NS)).isNull();
+	}
+
+	@Test
+	void theMissingVerbsAreListedCoreV1FirstOrPerApi() {
+		grant("core", "create");
+		grant("events.k8s.io", "patch");
+		EventsAccess access = access();
+		access.check(EventsApi.EVENTS_V1, NS);
+		access.check(EventsApi.CORE_V1, NS);
+		RecorderStats.MissingAccess corePatch = new RecorderStats.MissingAccess("core/v1", "patch", NS);
+		RecorderStats.MissingAccess eventsCreate = new RecorderStats.MissingAccess("events.k8s.io/v1", "create", NS);
+		assertThat(access.missingAccess()).containsExactly(corePatch, eventsCreate);
+		assertThat(access.missingAccess(EventsApi.CORE_V1)).containsExactly(corePatch);
+		assertThat(access.missingAccess(EventsApi.EVENTS_V1)).containsExactly(eventsCreate);
 	}
 
 	/** Refuses what the scripted RBAC refuses with the server's 403; otherwise an in-memory core/v1 store. */

@@ -347,6 +347,96 @@ class StreamWriterTests {
 	}
 
 	@Test
+	void aWriteWithTheLocalCountOfTheLastOneCountsItsOccurrencesAsUnknown() throws EventSinkException {
+		assertThat(write(3, 1)).isEqualTo(1);
+		// the correlator forgot the stream and counted up to 3 again: its one occurrence, not none
+		assertThat(write(3, 1)).isEqualTo(2);
+	}
+
+	@Test
+	void aSeriesWriteOfExactlyTwoPatches() throws EventSinkException {
+		StreamWriter<CoreV1Event> series = new StreamWriter<>(100, 2, () -> 0.5, this::pause);
+		series.write("shop/web-0.stream", 1, 1, RECORDED, operations());
+		StreamWriter.Result<CoreV1Event> result = series.write("shop/web-0.stream", 2, 1, RECORDED, operations());
+		assertThat(result.event().getCount()).isEqualTo(2);
+		assertThat(this.server.requests()).containsExactly("create shop/web-0.stream", "patch shop/web-0.stream");
+	}
+
+	@Test
+	void aStreamNeverWrittenHasNoServerCount() throws EventSinkException {
+		assertThat(this.writer.serverCount("shop/web-0.stream")).isEqualTo(-1);
+		write(1, 1);
+		assertThat(this.writer.serverCount("shop/web-0.stream")).isEqualTo(1);
+		assertThat(this.writer.serverCount("shop/db-0.stream")).isEqualTo(-1);
+	}
+
+	/** A refused read after a Conflict forgets what the process knew: its count is someone else's now. */
+	@Test
+	void aReadRefusedAfterAConflictForgetsTheStream() throws EventSinkException {
+		write(1, 1);
+		this.server.bump("shop/web-0.stream", 4);
+		this.server.forbidGet();
+		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations());
+		assertThat(result.readRefused()).isTrue();
+		assertThat(result.event()).isNull();
+		assertThat(this.writer.serverCount("shop/web-0.stream")).isEqualTo(-1);
+		assertThat(stored()).isEqualTo(5);
+	}
+
+	/** Operations whose create answers AlreadyExists and whose read fails with {@code failure}. */
+	private static StreamWriter.Operations<CoreV1Event> readFailing(EventSinkException failure) {
+		return new FailingOperations() {
+
+			@Override
+			public CoreV1Event create(int count) throws EventSinkException {
+				throw EventSinkException.status(409, "AlreadyExists", "events \"web-0.stream\" already exists");
+			}
+
+			@Override
+			public CoreV1Event get() throws EventSinkException {
+				throw failure;
+			}
+
+		};
+	}
+
+	/** A 403 because the namespace is terminating is no RBAC refusal of the read: thrown for the recorder to count. */
+	@Test
+	void aReadRefusedBecauseTheNamespaceIsTerminatingIsThrown() {
+		EventSinkException terminating = new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 403, "Forbidden",
+				true, "unable to create new content in namespace shop because it is being terminated", null);
+		assertThatExceptionOfType(EventSinkException.class)
+			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, RECORDED, readFailing(terminating)))
+			.isSameAs(terminating);
+	}
+
+	@Test
+	void aReadThatFailsOtherwiseIsThrownForTheRecordersRetries() {
+		EventSinkException unavailable = EventSinkException.status(503, "ServiceUnavailable", "etcd is down");
+		assertThatExceptionOfType(EventSinkException.class)
+			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, RECORDED, readFailing(unavailable)))
+			.isSameAs(unavailable);
+	}
+
+	/** A shutdown counted what the stream carried: it is no longer carried, and a stop has nothing to write. */
+	@Test
+	void aForgottenCarriedWriteIsNotWrittenAtTheStop() throws EventSinkException {
+		write(1, 1);
+		this.server.beforeRequest((request) -> {
+			if (request.startsWith("patch")) {
+				this.server.bump("shop/web-0.stream", 1);
+			}
+		});
+		assertThat(this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations()).carried()).isTrue();
+		StreamWriter.Carried<CoreV1Event> carried = this.writer.carried().get(0);
+		this.writer.forget(carried);
+		assertThat(this.writer.carried()).isEmpty();
+		this.server.clearRequests();
+		assertThat(this.writer.writeCarried(carried)).isEqualTo(new StreamWriter.Result<CoreV1Event>(null, false));
+		assertThat(this.server.requests()).isEmpty();
+	}
+
+	@Test
 	void thePatchCarriesTheResourceVersionAsMetadata() {
 		assertThat(new EventSink.CountPatch(2, NOW, "m", "41").toMap()).containsExactly(
 				Map.entry("metadata", Map.of("resourceVersion", "41")),

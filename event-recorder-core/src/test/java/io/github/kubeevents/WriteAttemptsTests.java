@@ -2,17 +2,23 @@ package io.github.kubeevents;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
 
+import ch.qos.logback.classic.Level;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -165,6 +171,8 @@ class WriteAttemptsTests {
 		// a series write carrying 5 new occurrences, refused; 4, attempts used up; 3, construction failed
 		assertThat(attempts.write(this.event, 5, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
 			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(this.counters.lastRejection().error())
+			.isEqualTo("Server rejected event carrying 5 occurrences (will not retry!): bad");
 		assertThat(attempts.write(this.event, 4, failing(runs, transport()))).isEqualTo(WriteAttempts.Outcome.DROPPED);
 		assertThat(attempts.write(this.event, 3, failing(runs,
 				EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION, "no name", null))))
@@ -186,7 +194,7 @@ class WriteAttemptsTests {
 	void aRefusedHeartbeatLeavesItsOccurrencesToTheNextWriteUnlessTheForbiddenHandlerTakesThemOver() {
 		WriteAttempts attempts = attempts(this.recording);
 		AtomicInteger runs = new AtomicInteger();
-		try (LogCapture log = LogCapture.of(WriteAttempts.class, ch.qos.logback.classic.Level.WARN)) {
+		try (LogCapture log = LogCapture.of(WriteAttempts.class, Level.WARN)) {
 			assertThat(attempts.writeOnce(this.event, 5, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
 				.isEqualTo(WriteAttempts.Outcome.NOT_WRITTEN);
 			assertThat(log.warnings()).singleElement()
@@ -214,7 +222,7 @@ class WriteAttemptsTests {
 		EventSinkException terminating = new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 403, "Forbidden",
 				true, "unable to create new content in namespace ns because it is being terminated", null);
 		RecordedEvent elsewhere = TestEvents.recorded("BackOff", "Back-off", TestEvents.object("Pod", "web-0", "other"));
-		try (LogCapture log = LogCapture.of(WriteAttempts.class, ch.qos.logback.classic.Level.WARN)) {
+		try (LogCapture log = LogCapture.of(WriteAttempts.class, Level.WARN)) {
 			for (int i = 0; i < 3; i++) {
 				attempts.write(this.event, 1, failing(runs, deleted));
 				attempts.write(this.event, 2, failing(runs, terminating));
@@ -255,6 +263,12 @@ class WriteAttemptsTests {
 		assertThat(attempts.stats().failed()).isEqualTo(1);
 		assertThat(attempts.rejectedInARow()).isEqualTo(1);
 		assertThat(told).containsExactly("BackOff x3 create 403", "BackOff x1 create 403");
+
+		// the handler is told the verb of the request the server refused
+		assertThat(attempts.write(this.event, 2, () -> attempts.request("patch", () -> {
+			throw forbidden;
+		}))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(told).last().isEqualTo("BackOff x2 patch 403");
 	}
 
 	@Test
@@ -326,6 +340,20 @@ class WriteAttemptsTests {
 		assertThat(attempts.stats()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 1));
 	}
 
+	/** A created Event's server stamp is compared with the recorder's clock just before the CREATE was sent. */
+	@Test
+	void aCreatedEventsServerStampIsComparedWithTheClockAroundTheCreate() throws Exception {
+		WriteAttempts attempts = attempts(this.passing);
+		CoreV1Event created = new CoreV1Event()
+			.metadata(new V1ObjectMeta().creationTimestamp(OffsetDateTime.ofInstant(T0.minusSeconds(60), ZoneOffset.UTC)));
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
+			assertThat(attempts.request("create", () -> created)).isSameAs(created);
+			assertThat(log.warnings()).singleElement()
+				.asString()
+				.startsWith("The recorder's clock is at least 59000 ms ahead of the API server's");
+		}
+	}
+
 	@Test
 	void requestsAreTimedOnTheTickerAndCountedByVerb() throws Exception {
 		WriteAttempts attempts = attempts(this.passing);
@@ -364,6 +392,8 @@ class WriteAttemptsTests {
 			return "created";
 		})).isEqualTo("created");
 		assertThat(sent).hasValue(2);
+		assertThat(this.counters.throttledBySource()).containsExactly(Map.entry("api_priority_and_fairness", 1L),
+				Map.entry("event_rate_limit", 0L));
 		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(2));
 		// the wait ended exactly when the hold does: the sink's next request goes at once
 		assertThat(attempts.request("create", () -> "again")).isEqualTo("again");
