@@ -101,6 +101,9 @@ class MinUpdateIntervalTests {
 		tickAt(recording, START.plus(INTERVAL));
 		assertThat(calls()).containsExactly("create", "patch 1000");
 		assertThat(recording.snapshot(0, (object) -> true).correlator().heldOccurrences()).isZero();
+		// released once: a later tick writes nothing more
+		tickAt(recording, START.plus(INTERVAL).plus(INTERVAL));
+		assertThat(calls()).containsExactly("create", "patch 1000");
 		// the latest occurrence's time, 9.99 s after the first, in core/v1's whole seconds
 		assertThat(this.sink.calls().get(1).patch().lastTimestamp()).isEqualTo(CoreV1Events.timestamp(START.plusSeconds(9)));
 		assertThat(storedCount()).isEqualTo(1000);
@@ -130,6 +133,7 @@ class MinUpdateIntervalTests {
 		settle(recording);
 		// created at 0, held at 5, released with the repeat at 31, which holds the one at 40 until 61
 		assertThat(calls()).containsExactly("create", "patch 3");
+		assertThat(recording.snapshot(0, (object) -> true).correlator().heldOccurrences()).isEqualTo(1);
 		tickAt(recording, START.plusSeconds(60));
 		assertThat(calls()).containsExactly("create", "patch 3");
 		tickAt(recording, START.plusSeconds(61));
@@ -145,6 +149,10 @@ class MinUpdateIntervalTests {
 		}
 		recording.beforeStop(false);
 		settle(recording);
+		assertThat(calls()).containsExactly("create", "patch 5");
+		// released once: neither the end of the interval nor the end of the stop writes it again
+		tickAt(recording, START.plus(INTERVAL));
+		recording.stopped(false);
 		assertThat(calls()).containsExactly("create", "patch 5");
 		assertThat(this.counters.totalDropped()).isZero();
 	}
@@ -207,6 +215,14 @@ class MinUpdateIntervalTests {
 			.extracting((release) -> release.result().event().getCount() + "x" + release.occurrences())
 			.containsExactly("2x1", "1x1");
 		assertThat(coalescer.heldEvents()).isZero();
+		assertThat(coalescer.heldOccurrences()).isZero();
+		assertThat(coalescer.releaseAll()).isEmpty();
+	}
+
+	@Test
+	void aZeroIntervalCoalescesNothingAndCostsNothing() {
+		assertThat(new UpdateCoalescer(Duration.ZERO, 10).enabled()).isFalse();
+		assertThat(new UpdateCoalescer(Duration.ofMillis(1), 10).enabled()).isTrue();
 	}
 
 	private static CorrelationResult result(String name, int count) {
