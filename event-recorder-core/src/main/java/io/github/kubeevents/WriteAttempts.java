@@ -153,8 +153,8 @@ final class WriteAttempts {
 	/** Whether events carry trace context (else {@link #writeContext} is never used). */
 	private final boolean tracing;
 
-	/** The trace context of the write running on this thread (a writer thread), when it has one. */
-	private final ThreadLocal<TraceContext> writeContext = new ThreadLocal<>();
+	/** The occurrence of the write running on this thread (a writer thread), when it has a trace context. */
+	private final ThreadLocal<RecordedEvent> tracedWrite = new ThreadLocal<>();
 
 	private final AtomicBoolean spanFailureLogged = new AtomicBoolean();
 
@@ -219,16 +219,15 @@ final class WriteAttempts {
 	}
 
 	private Outcome run(RecordedEvent recorded, int occurrences, Attempt attempt, int maxAttempts, boolean counted) {
-		TraceContext context = this.tracing ? recorded.traceContext() : null;
-		if (context == null) {
+		if (!this.tracing || recorded.traceContext() == null) {
 			return attempts(recorded, occurrences, attempt, maxAttempts, counted);
 		}
-		this.writeContext.set(context);
+		this.tracedWrite.set(recorded);
 		try {
 			return attempts(recorded, occurrences, attempt, maxAttempts, counted);
 		}
 		finally {
-			this.writeContext.remove();
+			this.tracedWrite.remove();
 		}
 	}
 
@@ -380,8 +379,8 @@ final class WriteAttempts {
 			long start = this.nanoTime.getAsLong();
 			boolean create = "create".equals(verb);
 			Instant sentAt = create ? this.clock.instant() : null;
-			TraceContext context = this.tracing ? this.writeContext.get() : null;
-			RequestSpan span = (context != null) ? startSpan(context, verb) : null;
+			RecordedEvent traced = this.tracing ? this.tracedWrite.get() : null;
+			RequestSpan span = (traced != null) ? startSpan(traced, verb) : null;
 			try {
 				T answer = (span != null) ? send(request, span) : request.send();
 				completed(verb, "success", start);
@@ -446,9 +445,10 @@ final class WriteAttempts {
 		}
 	}
 
-	private @Nullable RequestSpan startSpan(TraceContext context, String verb) {
+	private @Nullable RequestSpan startSpan(RecordedEvent traced, String verb) {
+		TraceContext context = traced.traceContext();
 		try {
-			return context.startRequest(this.api.value(), verb);
+			return (context != null) ? context.startRequest(traced, this.api.value(), verb) : null;
 		}
 		catch (RuntimeException ex) {
 			// the request is made without context: tracing never costs a write

@@ -211,7 +211,7 @@ class TraceContextTests {
 			}
 
 			@Override
-			public RequestSpan startRequest(String api, String verb) {
+			public RequestSpan startRequest(RecordedEvent event, String api, String verb) {
 				throw new IllegalStateException("span broken");
 			}
 
@@ -284,11 +284,13 @@ class TraceContextTests {
 	record Captured(FakeTracer tracer, String traceparent) implements TraceContext {
 
 		@Override
-		public RequestSpan startRequest(String api, String verb) {
+		public RequestSpan startRequest(RecordedEvent event, String api, String verb) {
 			String previous = this.tracer.current.get();
 			this.tracer.current.set(this.traceparent);
 			return (result) -> {
-				this.tracer.requests.add(api + " " + verb + " in " + this.tracer.current.get() + ": " + result);
+				// the span is started for the write's own occurrence
+				String mismatch = (event.traceContext() == this) ? "" : " (another occurrence's event!)";
+				this.tracer.requests.add(api + " " + verb + " in " + this.tracer.current.get() + ": " + result + mismatch);
 				this.tracer.current.set(previous);
 			};
 		}

@@ -1,7 +1,7 @@
 package io.github.kubeevents.tracing;
 
 /**
- * What {@link TraceContext#startRequest(String, String)} started for one request to the API server: ends its span
+ * What {@link TraceContext#startRequest} started for one request to the API server: ends its span
  * (when it started one) and restores the writer thread's previous context (SPI).
  *
  * <p>Used once, on the thread that started it.

@@ -1,5 +1,7 @@
 package io.github.kubeevents.tracing;
 
+import io.github.kubeevents.RecordedEvent;
+
 /**
  * The trace context of the caller that recorded an event, captured by a {@link TraceCapture} and carried with the
  * event ({@code RecordedEvent#traceContext()}) to the sink's writer thread (SPI).
@@ -29,14 +31,15 @@ public interface TraceContext {
 	 * Called on the writer thread before each request of the event's write to the API server (create, patch, and
 	 * the reads of the deterministic-names mode): makes this context current, so that the HTTP client's
 	 * instrumentation (the OpenTelemetry Java agent's) makes its span a child of the caller's, and may start a
-	 * span of its own for the request. The returned span is ended, on the same thread, right after the request.
-	 * Must not throw (an exception is logged once and the request made without context). The default does
-	 * nothing.
+	 * span of its own for the request (named after the event: its reason, type and object are what a tracing UI
+	 * shows). The returned span is ended, on the same thread, right after the request. Must not throw (an
+	 * exception is logged once and the request made without context). The default does nothing.
+	 * @param event the occurrence the write stands for (whose {@link RecordedEvent#traceContext()} this is)
 	 * @param api {@code core/v1} or {@code events.k8s.io/v1}
 	 * @param verb {@code create}, {@code patch} or {@code get}
 	 * @return what ends the request's span and leaves the context, or {@link RequestSpan#NONE}
 	 */
-	default RequestSpan startRequest(String api, String verb) {
+	default RequestSpan startRequest(RecordedEvent event, String api, String verb) {
 		return RequestSpan.NONE;
 	}
 

@@ -136,7 +136,7 @@ class KubeEventsPropertiesTests {
 						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
 								"(combined from similar events): "),
 						false),
-				true);
+				true, new KubeEventsProperties.Tracing(true, false, "traceparent"));
 	}
 
 	@Test
