@@ -43,6 +43,11 @@ public final class TestTracing implements AutoCloseable {
 		return this.tracer;
 	}
 
+	/** The same SDK through the OpenTelemetry API, for applications without Micrometer Tracing. */
+	public io.opentelemetry.api.OpenTelemetry openTelemetry() {
+		return io.opentelemetry.sdk.OpenTelemetrySdk.builder().setTracerProvider(this.provider).build();
+	}
+
 	public ObservationRegistry observationRegistry() {
 		return this.registry;
 	}

@@ -114,7 +114,7 @@ class SampleApplicationTests {
 						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
 								"(combined from similar events): "),
 						false),
-				true));
+				true, new KubeEventsProperties.Tracing(true, false, "traceparent")));
 	}
 
 	@Test

@@ -7,6 +7,8 @@ import io.github.kubeevents.autoconfigure.KubeEventsProperties;
 import io.github.kubeevents.tracing.TraceCapture;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,11 +26,13 @@ import org.springframework.context.annotation.Configuration;
  * bridge), a {@link TraceCapture} that captures the current span at every {@code record}/{@code eventf} call,
  * unless both {@code kubeevents.tracing.write-spans} and {@code kubeevents.tracing.traceparent-annotation} are
  * off;</li>
+ * <li>else, with the OpenTelemetry API (an {@code OpenTelemetry} bean, or the global one the Java agent sets), a
+ * capture of {@code Context.current()} whose write spans are OpenTelemetry spans;</li>
  * <li>a customizer that hands the capture (the application's own {@link TraceCapture} bean when it declares one)
  * and the annotation option to the broadcaster.</li>
  * </ul>
- * Without Micrometer Tracing and without a {@link TraceCapture} bean nothing is configured and the recorder
- * captures nothing.
+ * Without Micrometer Tracing, OpenTelemetry or a {@link TraceCapture} bean nothing is configured and the
+ * recorder captures nothing.
  */
 @AutoConfiguration(after = KubeEventsAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration",
@@ -56,6 +60,45 @@ public final class KubeEventsTracingAutoConfiguration {
 			}
 			ObservationRegistry registry = tracing.writeSpans() ? observationRegistry.getIfAvailable() : null;
 			return new MicrometerTraceCapture(tracer, tracing.writeSpans(), registry);
+		}
+
+	}
+
+	/**
+	 * The capture from the OpenTelemetry API, when there is no Micrometer Tracing (no {@code Tracer} bean, not even
+	 * Spring Boot's no-op one): the application's
+	 * {@code OpenTelemetry} bean, else the global one when it was set (the Java agent sets it before the
+	 * application starts; it is never set here, nor triggered).
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "io.opentelemetry.api.OpenTelemetry", "io.opentelemetry.context.Context" })
+	@ConditionalOnMissingBean(type = "io.micrometer.tracing.Tracer")
+	static class OpenTelemetryCapture {
+
+		@Bean
+		@ConditionalOnMissingBean(TraceCapture.class)
+		TraceCapture kubeEventsOpenTelemetryTraceCapture(ObjectProvider<OpenTelemetry> openTelemetry,
+				KubeEventsProperties properties) {
+			KubeEventsProperties.Tracing tracing = properties.tracing();
+			OpenTelemetry configured = openTelemetry.getIfAvailable();
+			if (configured == null && globalIsSet()) {
+				configured = GlobalOpenTelemetry.get();
+			}
+			if (configured == null || configured == OpenTelemetry.noop() || !tracing.captures()) {
+				return TraceCapture.NONE;
+			}
+			return new OpenTelemetryTraceCapture(
+					tracing.writeSpans() ? configured.getTracer(OpenTelemetryTraceCapture.SCOPE) : null);
+		}
+
+		private static boolean globalIsSet() {
+			try {
+				return GlobalOpenTelemetry.isSet();
+			}
+			catch (LinkageError ex) {
+				// an older OpenTelemetry API without isSet(): get() would set the global, so it is left alone
+				return false;
+			}
 		}
 
 	}

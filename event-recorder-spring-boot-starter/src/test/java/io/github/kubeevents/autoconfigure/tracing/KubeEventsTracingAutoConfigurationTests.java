@@ -19,6 +19,7 @@ import io.github.kubeevents.tracing.TraceContext;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
+import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -61,19 +62,65 @@ class KubeEventsTracingAutoConfigurationTests {
 	}
 
 	@Test
-	void capturesNothingWithoutATracerBean() {
+	void capturesNothingWithoutATracerOrOpenTelemetry() {
 		runner().run((context) -> {
-			assertThat(context).hasNotFailed()
-				.doesNotHaveBean(TraceCapture.class)
-				.doesNotHaveBean("kubeEventsTracingCustomizer");
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(TraceCapture.class)).isSameAs(TraceCapture.NONE);
 		});
 	}
 
 	@Test
-	void backsOffWithoutMicrometerTracingOnTheClassPath() {
-		runner().withClassLoader(new FilteredClassLoader(Tracer.class)).run((context) -> {
-			assertThat(context).hasNotFailed().doesNotHaveBean(TraceCapture.class);
-		});
+	void backsOffWithoutMicrometerTracingAndOpenTelemetryOnTheClassPath() {
+		runner().withClassLoader(new FilteredClassLoader(Tracer.class, OpenTelemetry.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(TraceCapture.class)
+				.doesNotHaveBean("kubeEventsTracingCustomizer"));
+	}
+
+	@Test
+	void capturesFromOpenTelemetryWithoutMicrometerTracing() {
+		runner().withClassLoader(new FilteredClassLoader(Tracer.class))
+			.withBean(OpenTelemetry.class, this.tracing::openTelemetry)
+			.run((context) -> assertThat(context.getBean(TraceCapture.class))
+				.isInstanceOf(OpenTelemetryTraceCapture.class));
+		// Micrometer Tracing wins when there are both
+		withTracer().withBean(OpenTelemetry.class, this.tracing::openTelemetry)
+			.run((context) -> assertThat(context.getBean(TraceCapture.class))
+				.isInstanceOf(MicrometerTraceCapture.class));
+	}
+
+	@Test
+	void withOpenTelemetryAloneTheEventCarriesTheTraceparentAndTheWriteSpanIsTheCallersChild() {
+		InMemoryEventSink sink = new InMemoryEventSink();
+		OpenTelemetry openTelemetry = this.tracing.openTelemetry();
+		runner().withClassLoader(new FilteredClassLoader(Tracer.class))
+			.withBean(OpenTelemetry.class, () -> openTelemetry)
+			.withBean(EventSink.class, () -> sink)
+			.withPropertyValues("kubeevents.log-events=false", "kubeevents.tracing.traceparent-annotation=true")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				EventRecorder recorder = context.getBean(EventRecorder.class);
+				io.opentelemetry.api.trace.Span reconcile = openTelemetry.getTracer("test")
+					.spanBuilder("reconcile")
+					.startSpan();
+				try (io.opentelemetry.context.Scope scope = reconcile.makeCurrent()) {
+					recorder.event(InvolvedObject.of("Pod", "v1", "ns", "web-0"), EventType.WARNING, "BackOff",
+							"restarting");
+				}
+				finally {
+					reconcile.end();
+				}
+				await().until(() -> sink.created().size() == 1 && this.tracing.spans("event create").size() == 1);
+				String traceId = reconcile.getSpanContext().getTraceId();
+				String spanId = reconcile.getSpanContext().getSpanId();
+				assertThat(sink.created().get(0).getMetadata().getAnnotations())
+					.isEqualTo(Map.of("traceparent", "00-" + traceId + "-" + spanId + "-01"));
+				SpanData write = this.tracing.spans("event create").get(0);
+				assertThat(write.getTraceId()).isEqualTo(traceId);
+				assertThat(write.getParentSpanId()).isEqualTo(spanId);
+				assertThat(write.getAttributes().asMap().toString()).contains("kubeevents.result=success",
+						"kubeevents.event.reason=BackOff");
+			});
 	}
 
 	@Test
