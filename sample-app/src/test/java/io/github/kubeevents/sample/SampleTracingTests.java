@@ -51,8 +51,7 @@ class SampleTracingTests {
 			.exchange()
 			.expectStatus()
 			.isAccepted();
-		await().until(() -> this.sink.created.size() == 1);
-		CoreV1Event event = this.sink.created.get(0);
+		CoreV1Event event = recorded("checkout-0");
 		Map<String, String> annotations = event.getMetadata().getAnnotations();
 		assertThat(annotations).containsOnlyKeys("traceparent");
 		// the server span of the request, a child of the caller's span, in the caller's trace; sampled
@@ -72,15 +71,20 @@ class SampleTracingTests {
 			.exchange()
 			.expectStatus()
 			.isAccepted();
-		await().until(() -> this.sink.created.stream()
-			.anyMatch((event) -> event.getInvolvedObject().getName().equals("checkout-1")));
-		CoreV1Event event = this.sink.created.stream()
-			.filter((candidate) -> candidate.getInvolvedObject().getName().equals("checkout-1"))
-			.findFirst()
-			.orElseThrow();
+		CoreV1Event event = recorded("checkout-1");
 		// the request's own server span (a new trace): its id, not the other test's
 		assertThat(event.getMetadata().getAnnotations().get("traceparent")).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-01")
 			.doesNotContain(TRACE_ID);
+	}
+
+	/** The Event written about {@code name}, once it is written. */
+	private CoreV1Event recorded(String name) {
+		await().until(() -> this.sink.created.stream()
+			.anyMatch((event) -> event.getInvolvedObject().getName().equals(name)));
+		return this.sink.created.stream()
+			.filter((candidate) -> candidate.getInvolvedObject().getName().equals(name))
+			.findFirst()
+			.orElseThrow();
 	}
 
 	@TestConfiguration(proxyBeanMethods = false)
