@@ -88,8 +88,10 @@ class TraceContextTests {
 				Map.of("annotations", Map.of("traceparent", B)));
 		assertThat(sink.calls().get(2).patch().annotations()).containsExactly(Map.entry("traceparent", C));
 		// each request ran in its own occurrence's context, on a writer thread
-		assertThat(this.tracer.requests).containsExactly("core/v1 create in " + A + ": success",
-				"core/v1 patch in " + B + ": success", "core/v1 patch in " + C + ": success");
+		// a span ends after its request returned: wait for it
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(this.tracer.requests).containsExactly("core/v1 create in " + A + ": success",
+				"core/v1 patch in " + B + ": success", "core/v1 patch in " + C + ": success"));
 	}
 
 	@Test
@@ -108,8 +110,10 @@ class TraceContextTests {
 		assertThat(sink.calls().get(0).event().getMetadata().getAnnotations()).isNullOrEmpty();
 		assertThat(sink.calls().get(1).patch().annotations()).isEmpty();
 		assertThat(sink.calls().get(1).patch().toMap()).doesNotContainKey("metadata");
-		assertThat(this.tracer.requests).containsExactly("core/v1 create in " + A + ": success",
-				"core/v1 patch in " + B + ": success");
+		// a span ends after its request returned: wait for it
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(this.tracer.requests).containsExactly("core/v1 create in " + A + ": success",
+				"core/v1 patch in " + B + ": success"));
 	}
 
 	@Test
@@ -141,8 +145,10 @@ class TraceContextTests {
 				Map.of("tracing.k8s.io/traceparent", C)));
 		assertThat(sink.calls.get(2).patch().toMap()).containsEntry("metadata",
 				Map.of("annotations", Map.of("tracing.k8s.io/traceparent", C)));
-		assertThat(this.tracer.requests).containsExactly("events.k8s.io/v1 create in " + A + ": success",
-				"events.k8s.io/v1 patch in " + B + ": success", "events.k8s.io/v1 patch in " + C + ": success");
+		// a span ends after its request returned: wait for it
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(this.tracer.requests).containsExactly("events.k8s.io/v1 create in " + A + ": success",
+				"events.k8s.io/v1 patch in " + B + ": success", "events.k8s.io/v1 patch in " + C + ": success"));
 	}
 
 	@Test
@@ -157,14 +163,17 @@ class TraceContextTests {
 		this.tracer.inSpan(A, () -> recorder.annotatedEventf(pod("web-0"), Map.of("traceparent", "mine"),
 				EventType.NORMAL, "Started", "started"));
 		recorder.event(pod("web-1"), EventType.NORMAL, "Started", "started");
-		await().atMost(WAIT).until(() -> sink.calls().size() == 2);
+		// counted once each request (and its span, had it one) has ended
+		await().atMost(WAIT).until(() -> broadcaster.stats().writes().created() == 2);
 
 		assertThat(sink.calls()).extracting((call) -> call.event().getInvolvedObject().getName(),
 				(call) -> String.valueOf(call.event().getMetadata().getAnnotations()))
 			.containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("web-0", "{traceparent=mine}"),
 					org.assertj.core.groups.Tuple.tuple("web-1", "{}"));
 		// web-1 had no current span: its request ran without context
-		assertThat(this.tracer.requests).containsExactly("core/v1 create in " + A + ": success");
+		// a span ends after its request returned: wait for it
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(this.tracer.requests).containsExactly("core/v1 create in " + A + ": success"));
 	}
 
 	@Test
@@ -238,7 +247,9 @@ class TraceContextTests {
 		this.tracer.inSpan(A, () -> broadcaster.newRecorder(new EventSource("ctrl", "h"))
 			.event(pod("web-0"), EventType.NORMAL, "A", "a"));
 		await().atMost(WAIT).until(() -> this.tracer.requests.size() == 1);
-		assertThat(this.tracer.requests).containsExactly("core/v1 create in " + A + ": client_error");
+		// a span ends after its request returned: wait for it
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(this.tracer.requests).containsExactly("core/v1 create in " + A + ": client_error"));
 	}
 
 	@Test
