@@ -2,19 +2,28 @@ package io.github.kubeevents;
 
 import java.time.Clock;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.kubeevents.tracing.TraceCapture;
+import io.github.kubeevents.tracing.TraceContext;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link EventRecorder} of an {@link EventBroadcaster} (client-go's {@code recorderImpl}): turns each call
  * into a {@link RecordedEvent} ({@link EventSpec}: type and reason checked, object referenced, message formatted
  * by the one rule) and publishes it without blocking. A call that cannot become an event is logged with the
  * problem and the object and counted as {@code invalid_input}; a pattern that fails to format is recorded anyway
- * and counted on its own.
+ * and counted on its own. With a {@link TraceCapture}, the caller's trace context is captured with one call and
+ * carried with the event; without one (the default) nothing is called.
  *
  * <p>Thread-safe.
  */
 final class BroadcastingEventRecorder implements EventRecorder {
+
+	private static final Logger logger = LoggerFactory.getLogger(BroadcastingEventRecorder.class);
 
 	private final Fanout fanout;
 
@@ -28,8 +37,20 @@ final class BroadcastingEventRecorder implements EventRecorder {
 
 	private final RegisteredKinds kinds;
 
+	/** The broadcaster's capture, or {@code null} without tracing (then nothing is called). */
+	private final @Nullable TraceCapture tracing;
+
+	private final AtomicBoolean captureFailureLogged;
+
 	BroadcastingEventRecorder(Fanout fanout, EventSource source, Clock clock, int maxMessageBytes,
 			EventCounters counters, RegisteredKinds kinds) {
+		this(fanout, source, clock, maxMessageBytes, counters, kinds, TraceCapture.NONE, new AtomicBoolean());
+	}
+
+	BroadcastingEventRecorder(Fanout fanout, EventSource source, Clock clock, int maxMessageBytes,
+			EventCounters counters, RegisteredKinds kinds, TraceCapture tracing, AtomicBoolean captureFailureLogged) {
+		this.tracing = (tracing != TraceCapture.NONE) ? tracing : null;
+		this.captureFailureLogged = captureFailureLogged;
 		this.fanout = fanout;
 		this.source = source;
 		this.clock = clock;
@@ -55,7 +76,8 @@ final class BroadcastingEventRecorder implements EventRecorder {
 			spec = withRegisteredKind(spec);
 			message = EventSpec.format(spec.message(), spec.args());
 			EventSpec.requireWithinLimit(message.text(), this.maxMessageBytes);
-			event = spec.build(this.source, this.clock.instant(), message.text());
+			event = spec.build(this.source, this.clock.instant(), message.text(),
+					(this.tracing != null) ? capture(this.tracing) : null);
 		}
 		catch (Throwable ex) {
 			// an Error from user code too (an object's toString, a kind registry's lookup); the JVM's own pass on
@@ -70,6 +92,20 @@ final class BroadcastingEventRecorder implements EventRecorder {
 			this.counters.formatFailed(event, spec.message(), message.failure());
 		}
 		this.fanout.publish(event);
+	}
+
+	/** The caller's trace context; a failing capture loses the context, never the event. */
+	private @Nullable TraceContext capture(TraceCapture capture) {
+		try {
+			return capture.capture();
+		}
+		catch (Throwable ex) {
+			EventSpec.rethrowIfFatal(ex);
+			if (this.captureFailureLogged.compareAndSet(false, true)) {
+				logger.warn("The trace context capture failed (logged once; events are recorded without context)", ex);
+			}
+			return null;
+		}
 	}
 
 	/** The spec with its regarding object referenced by the registered kinds, when it needs them. */

@@ -2,6 +2,7 @@ package io.github.kubeevents;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 
@@ -62,6 +63,9 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 
 	private final UpdateCoalescer coalescer;
 
+	/** The {@code traceparent} annotation of each write, when that option is on. */
+	private final TraceAnnotation traceAnnotation;
+
 	CoreV1SinkSubscriber(String name, EventSink sink, ApiChoice choice, SinkSettings settings,
 			EventCounters counters) {
 		this(name, sink, choice, settings, counters, null, EventNaming.clientGo());
@@ -81,6 +85,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 				naming.requested() ? this::aggregateName : null);
 		this.access = access;
 		this.shape = settings.shape();
+		this.traceAnnotation = TraceAnnotation.of(settings);
 		this.streams = new StreamWriter<>(settings.coreV1Correlation().cacheSize(), 1, settings.jitter(),
 				this.attempts::pause);
 		this.coalescer = new UpdateCoalescer(settings.coreV1Correlation().minUpdateInterval(),
@@ -320,14 +325,20 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 
 	/** A CREATE of {@code event}, in the sink's shape. */
 	private CoreV1Event createShaped(CoreV1Event event, RecordedEvent recorded) throws EventSinkException {
-		CoreV1Event body = (this.shape == EventShape.READERS)
+		CoreV1Event shaped = (this.shape == EventShape.READERS)
 				? ReadersShape.create(event, recorded.timestamp(), recorded.action()) : event;
+		V1ObjectMeta metadata = shaped.getMetadata();
+		V1ObjectMeta annotated = this.traceAnnotation.annotate(metadata, recorded);
+		CoreV1Event body = (annotated == metadata) ? shaped : CoreV1Events.copy(shaped).metadata(annotated);
 		return this.attempts.request("create", () -> this.sink.create(body));
 	}
 
 	/** A count PATCH in the sink's shape. */
 	private EventSink.CountPatch shaped(EventSink.CountPatch patch, RecordedEvent recorded) {
-		return (this.shape == EventShape.READERS) ? patch.withSeries(recorded.timestamp()) : patch;
+		EventSink.CountPatch shaped = (this.shape == EventShape.READERS) ? patch.withSeries(recorded.timestamp())
+				: patch;
+		Map<String, String> annotations = this.traceAnnotation.of(recorded);
+		return annotations.isEmpty() ? shaped : shaped.withAnnotations(annotations);
 	}
 
 	/**

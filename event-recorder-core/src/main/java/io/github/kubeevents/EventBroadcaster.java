@@ -19,6 +19,8 @@ import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
+import io.github.kubeevents.tracing.TraceCapture;
+import io.github.kubeevents.tracing.TraceContext;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
@@ -97,6 +99,11 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	private final AtomicBoolean shutdownBegun = new AtomicBoolean();
 
+	private final TraceCapture tracing;
+
+	/** Whether a failing {@link TraceCapture} was logged (once per broadcaster). */
+	private final AtomicBoolean captureFailureLogged = new AtomicBoolean();
+
 	private volatile boolean drained;
 
 	private EventBroadcaster(Builder builder) {
@@ -113,7 +120,8 @@ public final class EventBroadcaster implements AutoCloseable {
 				builder.clock, builder.sinkWriters, builder.writerQueueCapacity, builder.eventsApi,
 				builder.requestTimeout, builder.seriesCacheSize, builder.correlatorOptions.withDefaultClock(builder.clock),
 				builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock), builder.deterministicNames,
-				builder.eventShape);
+				builder.eventShape, builder.tracing != TraceCapture.NONE, builder.traceparentAnnotation);
+		this.tracing = builder.tracing;
 		this.sinks = new SinkFactory(this.sinkSettings, this.counters, builder.accessCheckNamespace);
 		this.kinds = builder.kinds.build();
 	}
@@ -133,7 +141,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 */
 	public EventRecorder newRecorder(EventSource source) {
 		return new BroadcastingEventRecorder(this.fanout, Objects.requireNonNull(source, "source"), this.clock,
-				this.maxMessageBytes, this.counters, this.kinds);
+				this.maxMessageBytes, this.counters, this.kinds, this.tracing, this.captureFailureLogged);
 	}
 
 	/**
@@ -482,7 +490,47 @@ public final class EventBroadcaster implements AutoCloseable {
 			.spamFilterEnabled(false)
 			.build();
 
+		TraceCapture tracing = TraceCapture.NONE;
+
+		@Nullable String traceparentAnnotation;
+
 		private Builder() {
+		}
+
+		/**
+		 * Captures the caller's trace context at every {@code record}/{@code eventf} call of this broadcaster's
+		 * recorders (one call of {@code capture} on the caller's thread) and carries it with the event
+		 * ({@link RecordedEvent#traceContext()}). The sinks' writer threads then make it current around each request
+		 * of the event's write ({@link TraceContext#startRequest}), so the write joins the caller's trace instead of
+		 * starting a trace of its own; with {@link #traceparentAnnotation(String)} it is also written on the Event.
+		 * @param capture the capture (default {@link TraceCapture#NONE}: nothing is captured or called)
+		 * @return this builder
+		 */
+		public Builder tracing(TraceCapture capture) {
+			this.tracing = Objects.requireNonNull(capture, "tracing");
+			return this;
+		}
+
+		/**
+		 * Writes the W3C {@code traceparent} of the captured trace context ({@link #tracing(TraceCapture)}) as an
+		 * annotation of each Event: on its CREATE, for both events APIs, and on every PATCH of a repeat (core/v1
+		 * count, events.k8s.io/v1 series) the latest occurrence's, so {@code kubectl get event -o yaml} names the
+		 * trace of the last occurrence. Events recorded with no current span get no annotation, and an annotation
+		 * the caller passed under the same key is kept. A repeat merged into an Event by the correlator without a
+		 * request (the spam filter's drops) writes nothing, as before. A sink of your own receives the annotation
+		 * in the CREATE body's metadata and in {@link io.github.kubeevents.sink.EventSink.CountPatch#annotations()}
+		 * / {@link io.github.kubeevents.sink.EventsV1Sink.SeriesPatch#annotations()} (which {@code toMap()} writes).
+		 * @param key the annotation key, usually {@link TraceContext#TRACEPARENT_ANNOTATION}; {@code null} for none
+		 * (the default)
+		 * @return this builder
+		 * @throws IllegalArgumentException when {@code key} is blank
+		 */
+		public Builder traceparentAnnotation(@Nullable String key) {
+			if (key != null && key.isBlank()) {
+				throw new IllegalArgumentException("traceparentAnnotation must not be blank");
+			}
+			this.traceparentAnnotation = key;
+			return this;
 		}
 
 		/**

@@ -166,6 +166,12 @@ public record EventSpec(@Nullable Object regarding, @Nullable InvolvedObjectAdap
 	}
 
 	RecordedEvent build(EventSource source, Instant timestamp, String formattedMessage) {
+		return build(source, timestamp, formattedMessage, null);
+	}
+
+	/** The event of this call, with the recording thread's trace context ({@code null} for none). */
+	RecordedEvent build(EventSource source, Instant timestamp, String formattedMessage,
+			io.github.kubeevents.tracing.@Nullable TraceContext traceContext) {
 		Objects.requireNonNull(source, "source");
 		Objects.requireNonNull(timestamp, "timestamp");
 		if (this.type == null) {
@@ -177,7 +183,7 @@ public record EventSpec(@Nullable Object regarding, @Nullable InvolvedObjectAdap
 		InvolvedObject reference = regardingReference();
 		return new RecordedEvent(reference, this.related, this.type, this.reason,
 				(this.action == null || this.action.isEmpty()) ? null : this.action, formattedMessage,
-				this.annotations, source, timestamp);
+				this.annotations, source, timestamp, traceContext);
 	}
 
 	/**

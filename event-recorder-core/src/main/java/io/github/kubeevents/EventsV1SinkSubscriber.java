@@ -105,6 +105,9 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 	private volatile Instant nextHeartbeat;
 
+	/** The {@code traceparent} annotation of each write, when that option is on. */
+	private final TraceAnnotation traceAnnotation;
+
 	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
 			EventCounters counters) {
 		this(name, sink, choice, settings, counters, EventNaming.clientGo(), null, null, null);
@@ -142,6 +145,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 		this.correlator = (options.aggregationEnabled() || options.spamFilterEnabled()) ? new EventCorrelator(options)
 				: null;
 		this.clock = settings.clock();
+		this.traceAnnotation = TraceAnnotation.of(settings);
 		// client-go runs both passes once at start, on an empty cache: the first runs that matter are a period later
 		Instant start = this.clock.instant();
 		this.nextFinish = start.plus(SeriesCache.FINISH_TIME);
@@ -445,7 +449,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 				return;
 			}
 			if (write.kind() == SeriesCache.Kind.CREATE) {
-				this.attempts.request("create", () -> this.sink.create(copyWithSeries(write.created(), null)));
+				create(copyWithSeries(write.created(), null), write.recorded());
 			}
 			else {
 				writeSeries(write);
@@ -481,8 +485,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 								: new EventsV1EventSeries().count(count)
 									.lastObservedTime(EventsV1Events.microTime(write.lastObserved())));
 						event.setMetadata(copyMetadata(created));
-						return EventsV1SinkSubscriber.this.attempts.request("create",
-								() -> EventsV1SinkSubscriber.this.sink.create(event));
+						return EventsV1SinkSubscriber.this.create(event, write.recorded());
 					}
 
 					@Override
@@ -494,7 +497,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 					@Override
 					public EventsV1Event patch(int count, String resourceVersion) throws EventSinkException {
 						EventsV1Sink.SeriesPatch patch = new EventsV1Sink.SeriesPatch(count, write.lastObserved(),
-								resourceVersion);
+								resourceVersion, EventsV1SinkSubscriber.this.traceAnnotation.of(write.recorded()));
 						return EventsV1SinkSubscriber.this.attempts.request("patch",
 								() -> EventsV1SinkSubscriber.this.sink.patch(created, patch));
 					}
@@ -519,7 +522,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 					: new EventsV1EventSeries().count(write.count())
 						.lastObservedTime(EventsV1Events.microTime(write.lastObserved())));
 			event.setMetadata(copyMetadata(created).name(write.recorded().generateEventName()));
-			this.attempts.request("create", () -> this.sink.create(event));
+			create(event, write.recorded());
 			return write.count();
 		}
 		EventsV1Event answer = written.event();
@@ -565,7 +568,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 			createWithoutPatch(write);
 			return;
 		}
-		EventsV1Sink.SeriesPatch patch = new EventsV1Sink.SeriesPatch(write.count(), write.lastObserved());
+		EventsV1Sink.SeriesPatch patch = new EventsV1Sink.SeriesPatch(write.count(), write.lastObserved(), null,
+				this.traceAnnotation.of(write.recorded()));
 		try {
 			this.attempts.request("patch", () -> this.sink.patch(write.created(), patch));
 			return;
@@ -584,7 +588,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 		EventsV1Event event = copyWithSeries(write.created(), new EventsV1EventSeries().count(write.count())
 			.lastObservedTime(EventsV1Events.microTime(write.lastObserved())));
 		try {
-			this.attempts.request("create", () -> this.sink.create(event));
+			create(event, write.recorded());
 		}
 		catch (EventSinkException createFailed) {
 			if (createFailed.isAlreadyExists()) {
@@ -621,7 +625,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 		if (occurrences < 2) {
 			event.eventTime(EventsV1Events.microTime(write.lastObserved()));
 		}
-		this.attempts.request("create", () -> this.sink.create(event));
+		create(event, write.recorded());
 		this.counters.writtenWithoutPatch(occurrences);
 	}
 
@@ -637,6 +641,18 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 	private List<RecorderStats.MissingAccess> missingAccess() {
 		return (this.access != null) ? this.access.missingAccess() : List.of();
+	}
+
+	/** A CREATE of {@code event}, with the {@code traceparent} annotation of {@code recorded} when that is on. */
+	private EventsV1Event create(EventsV1Event event, RecordedEvent recorded) throws EventSinkException {
+		V1ObjectMeta metadata = event.getMetadata();
+		V1ObjectMeta annotated = this.traceAnnotation.annotate(metadata, recorded);
+		if (annotated != metadata) {
+			// copyWithSeries shares the cached Event's metadata: the body gets its own
+			event = copyWithSeries(event, event.getSeries()).metadata(annotated);
+		}
+		EventsV1Event body = event;
+		return this.attempts.request("create", () -> this.sink.create(body));
 	}
 
 	private static EventsV1Event copyWithSeries(EventsV1Event created, @Nullable EventsV1EventSeries series) {

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 
+import io.github.kubeevents.tracing.TraceContext;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,10 +23,13 @@ import org.jspecify.annotations.Nullable;
  * @param annotations annotations for the Event's metadata; empty when none
  * @param source the reporting component and host (instance)
  * @param timestamp when it was recorded, from the broadcaster's clock; also the source of the Event's name
+ * @param traceContext the recording thread's trace context, captured by the broadcaster's
+ * {@link io.github.kubeevents.tracing.TraceCapture} when it has one and a span was current; {@code null} otherwise
+ * (always without tracing). Not part of the Event unless the {@code traceparent} annotation is on.
  */
 public record RecordedEvent(InvolvedObject regarding, @Nullable InvolvedObject related, EventType type,
 		String reason, @Nullable String action, String message, Map<String, String> annotations,
-		EventSource source, Instant timestamp) {
+		EventSource source, Instant timestamp, @Nullable TraceContext traceContext) {
 
 	/**
 	 * Checks the required fields and copies the annotations.
@@ -39,6 +43,38 @@ public record RecordedEvent(InvolvedObject regarding, @Nullable InvolvedObject r
 		Objects.requireNonNull(timestamp, "timestamp");
 		message = (message != null) ? message : "";
 		annotations = (annotations == null || annotations.isEmpty()) ? Map.of() : Map.copyOf(annotations);
+	}
+
+	/**
+	 * An event without trace context (the constructor before {@code traceContext} was added).
+	 * @param regarding the object the event is about
+	 * @param related an optional second object, or {@code null}
+	 * @param type Normal or Warning
+	 * @param reason the reason, never empty
+	 * @param action what the reporter did or failed to do, or {@code null}
+	 * @param message the formatted message; empty when none
+	 * @param annotations annotations for the Event's metadata; empty when none
+	 * @param source the reporting component and host
+	 * @param timestamp when it was recorded
+	 * @throws NullPointerException when a required field is {@code null}
+	 */
+	public RecordedEvent(InvolvedObject regarding, @Nullable InvolvedObject related, EventType type, String reason,
+			@Nullable String action, String message, Map<String, String> annotations, EventSource source,
+			Instant timestamp) {
+		this(regarding, related, type, reason, action, message, annotations, source, timestamp, null);
+	}
+
+	/**
+	 * This event with a trace context.
+	 * @param context the context, or {@code null} for none
+	 * @return a copy (or this event when the context is the same)
+	 */
+	public RecordedEvent withTraceContext(@Nullable TraceContext context) {
+		if (context == this.traceContext) {
+			return this;
+		}
+		return new RecordedEvent(this.regarding, this.related, this.type, this.reason, this.action, this.message,
+				this.annotations, this.source, this.timestamp, context);
 	}
 
 	/**

@@ -33,9 +33,25 @@ import org.jspecify.annotations.Nullable;
  * @param deterministicNames whether sinks name Events by their occurrence stream (the opt-in mode that survives
  * restarts and replicas) instead of client-go's way
  * @param shape the fields core/v1 writes carry: client-go's, or with what the readers of Events need
+ * @param tracing whether the recorders capture trace context (then each request runs in its write's context)
+ * @param traceparentAnnotation the annotation key the write's {@code traceparent} is written under, or
+ * {@code null} for none (the default)
  */
 record SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jitter,
 		SinkRequestListener requestListener, @Nullable TokenBucket writeBudget, Clock clock, int writers,
 		int writerQueueCapacity, EventsApi eventsApi, Duration requestTimeout, int seriesCacheSize,
-		CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation, boolean deterministicNames, EventShape shape) {
+		CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation, boolean deterministicNames, EventShape shape,
+		boolean tracing, @Nullable String traceparentAnnotation) {
+
+	/** Settings without tracing. */
+	SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jitter,
+			SinkRequestListener requestListener, @Nullable TokenBucket writeBudget, Clock clock, int writers,
+			int writerQueueCapacity, EventsApi eventsApi, Duration requestTimeout, int seriesCacheSize,
+			CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation, boolean deterministicNames,
+			EventShape shape) {
+		this(retryPolicy, sleeper, jitter, requestListener, writeBudget, clock, writers, writerQueueCapacity, eventsApi,
+				requestTimeout, seriesCacheSize, coreV1Correlation, eventsV1Correlation, deterministicNames, shape, false,
+				null);
+	}
+
 }

@@ -15,6 +15,8 @@ import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
+import io.github.kubeevents.tracing.RequestSpan;
+import io.github.kubeevents.tracing.TraceContext;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +46,8 @@ import org.slf4j.event.Level;
  * waiting for it when there is none.</li>
  * <li><b>Timing and counters.</b> Every request is timed for the {@link SinkRequestListener}; created, patched,
  * retried and failed writes, and the refusals since the last successful write, are counted.</li>
+ * <li><b>Trace context.</b> With tracing, each request of a write runs in the trace context captured when its
+ * event was recorded ({@link TraceContext#startRequest}), so the HTTP span is a child of the caller's.</li>
  * <li><b>Stop and shutdown</b> ({@link #cancel()}): nothing waits any more (a wait in progress ends); each
  * pending write gets its current attempt only (client-go's rule after {@code Shutdown}), until {@link #resume()}.</li>
  * </ul>
@@ -146,6 +150,14 @@ final class WriteAttempts {
 
 	private volatile @Nullable ForbiddenHandler forbiddenHandler;
 
+	/** Whether events carry trace context (else {@link #writeContext} is never used). */
+	private final boolean tracing;
+
+	/** The occurrence of the write running on this thread (a writer thread), when it has a trace context. */
+	private final ThreadLocal<RecordedEvent> tracedWrite = new ThreadLocal<>();
+
+	private final AtomicBoolean spanFailureLogged = new AtomicBoolean();
+
 	/** The verb of the last request that failed on this thread (a writer thread), for the 403 handler. */
 	private final ThreadLocal<String> failedVerb = ThreadLocal.withInitial(() -> "create");
 
@@ -177,6 +189,7 @@ final class WriteAttempts {
 		this.clock = settings.clock();
 		this.counters = counters;
 		this.nanoTime = nanoTime;
+		this.tracing = settings.tracing();
 		this.holdUntilNanos = new AtomicLong(nanoTime.getAsLong());
 		this.namespacesGoneLogged = Caches.expiring(1024, counters.summaryInterval(), this.clock);
 	}
@@ -206,6 +219,20 @@ final class WriteAttempts {
 	}
 
 	private Outcome run(RecordedEvent recorded, int occurrences, Attempt attempt, int maxAttempts, boolean counted) {
+		if (!this.tracing || recorded.traceContext() == null) {
+			return attempts(recorded, occurrences, attempt, maxAttempts, counted);
+		}
+		this.tracedWrite.set(recorded);
+		try {
+			return attempts(recorded, occurrences, attempt, maxAttempts, counted);
+		}
+		finally {
+			this.tracedWrite.remove();
+		}
+	}
+
+	private Outcome attempts(RecordedEvent recorded, int occurrences, Attempt attempt, int maxAttempts,
+			boolean counted) {
 		for (int n = 1;; n++) {
 			try {
 				attempt.run();
@@ -352,8 +379,10 @@ final class WriteAttempts {
 			long start = this.nanoTime.getAsLong();
 			boolean create = "create".equals(verb);
 			Instant sentAt = create ? this.clock.instant() : null;
+			RecordedEvent traced = this.tracing ? this.tracedWrite.get() : null;
+			RequestSpan span = (traced != null) ? startSpan(traced, verb) : null;
 			try {
-				T answer = request.send();
+				T answer = (span != null) ? send(request, span) : request.send();
 				completed(verb, "success", start);
 				if (create) {
 					this.created.increment();
@@ -391,6 +420,46 @@ final class WriteAttempts {
 					throw ex;
 				}
 			}
+		}
+	}
+
+	/** Sends in the write's trace context, ending the request's span with its result. */
+	private <T> T send(Request<T> request, RequestSpan span) throws EventSinkException {
+		String result = "unexpected_response";
+		try {
+			T answer = request.send();
+			result = "success";
+			return answer;
+		}
+		catch (EventSinkException ex) {
+			result = SinkRequestListener.resultOf(ex);
+			throw ex;
+		}
+		finally {
+			try {
+				span.end(result);
+			}
+			catch (RuntimeException ex) {
+				spanFailed(ex);
+			}
+		}
+	}
+
+	private @Nullable RequestSpan startSpan(RecordedEvent traced, String verb) {
+		TraceContext context = traced.traceContext();
+		try {
+			return (context != null) ? context.startRequest(traced, this.api.value(), verb) : null;
+		}
+		catch (RuntimeException ex) {
+			// the request is made without context: tracing never costs a write
+			spanFailed(ex);
+			return null;
+		}
+	}
+
+	private void spanFailed(RuntimeException ex) {
+		if (this.spanFailureLogged.compareAndSet(false, true)) {
+			logger.warn("The trace context of a write failed (logged once; the write is not affected)", ex);
 		}
 	}
 

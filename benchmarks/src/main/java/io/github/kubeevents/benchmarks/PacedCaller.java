@@ -52,7 +52,8 @@ import org.HdrHistogram.Histogram;
  * <p>Run: {@code java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar
  * io.github.kubeevents.benchmarks.PacedCaller --rate 20000 --sink instant} (options: {@code --rate},
  * {@code --warmup} and {@code --duration} in seconds, {@code --objects}, {@code --sink instant|stuck|official|fabric8},
- * {@code --label}, {@code --incoming-capacity}, {@code --subscriber-capacity}). The last line, starting with
+ * {@code --label}, {@code --incoming-capacity}, {@code --subscriber-capacity}, {@code --tracing off|capture|annotation}:
+ * Micrometer Tracing with the caller inside a span, {@code PacedTracing}). The last line, starting with
  * {@code RESULT}, is what {@code benchmarks/paced.sh} reads.
  */
 public final class PacedCaller {
@@ -87,8 +88,19 @@ public final class PacedCaller {
 				.invoke(null, sinkKind, options.getInt("incoming-capacity", 0), options.getInt("subscriber-capacity", 0));
 		}
 		else {
-			broadcaster = (options.has("incoming-capacity") || options.has("subscriber-capacity"))
-					? withCapacities(options) : EventBroadcaster.builder().build();
+			String tracing = options.get("tracing", "off");
+			if (!tracing.equals("off")) {
+				// Micrometer Tracing with the starter's capture (PacedTracing, by reflection as above)
+				EventBroadcaster.Builder builder = (EventBroadcaster.Builder) Class
+					.forName("io.github.kubeevents.benchmarks.PacedTracing")
+					.getMethod("configure", EventBroadcaster.Builder.class, String.class)
+					.invoke(null, EventBroadcaster.builder(), tracing);
+				broadcaster = builder.build();
+			}
+			else {
+				broadcaster = (options.has("incoming-capacity") || options.has("subscriber-capacity"))
+						? withCapacities(options) : EventBroadcaster.builder().build();
+			}
 			broadcaster.startRecordingToSink(sink(sinkKind.equals("stuck") ? release : null));
 		}
 		broadcaster.start();

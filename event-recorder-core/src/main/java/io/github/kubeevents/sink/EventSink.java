@@ -119,9 +119,31 @@ public interface EventSink {
 	 * @param resourceVersion the resourceVersion the Event must still have, or {@code null} for none
 	 * @param lastObservedTime the latest occurrence, written as the series' {@code lastObservedTime} (microseconds),
 	 * or {@code null} for client-go's patch without a series
+	 * @param annotations annotations to set on the Event (merged into its own: the {@code traceparent} of the
+	 * latest occurrence when that option is on); empty for none, always without it
 	 */
 	record CountPatch(int count, OffsetDateTime lastTimestamp, String message, @Nullable String resourceVersion,
-			@Nullable Instant lastObservedTime) {
+			@Nullable Instant lastObservedTime, Map<String, String> annotations) {
+
+		/**
+		 * Copies the annotations.
+		 */
+		public CountPatch {
+			annotations = (annotations == null || annotations.isEmpty()) ? Map.of() : Map.copyOf(annotations);
+		}
+
+		/**
+		 * A patch without annotations (the constructor before {@code annotations} was added).
+		 * @param count the new count
+		 * @param lastTimestamp the new last timestamp (UTC, whole seconds)
+		 * @param message the latest message, may be empty
+		 * @param resourceVersion the resourceVersion the Event must still have, or {@code null} for none
+		 * @param lastObservedTime the latest occurrence, or {@code null} for client-go's patch without a series
+		 */
+		public CountPatch(int count, OffsetDateTime lastTimestamp, String message, @Nullable String resourceVersion,
+				@Nullable Instant lastObservedTime) {
+			this(count, lastTimestamp, message, resourceVersion, lastObservedTime, Map.of());
+		}
 
 		/**
 		 * An unconditional patch (client-go's).
@@ -130,7 +152,7 @@ public interface EventSink {
 		 * @param message the latest message, may be empty
 		 */
 		public CountPatch(int count, OffsetDateTime lastTimestamp, String message) {
-			this(count, lastTimestamp, message, null, null);
+			this(count, lastTimestamp, message, null, null, Map.of());
 		}
 
 		/**
@@ -141,7 +163,7 @@ public interface EventSink {
 		 * @param resourceVersion the resourceVersion the Event must still have, or {@code null} for none
 		 */
 		public CountPatch(int count, OffsetDateTime lastTimestamp, String message, @Nullable String resourceVersion) {
-			this(count, lastTimestamp, message, resourceVersion, null);
+			this(count, lastTimestamp, message, resourceVersion, null, Map.of());
 		}
 
 		/**
@@ -151,7 +173,17 @@ public interface EventSink {
 		 */
 		public CountPatch withSeries(Instant lastObservedTime) {
 			return new CountPatch(this.count, this.lastTimestamp, this.message, this.resourceVersion,
-					Objects.requireNonNull(lastObservedTime, "lastObservedTime"));
+					Objects.requireNonNull(lastObservedTime, "lastObservedTime"), this.annotations);
+		}
+
+		/**
+		 * This patch also setting {@code annotations} on the Event.
+		 * @param annotations the annotations, {@code null} or empty for none
+		 * @return the patch with them
+		 */
+		public CountPatch withAnnotations(@Nullable Map<String, String> annotations) {
+			return new CountPatch(this.count, this.lastTimestamp, this.message, this.resourceVersion,
+					this.lastObservedTime, annotations);
 		}
 
 		/**
@@ -159,14 +191,16 @@ public interface EventSink {
 		 * formatting, so quotes and unicode in messages are safe). The timestamp is RFC 3339 in UTC, e.g.
 		 * {@code 2026-11-30T12:00:00Z}.
 		 * @return {@code {"count":N,"lastTimestamp":"...","message":"..."}}, first
-		 * {@code "metadata":{"resourceVersion":"..."}} when there is a resourceVersion, and last
+		 * {@code "metadata":{"resourceVersion":"...","annotations":{...}}} when there is a resourceVersion or there
+		 * are annotations (each only when present), and last
 		 * {@code "series":{"count":N,"lastObservedTime":"...000000Z"},"eventTime":null} when there is a
 		 * {@link #lastObservedTime()}
 		 */
 		public Map<String, Object> toMap() {
 			Map<String, Object> body = new LinkedHashMap<>();
-			if (this.resourceVersion != null) {
-				body.put("metadata", Map.of("resourceVersion", this.resourceVersion));
+			Map<String, Object> metadata = EventsV1Sink.SeriesPatch.metadata(this.resourceVersion, this.annotations);
+			if (metadata != null) {
+				body.put("metadata", metadata);
 			}
 			body.put("count", this.count);
 			body.put("lastTimestamp", DateTimeFormatter.ISO_INSTANT.format(this.lastTimestamp.toInstant()));

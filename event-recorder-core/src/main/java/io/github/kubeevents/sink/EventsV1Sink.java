@@ -104,8 +104,11 @@ public interface EventsV1Sink {
 	 * @param count the series count, at least 2
 	 * @param lastObservedTime when the event last occurred
 	 * @param resourceVersion the resourceVersion the Event must still have, or {@code null} for none
+	 * @param annotations annotations to set on the Event (merged into its own: the {@code traceparent} of the
+	 * latest occurrence when that option is on); empty for none, always without it
 	 */
-	record SeriesPatch(int count, Instant lastObservedTime, @Nullable String resourceVersion) {
+	record SeriesPatch(int count, Instant lastObservedTime, @Nullable String resourceVersion,
+			Map<String, String> annotations) {
 
 		/**
 		 * {@code MicroTime} as the API server parses it: UTC with exactly six fractional digits
@@ -122,6 +125,27 @@ public interface EventsV1Sink {
 			if (count < 2) {
 				throw new IllegalArgumentException("series.count must be at least 2, was " + count);
 			}
+			annotations = (annotations == null || annotations.isEmpty()) ? Map.of() : Map.copyOf(annotations);
+		}
+
+		/**
+		 * A patch without annotations (the constructor before {@code annotations} was added).
+		 * @param count the series count, at least 2
+		 * @param lastObservedTime when the event last occurred
+		 * @param resourceVersion the resourceVersion the Event must still have, or {@code null} for none
+		 * @throws IllegalArgumentException when {@code count < 2}
+		 */
+		public SeriesPatch(int count, Instant lastObservedTime, @Nullable String resourceVersion) {
+			this(count, lastObservedTime, resourceVersion, Map.of());
+		}
+
+		/**
+		 * This patch also setting {@code annotations} on the Event.
+		 * @param annotations the annotations, {@code null} or empty for none
+		 * @return the patch with them
+		 */
+		public SeriesPatch withAnnotations(@Nullable Map<String, String> annotations) {
+			return new SeriesPatch(this.count, this.lastObservedTime, this.resourceVersion, annotations);
 		}
 
 		/**
@@ -131,25 +155,42 @@ public interface EventsV1Sink {
 		 * @throws IllegalArgumentException when {@code count < 2}
 		 */
 		public SeriesPatch(int count, Instant lastObservedTime) {
-			this(count, lastObservedTime, null);
+			this(count, lastObservedTime, null, Map.of());
 		}
 
 		/**
 		 * The patch body as an ordered map, to be serialised with the client's JSON.
 		 * @return {@code {"series":{"count":N,"lastObservedTime":"..."}}}, first
-		 * {@code "metadata":{"resourceVersion":"..."}} when there is a resourceVersion
+		 * {@code "metadata":{"resourceVersion":"...","annotations":{...}}} when there is a resourceVersion or there
+		 * are annotations (each only when present)
 		 */
 		public Map<String, Object> toMap() {
 			Map<String, Object> series = new LinkedHashMap<>();
 			series.put("count", this.count);
 			series.put("lastObservedTime", MICRO_TIME.format(this.lastObservedTime));
-			if (this.resourceVersion == null) {
+			Map<String, Object> metadata = metadata(this.resourceVersion, this.annotations);
+			if (metadata == null) {
 				return Map.of("series", series);
 			}
 			Map<String, Object> body = new LinkedHashMap<>();
-			body.put("metadata", Map.of("resourceVersion", this.resourceVersion));
+			body.put("metadata", metadata);
 			body.put("series", series);
 			return body;
+		}
+
+		/** A patch's {@code metadata}: the resourceVersion precondition and annotations, or {@code null} for none. */
+		static @Nullable Map<String, Object> metadata(@Nullable String resourceVersion, Map<String, String> annotations) {
+			if (resourceVersion == null && annotations.isEmpty()) {
+				return null;
+			}
+			Map<String, Object> metadata = new LinkedHashMap<>();
+			if (resourceVersion != null) {
+				metadata.put("resourceVersion", resourceVersion);
+			}
+			if (!annotations.isEmpty()) {
+				metadata.put("annotations", new LinkedHashMap<>(annotations));
+			}
+			return metadata;
 		}
 
 	}

@@ -47,13 +47,15 @@ import static io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyExcept
  * @param correlator Correlator settings (aggregation and spam filter) of the API server sink.
  * @param strictProperties Whether a kubeevents.* name that no setting has (a typo) fails startup, naming the nearest
  * valid name; when false it is logged in one warning. System properties and environment variables are not checked.
+ * @param tracing Trace context on Events (with Micrometer Tracing or the OpenTelemetry API): the write joins the
+ * trace of the code that recorded the event, and optionally the Event carries its W3C traceparent.
  */
 @ConfigurationProperties(KubeEventsProperties.PREFIX)
 public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nullable String component,
 		@Nullable String host, @DefaultValue("true") boolean logEvents, @DefaultValue("10s") Duration shutdownTimeout,
 		@DefaultValue("1MB") DataSize maxMessageSize, @DefaultValue Kubeconfig kubeconfig, @DefaultValue Sink sink,
 		@DefaultValue Queue queue, @DefaultValue Correlator correlator,
-		@DefaultValue("true") boolean strictProperties) {
+		@DefaultValue("true") boolean strictProperties, @DefaultValue Tracing tracing) {
 
 	/** The prefix of every property. */
 	public static final String PREFIX = "kubeevents";
@@ -398,6 +400,44 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 					"must be positive");
 			require(messagePrefix != null, "kubeevents.correlator.aggregation.message-prefix", messagePrefix,
 					"must be set");
+		}
+
+	}
+
+	/**
+	 * Trace context on Events ({@code kubeevents.tracing.*}), used when the application has Micrometer Tracing (a
+	 * {@code Tracer} bean), else the OpenTelemetry API (an {@code OpenTelemetry} bean or the Java agent's global
+	 * one), or a {@code TraceCapture} bean of its own: the caller's current span is captured when an
+	 * event is recorded and travels with it to the writer thread.
+	 *
+	 * @param writeSpans Whether each API server request of an event's write runs in the trace context of the code
+	 * that recorded the event, with a span of its own ("event create", "event patch": the Observation
+	 * "kubeevents.event.write" with Micrometer Tracing; child of the caller's span), so that the write, and the OpenTelemetry Java agent's HTTP client span, join the caller's trace
+	 * instead of starting new root spans. False: no span, and the writes stay outside the caller's trace.
+	 * @param traceparentAnnotation Whether each Event carries the W3C traceparent of the span that recorded it as an
+	 * annotation (on a repeat, the latest occurrence's), so that kubectl get event -o yaml leads to the trace.
+	 * Events recorded with no current span get none.
+	 * @param annotationKey Annotation key of the traceparent: "traceparent", as Tekton writes it on its Events; e.g.
+	 * "tracing.k8s.io/traceparent" for tooling that follows the provisional KEP-5915.
+	 */
+	public record Tracing(@DefaultValue("true") boolean writeSpans, @DefaultValue("false") boolean traceparentAnnotation,
+			@DefaultValue("traceparent") String annotationKey) {
+
+		/**
+		 * Validates the tracing settings.
+		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
+		 */
+		public Tracing {
+			require(annotationKey != null && !annotationKey.isBlank(), "kubeevents.tracing.annotation-key",
+					annotationKey, "must not be blank");
+		}
+
+		/**
+		 * Whether anything needs the caller's context: with both options off nothing is captured.
+		 * @return {@code true} when write spans or the annotation are on
+		 */
+		public boolean captures() {
+			return this.writeSpans || this.traceparentAnnotation;
 		}
 
 	}

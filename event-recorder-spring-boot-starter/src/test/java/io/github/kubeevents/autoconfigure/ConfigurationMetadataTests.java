@@ -107,7 +107,11 @@ class ConfigurationMetadataTests {
 				entry("kubeevents.correlator.apply-to-events-v1", "false"),
 				entry("kubeevents.correlator.aggregation.max-events", "10"),
 				entry("kubeevents.correlator.aggregation.interval", "600s"),
-				entry("kubeevents.correlator.aggregation.message-prefix", "(combined from similar events): "));
+				entry("kubeevents.correlator.aggregation.message-prefix", "(combined from similar events): "),
+				// client-go has no trace context: with it all off the writes are client-go's
+				entry("kubeevents.tracing.write-spans", "true"),
+				entry("kubeevents.tracing.traceparent-annotation", "false"),
+				entry("kubeevents.tracing.annotation-key", "traceparent"));
 	}
 
 	@Test

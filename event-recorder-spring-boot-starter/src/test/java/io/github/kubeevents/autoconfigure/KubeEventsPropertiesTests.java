@@ -137,7 +137,7 @@ class KubeEventsPropertiesTests {
 						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
 								"(combined from similar events): "),
 						false, Duration.ZERO),
-				true);
+				true, new KubeEventsProperties.Tracing(true, false, "traceparent"));
 	}
 
 	@Test

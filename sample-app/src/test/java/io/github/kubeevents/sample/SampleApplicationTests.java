@@ -115,7 +115,7 @@ class SampleApplicationTests {
 						new KubeEventsProperties.Aggregation(true, 10, Duration.ofSeconds(600),
 								"(combined from similar events): "),
 						false, Duration.ZERO),
-				true));
+				true, new KubeEventsProperties.Tracing(true, false, "traceparent")));
 	}
 
 	@Test
