@@ -827,7 +827,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		 * decisions (aggregation, repeats, spam filter) and the queues are unchanged; steady state costs no extra
 		 * request, the first write of a stream after a restart a GET and a PATCH more. Needs {@code get} on Events:
 		 * a sink for a client asks at start (SelfSubjectAccessReview, every namespace) and, refused, keeps
-		 * client-go's names with one WARN naming the verb ({@link EventBroadcaster#naming()}); so does a custom
+		 * client-go's names with one WARN naming the verb ({@code stats().naming()}); so does a custom
 		 * sink whose {@code supportsGet()} is {@code false}.
 		 * @param enabled whether to name Events deterministically
 		 * @return this builder
