@@ -73,8 +73,8 @@ final class EventNaming {
 
 	/**
 	 * Whether an Event of {@code api} in {@code namespace} is named deterministically now: the mode was asked for,
-	 * the sink did not fall back for good, and RBAC does not refuse {@code get} there (the remembered answer, else
-	 * one review per verb; an unknown answer does not refuse). A change is logged: one WARN when a namespace starts
+	 * the sink did not fall back for good, and RBAC does not refuse {@code get} there ({@link EventsAccess#answer}:
+	 * the remembered answer, else one review per verb; an unknown answer does not refuse). A change is logged: one WARN when a namespace starts
 	 * falling back, one INFO when it resumes.
 	 */
 	boolean deterministic(EventsApi api, @Nullable String namespace) {
@@ -84,7 +84,7 @@ final class EventNaming {
 		if (this.access == null || namespace == null) {
 			return true;
 		}
-		EventsAccess.Check check = this.access.check(api, namespace);
+		EventsAccess.Check check = this.access.answer(api, namespace);
 		if (check.refuses("get")) {
 			refusedIn(api, namespace);
 			return false;

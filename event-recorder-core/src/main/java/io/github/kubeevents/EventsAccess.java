@@ -156,6 +156,9 @@ final class EventsAccess {
 
 	private final Cache<String, Check> eventsV1;
 
+	/** The API and namespace pairs whose last {@link #answer} got no answer, kept {@link #ANSWER_TTL}. */
+	private final Cache<String, Boolean> unanswered;
+
 	/**
 	 * @param review one access review
 	 * @param verbs the verbs the write mode needs, e.g. {@link #WRITE_VERBS}
@@ -164,6 +167,7 @@ final class EventsAccess {
 	EventsAccess(Review review, List<String> verbs, Clock clock) {
 		this.coreV1 = Caches.expiring(256, ANSWER_TTL, clock);
 		this.eventsV1 = Caches.expiring(256, ANSWER_TTL, clock);
+		this.unanswered = Caches.expiring(256, ANSWER_TTL, clock);
 		this.review = Objects.requireNonNull(review, "review");
 		this.verbs = List.copyOf(verbs);
 		if (!this.verbs.contains("create")) {
@@ -204,6 +208,27 @@ final class EventsAccess {
 		// remembered beside the namespaces' answers (missingAccess lists those)
 		if (check.known() && !EVERY_NAMESPACE.equals(namespace)) {
 			cache.put(namespace, check);
+		}
+		return check;
+	}
+
+	/**
+	 * {@link #check}, for a question asked at every event (deterministic names): a check that got no answer is not
+	 * asked again for {@link #ANSWER_TTL} (every verb unknown meanwhile), so an unreachable server costs one request
+	 * time limit per namespace and expiry, not one per event.
+	 */
+	Check answer(EventsApi api, String namespace) {
+		Check known = cache(api).getIfPresent(namespace);
+		if (known != null) {
+			return known;
+		}
+		String key = api.value() + " " + namespace;
+		if (this.unanswered.getIfPresent(key) != null) {
+			return unasked(api, namespace);
+		}
+		Check check = check(api, namespace);
+		if (!check.known()) {
+			this.unanswered.put(key, Boolean.TRUE);
 		}
 		return check;
 	}

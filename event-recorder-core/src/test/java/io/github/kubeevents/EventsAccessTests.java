@@ -539,6 +539,31 @@ class EventsAccessTests {
 	}
 
 	/**
+	 * The question deterministic names ask at every event: a check that got no answer (the server unreachable) is
+	 * not asked again until {@link EventsAccess#ANSWER_TTL} passed, so an outage costs one request time limit per
+	 * namespace and expiry instead of one per event; {@link EventsAccess#check} still asks at once.
+	 */
+	@Test
+	void theNamingQuestionAsksAReviewThatFailedOncePerExpiry() {
+		this.verbs = EventsAccess.verbs(true);
+		grant("core", "create", "patch", "get");
+		this.unknown.add("core create");
+		EventsAccess access = access();
+		assertThat(access.answer(EventsApi.CORE_V1, NS).unknown()).containsExactly("create", "patch", "get");
+		assertThat(access.answer(EventsApi.CORE_V1, NS).unknown()).containsExactly("create", "patch", "get");
+		assertThat(this.reviews).containsExactly("core create ns");
+		this.unknown.clear();
+		this.clock.advance(EventsAccess.ANSWER_TTL.minusSeconds(1));
+		assertThat(access.answer(EventsApi.CORE_V1, NS).known()).isFalse();
+		assertThat(this.reviews).hasSize(1);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(access.answer(EventsApi.CORE_V1, NS).allowed()).containsExactly("create", "patch", "get");
+		assertThat(this.reviews).hasSize(4);
+		assertThat(access.answer(EventsApi.CORE_V1, NS).allows("get")).isTrue();
+		assertThat(this.reviews).hasSize(4);
+	}
+
+	/**
 	 * A read the server refused (403) although the probe allowed {@code get}: asked again, and when the review
 	 * still allows it the server's refusal is the answer, remembered like one.
 	 */
