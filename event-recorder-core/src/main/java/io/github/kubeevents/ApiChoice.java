@@ -6,14 +6,11 @@ import java.util.Objects;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsClient;
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
 
 /**
  * The events API a recorder writes, and why: the configured one, or what discovery found for
  * {@link EventsApi#AUTO} (client-go's {@code NewEventBroadcasterAdapter}: events.k8s.io/v1 when the server
- * serves it, else core/v1); and the SelfSubjectAccessReview behind the {@link EventsAccess} probe of a client's
- * sink.
+ * serves it, else core/v1).
  *
  * <p>Immutable and thread-safe.
  *
@@ -21,8 +18,6 @@ import org.slf4j.Logger;
  * @param reason why, e.g. {@code "auto: the API server serves events.k8s.io/v1"}
  */
 record ApiChoice(EventsApi api, String reason) {
-
-	private static final Logger logger = RecorderLog.LOGGER;
 
 	/**
 	 * Checks the choice.
@@ -61,34 +56,6 @@ record ApiChoice(EventsApi api, String reason) {
 		catch (RuntimeException ex) {
 			return new ApiChoice(EventsApi.CORE_V1,
 					"auto: discovery of events.k8s.io/v1 failed (" + ex + "), using core/v1");
-		}
-	}
-
-	/**
-	 * Whether the client's identity may use {@code verb} on {@code events} of {@code apiGroup} in
-	 * {@code namespace} ({@link EventsClient#eventsAllowed}: one SelfSubjectAccessReview, which every
-	 * authenticated user may make).
-	 * @param client the client
-	 * @param apiGroup {@code ""} (core/v1) or {@code events.k8s.io}
-	 * @param verb e.g. {@code create}
-	 * @param namespace the namespace, or {@code null} for every namespace
-	 * @param timeout the time limit of the request; {@link Duration#ZERO} for the client's own
-	 * @return the review's answer; {@code null} when the review itself failed (logged), so it can be asked again
-	 */
-	static @Nullable Boolean eventsAllowed(EventsClient client, String apiGroup, String verb, @Nullable String namespace,
-			Duration timeout) {
-		try {
-			return client.eventsAllowed(apiGroup, verb, namespace, timeout);
-		}
-		catch (EventSinkException ex) {
-			logger.warn("Could not ask whether {} on events in API group '{}' is allowed in namespace '{}': {}", verb,
-					apiGroup, namespace, ex.getMessage());
-			return null;
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not ask whether {} on events in API group '{}' is allowed in namespace '{}': {}", verb,
-					apiGroup, namespace, ex.toString());
-			return null;
 		}
 	}
 

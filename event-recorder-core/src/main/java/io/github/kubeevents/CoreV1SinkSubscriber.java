@@ -93,7 +93,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	}
 
 	private String aggregateName(CoreV1Event aggregate) {
-		return this.naming.deterministic() ? DeterministicNames.coreV1(aggregate, true) : null;
+		return this.naming.deterministic(EventsApi.CORE_V1, aggregate.getMetadata().getNamespace())
+				? DeterministicNames.coreV1(aggregate, true) : null;
 	}
 
 	@Override
@@ -104,7 +105,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 			return;
 		}
 		CoreV1Event event = CoreV1Events.of(recorded);
-		if (this.naming.deterministic()) {
+		if (this.naming.deterministic(EventsApi.CORE_V1, event.getMetadata().getNamespace())) {
 			event.getMetadata().setName(DeterministicNames.coreV1(event, false));
 		}
 		CorrelationResult result = this.correlator.correlate(event);
@@ -276,8 +277,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 
 				});
 		if (written.readRefused()) {
-			this.naming.fallBack("RBAC does not allow the verb 'get' on events (core/v1) in namespace '" + namespace
-					+ "', which the mode needs to continue an Event another process wrote");
+			this.naming.readRefused(EventsApi.CORE_V1, namespace);
 			// this occurrence becomes a new Event with client-go's name; the correlator then patches that one
 			CoreV1Event fresh = CoreV1Events.copy(event);
 			fresh.getMetadata().name(recorded.generateEventName()).resourceVersion(null);

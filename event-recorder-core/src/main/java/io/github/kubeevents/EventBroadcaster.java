@@ -826,9 +826,11 @@ public final class EventBroadcaster implements AutoCloseable {
 		 * resourceVersion as a precondition, re-reading after a 409 Conflict at most 10 times. The correlator's
 		 * decisions (aggregation, repeats, spam filter) and the queues are unchanged; steady state costs no extra
 		 * request, the first write of a stream after a restart a GET and a PATCH more. Needs {@code get} on Events:
-		 * a sink for a client asks at start (SelfSubjectAccessReview, every namespace) and, refused, keeps
-		 * client-go's names with one WARN naming the verb ({@code stats().naming()}); so does a custom
-		 * sink whose {@code supportsGet()} is {@code false}.
+		 * a sink for a client asks per namespace, with the write verbs (SelfSubjectAccessReviews, answers kept 5
+		 * minutes), and where RBAC refuses it (or the server refuses a read) names that namespace's Events with
+		 * client-go's names, with one WARN naming the verb ({@code stats().naming()}), until the answer
+		 * expired and RBAC allows {@code get}; a custom sink whose {@code supportsGet()} is {@code false} keeps
+		 * client-go's names for good.
 		 * @param enabled whether to name Events deterministically
 		 * @return this builder
 		 */

@@ -8,14 +8,19 @@ import java.util.Objects;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.EventsClient;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
 
 /**
- * What RBAC lets the recorder's identity do with Events, verb by verb, per events API and namespace: the probe
- * behind the choice of {@code auto}, the startup line and the {@code written_without_patch} mode. Each question is
- * one access review ({@link Review}, a SelfSubjectAccessReview for the official client; another client plugs its
- * own), asked per verb the recorder needs ({@link #WRITE_VERBS} by default; a mode that reads adds {@code get}).
+ * What RBAC lets the recorder's identity do with Events, verb by verb, per events API and namespace: the one owner
+ * of RBAC answers, behind the choice of {@code auto}, the startup report ({@link #report}), the
+ * {@code written_without_patch} mode and deterministic names ({@link EventNaming} asks it whether {@code get} is
+ * allowed in a namespace). Each question is one access review ({@link Review}: {@link #review(EventsClient,
+ * Duration)}, a SelfSubjectAccessReview, for a client; a test plugs its own), asked per verb the recorder needs
+ * ({@link #verbs(boolean)}: {@link #WRITE_VERBS}, and {@code get} when Events are named deterministically).
  * After a review that fails, the check's remaining verbs are unknown without being asked, so an unreachable server
  * costs one request time limit per check, not one per verb.
  *
@@ -23,11 +28,14 @@ import org.jspecify.annotations.Nullable;
  * per API) for {@link #ANSWER_TTL} of the broadcaster's clock; a verb whose review failed (a timeout, a 5xx) is
  * {@linkplain Check#unknown() unknown} and asked again at the next check. {@link #recheck} forgets a remembered
  * answer that a refusal of the server contradicts, so RBAC revoked after the first check is seen at once; RBAC
- * granted later is seen once the answer that refused it expired (a repeat then tries its PATCH again).
+ * granted later is seen once the answer that refused it expired (a repeat then tries its PATCH again, a namespace
+ * refused {@code get} is named deterministically again). {@code get} follows the same rule as the write verbs.
  *
  * <p>Thread-safe.
  */
 final class EventsAccess {
+
+	private static final Logger logger = RecorderLog.LOGGER;
 
 	/** One access review: whether the identity may use {@code verb} on {@code events} of {@code apiGroup}. */
 	@FunctionalInterface
@@ -46,6 +54,14 @@ final class EventsAccess {
 	/** The verbs every write mode needs: CREATE of a first occurrence, PATCH of a repeat. */
 	static final List<String> WRITE_VERBS = List.of("create", "patch");
 
+	/** The verbs of a mode that also reads Events (deterministic names): {@link #WRITE_VERBS} and {@code get}. */
+	static final List<String> READ_WRITE_VERBS = List.of("create", "patch", "get");
+
+	/** The verbs a sink needs: {@link #READ_WRITE_VERBS} when it reads Events, else {@link #WRITE_VERBS}. */
+	static List<String> verbs(boolean readsEvents) {
+		return readsEvents ? READ_WRITE_VERBS : WRITE_VERBS;
+	}
+
 	/**
 	 * The answers for one API in one namespace, verb by verb, in the order of the required verbs.
 	 * @param api the API
@@ -62,9 +78,13 @@ final class EventsAccess {
 			unknown = List.copyOf(unknown);
 		}
 
-		/** Whether every verb is allowed. */
+		/**
+		 * Whether every write verb asked about is allowed ({@code get}, which only deterministic names need, is not
+		 * part of it: naming falls back without it, writing does not).
+		 */
 		boolean complete() {
-			return this.missing.isEmpty() && this.unknown.isEmpty();
+			return this.missing.stream().noneMatch(WRITE_VERBS::contains)
+					&& this.unknown.stream().noneMatch(WRITE_VERBS::contains);
 		}
 
 		/** Whether every verb got an answer. */
@@ -136,6 +156,9 @@ final class EventsAccess {
 
 	private final Cache<String, Check> eventsV1;
 
+	/** The API and namespace pairs whose last {@link #answer} got no answer, kept {@link #ANSWER_TTL}. */
+	private final Cache<String, Boolean> unanswered;
+
 	/**
 	 * @param review one access review
 	 * @param verbs the verbs the write mode needs, e.g. {@link #WRITE_VERBS}
@@ -144,6 +167,7 @@ final class EventsAccess {
 	EventsAccess(Review review, List<String> verbs, Clock clock) {
 		this.coreV1 = Caches.expiring(256, ANSWER_TTL, clock);
 		this.eventsV1 = Caches.expiring(256, ANSWER_TTL, clock);
+		this.unanswered = Caches.expiring(256, ANSWER_TTL, clock);
 		this.review = Objects.requireNonNull(review, "review");
 		this.verbs = List.copyOf(verbs);
 		if (!this.verbs.contains("create")) {
@@ -189,6 +213,27 @@ final class EventsAccess {
 	}
 
 	/**
+	 * {@link #check}, for a question asked at every event (deterministic names): a check that got no answer is not
+	 * asked again for {@link #ANSWER_TTL} (every verb unknown meanwhile), so an unreachable server costs one request
+	 * time limit per namespace and expiry, not one per event.
+	 */
+	Check answer(EventsApi api, String namespace) {
+		Check known = cache(api).getIfPresent(namespace);
+		if (known != null) {
+			return known;
+		}
+		String key = api.value() + " " + namespace;
+		if (this.unanswered.getIfPresent(key) != null) {
+			return unasked(api, namespace);
+		}
+		Check check = check(api, namespace);
+		if (!check.known()) {
+			this.unanswered.put(key, Boolean.TRUE);
+		}
+		return check;
+	}
+
+	/**
 	 * The server refused {@code verb} on {@code api} in {@code namespace} (HTTP 403): asks again when the remembered
 	 * answer allowed it (RBAC changed since), else returns what is known.
 	 */
@@ -198,6 +243,27 @@ final class EventsAccess {
 			cache(api).invalidate(namespace);
 		}
 		return check(api, namespace);
+	}
+
+	/**
+	 * The server refused a request that needs {@code verb} on {@code api} in {@code namespace} (HTTP 403): like
+	 * {@link #recheck}, and when the answer still does not refuse the verb, the refusal is remembered as the answer
+	 * (the server's word), for {@link #ANSWER_TTL} like any other, when the other verbs are known.
+	 * @return the answer, which refuses {@code verb}
+	 */
+	Check refused(EventsApi api, String namespace, String verb) {
+		Check check = recheck(api, namespace, verb);
+		if (check.refuses(verb)) {
+			return check;
+		}
+		List<String> missing = new ArrayList<>(check.missing());
+		missing.add(verb);
+		Check refused = new Check(api, namespace, check.allowed().stream().filter((v) -> !v.equals(verb)).toList(),
+				missing, check.unknown().stream().filter((v) -> !v.equals(verb)).toList());
+		if (refused.known() && !EVERY_NAMESPACE.equals(namespace)) {
+			cache(api).put(namespace, refused);
+		}
+		return refused;
 	}
 
 	/** An answer with every verb unknown, without asking (the server did not answer another review just now). */
@@ -233,6 +299,78 @@ final class EventsAccess {
 
 	private Cache<String, Check> cache(EventsApi api) {
 		return (api == EventsApi.EVENTS_V1) ? this.eventsV1 : this.coreV1;
+	}
+
+	/**
+	 * The access review of a client ({@link EventsClient#eventsAllowed}: one SelfSubjectAccessReview, which every
+	 * authenticated user may make); a review that fails is logged and answers {@code null}, so it is asked again.
+	 * The namespace {@link #EVERY_NAMESPACE} asks about every namespace.
+	 * @param client the client
+	 * @param timeout the time limit of each request; {@link Duration#ZERO} for the client's own
+	 */
+	static Review review(EventsClient client, Duration timeout) {
+		return (apiGroup, verb, namespace) -> {
+			try {
+				return client.eventsAllowed(apiGroup, verb, namespace, timeout);
+			}
+			catch (EventSinkException ex) {
+				logger.warn("Could not ask whether {} on events in API group '{}' is allowed in namespace '{}': {}", verb,
+						apiGroup, namespace, ex.getMessage());
+				return null;
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not ask whether {} on events in API group '{}' is allowed in namespace '{}': {}", verb,
+						apiGroup, namespace, ex.toString());
+				return null;
+			}
+		};
+	}
+
+	/**
+	 * The startup report: one INFO line with the API chosen and the answers ({@code described}), and one WARN
+	 * naming the write verbs RBAC refuses on the API written ({@code written}), and what that costs. A refused
+	 * {@code get} is reported by {@link EventNaming}, which falls back for it.
+	 */
+	void report(ApiChoice choice, Check written, String described) {
+		logger.info("Writing Kubernetes events with the {} API ({}); RBAC in namespace '{}': {}", choice.api().value(),
+				choice.reason(), written.namespace(), described);
+		if (written.complete()) {
+			return;
+		}
+		if (written.missing().stream().noneMatch(WRITE_VERBS::contains)) {
+			// no answer is no refusal: RBAC advice for an unreachable server would send the reader the wrong way
+			logger.atWarn()
+				.setMessage("RBAC in namespace '{}' is unknown for {}: the access reviews got no answer (the warnings"
+						+ " before say why; the API server may be unreachable). The recorder asks again after the first"
+						+ " refusal")
+				.addArgument(written.namespace())
+				.addArgument(() -> written.api().value())
+				.addKeyValue("eventsApi", written.api().value())
+				.log();
+			return;
+		}
+		String consequence;
+		if (written.withoutPatch()) {
+			consequence = "repeats of an event are written as new Events (counted as written_without_patch) instead"
+					+ " of raising the count of one";
+		}
+		else if (written.refuses("create")) {
+			consequence = "events are refused (counted as rejected_by_server)";
+		}
+		else {
+			consequence = "the recorder asks again after the first refusal";
+		}
+		logger.atWarn()
+			.setMessage("RBAC in namespace '{}': {} events: {}. Grant the verbs {} on {}")
+			.addArgument(written.namespace())
+			.addArgument(written::describe)
+			.addArgument(consequence)
+			.addArgument(this.verbs)
+			.addArgument(() -> (written.api() == EventsApi.EVENTS_V1)
+					? "resource \"events\" in API group \"events.k8s.io\""
+					: "resource \"events\" in API group \"\" (core)")
+			.addKeyValue("eventsApi", written.api().value())
+			.log();
 	}
 
 }

@@ -185,7 +185,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 		if (checked.truncated()) {
 			this.counters.truncated(recorded);
 		}
-		if (this.naming.deterministic()) {
+		if (this.naming.deterministic(EventsApi.EVENTS_V1, checked.event().getMetadata().getNamespace())) {
 			checked.event().getMetadata().setName(DeterministicNames.eventsV1(checked.event()));
 		}
 		SeriesCache.Observation observation = this.cache.observe(checked.event(), recorded);
@@ -515,8 +515,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 				});
 		if (written.readRefused()) {
-			this.naming.fallBack("RBAC does not allow the verb 'get' on events (events.k8s.io/v1) in namespace '"
-					+ namespace + "', which the mode needs to continue an Event another process wrote");
+			this.naming.readRefused(EventsApi.EVENTS_V1, namespace);
 			// client-go's way from now on; this write creates a new Event with a generated name
 			EventsV1Event event = copyWithSeries(created, (write.count() < 2) ? null
 					: new EventsV1EventSeries().count(write.count())

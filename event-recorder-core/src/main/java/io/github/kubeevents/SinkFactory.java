@@ -12,7 +12,6 @@ import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
-import org.slf4j.Logger;
 
 /**
  * Builds a broadcaster's sink subscribers (client-go's {@code StartRecordingToSink} and, for a client,
@@ -28,8 +27,6 @@ final class SinkFactory {
 
 	/** The subscriber name of the first sink ({@link EventBroadcaster#FIRST_SINK_SUBSCRIBER}). */
 	static final String FIRST_SINK_SUBSCRIBER = "sink";
-
-	private static final Logger logger = RecorderLog.LOGGER;
 
 	private final SinkSettings settings;
 
@@ -79,26 +76,16 @@ final class SinkFactory {
 	}
 
 	/**
-	 * The naming of a client's sink: deterministic when asked for and RBAC allows {@code get} on the API's Events
-	 * in every namespace (one SelfSubjectAccessReview; when the review itself fails, the mode stays on and a
-	 * refused read later falls back).
+	 * The naming of a client's sink: deterministic when asked for and the sink can read Events, in the namespaces
+	 * where {@code access} finds that RBAC allows {@code get} ({@link EventNaming}).
 	 */
-	private EventNaming naming(EventsClient client, EventsApi api, boolean sinkCanRead) {
-		EventNaming naming = naming(sinkCanRead);
-		if (naming.requested() && naming.fallbackReason() == null) {
-			String group = (api == EventsApi.EVENTS_V1) ? "events.k8s.io" : "";
-			Boolean allowed = ApiChoice.eventsAllowed(client, group, "get", null, this.settings.requestTimeout());
-			if (Boolean.FALSE.equals(allowed)) {
-				naming.fallBack("RBAC does not allow the verb 'get' on events (" + api.value()
-						+ ") in every namespace, which the mode needs to continue an Event another process wrote");
-			}
-		}
-		return naming;
+	private EventNaming naming(EventsAccess access, boolean sinkCanRead) {
+		return sinkCanRead ? EventNaming.of(this.settings.deterministicNames(), access) : naming(false);
 	}
 
 	/**
 	 * The sink subscriber of the configured API for a client, with an {@link EventsAccess} probe asking
-	 * SelfSubjectAccessReviews. For {@code auto} one discovery request decides, then the probe's answers for the
+	 * SelfSubjectAccessReviews about every verb the mode needs ({@code get} too for deterministic names). For {@code auto} one discovery request decides, then the probe's answers for the
 	 * startup namespace ({@link ApiFallback}); an events.k8s.io/v1 sink falls back to core/v1 when RBAC serves the
 	 * latter better. The startup line gives the choice and the probe's answers; a verb missing on the API written
 	 * is logged at WARN.
@@ -108,16 +95,17 @@ final class SinkFactory {
 		ApiChoice choice = ApiChoice.choose(this.settings.eventsApi(), client, timeout);
 		EventSink coreSink = client.coreV1Sink(timeout);
 		EventsV1Sink sink = client.eventsV1Sink(timeout);
-		return forAccess(choice, coreSink, sink,
-				new EventsAccess((group, verb, namespace) -> ApiChoice.eventsAllowed(client, group, verb, namespace,
-						timeout), EventsAccess.WRITE_VERBS, this.settings.clock()),
-				(api) -> naming(client, api, (api == EventsApi.CORE_V1) ? coreSink.supportsGet() : sink.supportsGet()));
+		EventsAccess access = new EventsAccess(EventsAccess.review(client, timeout),
+				EventsAccess.verbs(this.settings.deterministicNames()), this.settings.clock());
+		return forAccess(choice, coreSink, sink, access,
+				(api) -> naming(access, (api == EventsApi.CORE_V1) ? coreSink.supportsGet() : sink.supportsGet()));
 	}
 
 	/**
 	 * {@link #forClient} after discovery, for any client's sinks and access review.
 	 * @param namingFor the naming of a sink writing an API, asked once for the API written at start (after the
-	 * startup check of {@code auto}, so a switch to core/v1 checks core/v1's {@code get})
+	 * startup check of {@code auto}); the naming is asked about the startup namespace at once, so a {@code get}
+	 * RBAC refuses there is reported at startup
 	 */
 	SinkSubscriber forAccess(ApiChoice choice, EventSink coreSink, EventsV1Sink sink, EventsAccess access,
 			Function<EventsApi, EventNaming> namingFor) {
@@ -129,26 +117,24 @@ final class SinkFactory {
 		}
 		if (choice.api() == EventsApi.CORE_V1) {
 			EventsAccess.Check core = access.check(EventsApi.CORE_V1, namespace);
-			logChoice(choice, namespace, core.describe());
-			warnIfIncomplete(core, access.verbs());
+			access.report(choice, core, core.describe());
 			return remember(new CoreV1SinkSubscriber(name, coreSink, choice, this.settings, this.counters, access,
-					namingFor.apply(EventsApi.CORE_V1)));
+					startupNaming(namingFor, EventsApi.CORE_V1, namespace)));
 		}
 		if (this.settings.eventsApi() != EventsApi.AUTO) {
 			EventsAccess.Check eventsV1 = access.check(EventsApi.EVENTS_V1, namespace);
-			logChoice(choice, namespace, eventsV1.describe());
-			warnIfIncomplete(eventsV1, access.verbs());
+			access.report(choice, eventsV1, eventsV1.describe());
 			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters,
-					namingFor.apply(EventsApi.EVENTS_V1), null, null, access));
+					startupNaming(namingFor, EventsApi.EVENTS_V1, namespace), null, null, access));
 		}
 		ApiFallback apiFallback = new ApiFallback(access);
 		EventsAccess.Check[] checks = apiFallback.atStart(namespace);
 		ApiChoice switched = apiFallback.switched();
-		logChoice((switched != null) ? switched : choice, namespace,
+		access.report((switched != null) ? switched : choice, (switched != null) ? checks[1] : checks[0],
 				checks[0].describe() + "; " + checks[1].describe());
-		warnIfIncomplete((switched != null) ? checks[1] : checks[0], access.verbs());
-		// the core/v1 fallback shares the naming, checked for the API written from the start
-		EventNaming naming = namingFor.apply((switched != null) ? EventsApi.CORE_V1 : EventsApi.EVENTS_V1);
+		// the core/v1 fallback shares the naming, which asks about the API each Event is written to
+		EventNaming naming = startupNaming(namingFor,
+				(switched != null) ? EventsApi.CORE_V1 : EventsApi.EVENTS_V1, namespace);
 		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber(name + "-core", coreSink,
 				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters, access, naming);
 		return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, naming, fallback,
@@ -173,49 +159,12 @@ final class SinkFactory {
 				+ " every namespace)");
 	}
 
-	private static void logChoice(ApiChoice choice, String namespace, String access) {
-		logger.info("Writing Kubernetes events with the {} API ({}); RBAC in namespace '{}': {}", choice.api().value(),
-				choice.reason(), namespace, access);
-	}
-
-	/** One WARN naming the verbs RBAC refuses on the API written, and what that costs. */
-	private static void warnIfIncomplete(EventsAccess.Check check, List<String> verbs) {
-		if (check.complete()) {
-			return;
-		}
-		if (check.missing().isEmpty()) {
-			// no answer is no refusal: RBAC advice for an unreachable server would send the reader the wrong way
-			logger.atWarn()
-				.setMessage("RBAC in namespace '{}' is unknown for {}: the access reviews got no answer (the warnings"
-						+ " before say why; the API server may be unreachable). The recorder asks again after the first"
-						+ " refusal")
-				.addArgument(check.namespace())
-				.addArgument(() -> check.api().value())
-				.addKeyValue("eventsApi", check.api().value())
-				.log();
-			return;
-		}
-		String consequence;
-		if (check.withoutPatch()) {
-			consequence = "repeats of an event are written as new Events (counted as written_without_patch) instead"
-					+ " of raising the count of one";
-		}
-		else if (check.refuses("create")) {
-			consequence = "events are refused (counted as rejected_by_server)";
-		}
-		else {
-			consequence = "the recorder asks again after the first refusal";
-		}
-		logger.atWarn()
-			.setMessage("RBAC in namespace '{}': {} events: {}. Grant the verbs {} on {}")
-			.addArgument(check.namespace())
-			.addArgument(check::describe)
-			.addArgument(consequence)
-			.addArgument(verbs)
-			.addArgument(() -> (check.api() == EventsApi.EVENTS_V1) ? "resource \"events\" in API group \"events.k8s.io\""
-					: "resource \"events\" in API group \"\" (core)")
-			.addKeyValue("eventsApi", check.api().value())
-			.log();
+	/** The naming of a sink writing {@code api}, asked about the startup namespace (a refused get is a WARN now). */
+	private static EventNaming startupNaming(Function<EventsApi, EventNaming> namingFor, EventsApi api,
+			String namespace) {
+		EventNaming naming = namingFor.apply(api);
+		naming.deterministic(api, namespace);
+		return naming;
 	}
 
 	/** The writes of every sink ever built, summed. */
@@ -240,23 +189,30 @@ final class SinkFactory {
 		}
 	}
 
-	/** How the sinks whose subscription is open name their Events. */
+	/**
+	 * How the sinks whose subscription is open name their Events: {@value RecorderStats.Naming#FALLBACK} while any
+	 * of them falls back in any namespace (others may still be named deterministically), else
+	 * {@value RecorderStats.Naming#DETERMINISTIC}; the fallbacks so far, summed, and the latest reason.
+	 */
 	RecorderStats.Naming naming() {
 		if (!this.settings.deterministicNames()) {
 			return RecorderStats.Naming.CLIENT_GO_NAMES;
 		}
 		synchronized (this.lock) {
 			long fallbacks = 0;
+			boolean fallingBack = false;
 			String reason = null;
 			for (SinkSubscriber sink : this.sinks) {
-				String fallback = sink.naming().fallbackReason();
-				if (fallback != null) {
-					fallbacks++;
-					reason = fallback;
+				EventNaming naming = sink.naming();
+				fallbacks += naming.fallbacks();
+				fallingBack |= naming.fallingBack();
+				if (naming.fallbackReason() != null) {
+					reason = naming.fallbackReason();
 				}
 			}
-			return new RecorderStats.Naming((fallbacks > 0) ? RecorderStats.Naming.FALLBACK : RecorderStats.Naming.DETERMINISTIC, true,
-					fallbacks, reason);
+			return new RecorderStats.Naming(
+					fallingBack ? RecorderStats.Naming.FALLBACK : RecorderStats.Naming.DETERMINISTIC, true, fallbacks,
+					reason);
 		}
 	}
 

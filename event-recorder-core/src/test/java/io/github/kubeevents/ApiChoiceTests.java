@@ -85,15 +85,13 @@ class ApiChoiceTests {
 	}
 
 	@Test
-	void theAccessReviewIsAskedAgainWhenItFailed() {
-		assertThat(ApiChoice.eventsAllowed(new ScriptedClient(true, true), "", "create", "ns", TIMEOUT)).isTrue();
-		assertThat(ApiChoice.eventsAllowed(new ScriptedClient(true, false), "", "create", "ns", TIMEOUT)).isFalse();
-		assertThat(ApiChoice.eventsAllowed(new ScriptedClient(true,
-				EventSinkException.of(EventSinkException.Kind.TRANSPORT, "Transport failure: timeout", null)), "", "create",
-				"ns", TIMEOUT))
+	void theAccessReviewOfAClientIsAskedAgainWhenItFailed() {
+		assertThat(EventsAccess.review(new ScriptedClient(true, true), TIMEOUT).allowed("", "create", "ns")).isTrue();
+		assertThat(EventsAccess.review(new ScriptedClient(true, false), TIMEOUT).allowed("", "create", "ns")).isFalse();
+		assertThat(EventsAccess.review(new ScriptedClient(true,
+				EventSinkException.of(EventSinkException.Kind.TRANSPORT, "Transport failure: timeout", null)), TIMEOUT).allowed("", "create", "ns"))
 			.isNull();
-		assertThat(ApiChoice.eventsAllowed(new ScriptedClient(true, new IllegalStateException("x")), "", "create", "ns",
-				TIMEOUT))
+		assertThat(EventsAccess.review(new ScriptedClient(true, new IllegalStateException("x")), TIMEOUT).allowed("", "create", "ns"))
 			.isNull();
 	}
 

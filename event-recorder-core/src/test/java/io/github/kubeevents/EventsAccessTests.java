@@ -61,6 +61,12 @@ class EventsAccessTests {
 	/** How the sinks built by {@link #sink} name their Events. */
 	private EventNaming naming = EventNaming.clientGo();
 
+	/** The verbs the probe asks about. */
+	private List<String> verbs = EventsAccess.WRITE_VERBS;
+
+	/** Whether {@link #sink} names Events deterministically where its probe allows get (as a client's sink does). */
+	private boolean namingAsksTheProbe;
+
 	@AfterEach
 	void shutDown() {
 		this.broadcaster.shutdown(WAIT);
@@ -79,7 +85,7 @@ class EventsAccessTests {
 			Boolean inNamespace = this.rbac.get(key + " " + namespace);
 			return this.unknown.contains(key) ? null
 					: (inNamespace != null) ? inNamespace : this.rbac.getOrDefault(key, Boolean.FALSE);
-		}, EventsAccess.WRITE_VERBS, this.clock);
+		}, this.verbs, this.clock);
 	}
 
 	/** A sink built as {@code startRecordingTo(client)} builds it, over the scripted sinks and review. */
@@ -98,7 +104,11 @@ class EventsAccessTests {
 		ApiChoice choice = (configured == EventsApi.AUTO)
 				? new ApiChoice(discovered, "auto: the API server serves " + discovered.value())
 				: new ApiChoice(configured, "configured");
-		SinkSubscriber sink = factory.forAccess(choice, this.coreV1, this.eventsV1, access(), (api) -> this.naming);
+		EventsAccess access = access();
+		if (this.namingAsksTheProbe) {
+			this.naming = EventNaming.of(true, access);
+		}
+		SinkSubscriber sink = factory.forAccess(choice, this.coreV1, this.eventsV1, access, (api) -> this.naming);
 		this.broadcaster.subscribe(sink.name, sink);
 		this.broadcaster.start();
 		return sink;
@@ -499,15 +509,175 @@ class EventsAccessTests {
 	}
 
 	/** Refuses what the scripted RBAC refuses with the server's 403; otherwise an in-memory core/v1 store. */
+	/**
+	 * Issue 28 item 3: {@code get}, which deterministic names need, is one more verb of the probe, per namespace,
+	 * with the write verbs' expiry rule: refused, it is remembered for {@link EventsAccess#ANSWER_TTL} and listed in
+	 * {@code missingAccess}, without making the write verbs incomplete; granted later, it is seen once the answer
+	 * expired.
+	 */
+	@Test
+	void getIsAskedWithTheWriteVerbsAndItsRefusalExpiresLikeTheirs() {
+		this.verbs = EventsAccess.verbs(true);
+		grant("core", "create", "patch");
+		EventsAccess access = access();
+		EventsAccess.Check refused = access.check(EventsApi.CORE_V1, NS);
+		assertThat(refused).isEqualTo(new EventsAccess.Check(EventsApi.CORE_V1, NS, List.of("create", "patch"),
+				List.of("get"), List.of()));
+		assertThat(refused.complete()).isTrue();
+		assertThat(refused.rank()).isEqualTo(2);
+		assertThat(access.missingAccess()).containsExactly(new RecorderStats.MissingAccess("core/v1", "get", NS));
+		assertThat(this.reviews).containsExactly("core create ns", "core patch ns", "core get ns");
+		grant("core", "get");
+		this.clock.advance(EventsAccess.ANSWER_TTL.minusSeconds(1));
+		assertThat(access.check(EventsApi.CORE_V1, NS).refuses("get")).isTrue();
+		assertThat(this.reviews).hasSize(3);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(access.check(EventsApi.CORE_V1, NS).allowed()).containsExactly("create", "patch", "get");
+		assertThat(this.reviews).hasSize(6);
+		assertThat(access.missingAccess()).isEmpty();
+		assertThat(EventsAccess.verbs(false)).isEqualTo(EventsAccess.WRITE_VERBS);
+	}
+
+	/**
+	 * The question deterministic names ask at every event: a check that got no answer (the server unreachable) is
+	 * not asked again until {@link EventsAccess#ANSWER_TTL} passed, so an outage costs one request time limit per
+	 * namespace and expiry instead of one per event; {@link EventsAccess#check} still asks at once.
+	 */
+	@Test
+	void theNamingQuestionAsksAReviewThatFailedOncePerExpiry() {
+		this.verbs = EventsAccess.verbs(true);
+		grant("core", "create", "patch", "get");
+		this.unknown.add("core create");
+		EventsAccess access = access();
+		assertThat(access.answer(EventsApi.CORE_V1, NS).unknown()).containsExactly("create", "patch", "get");
+		assertThat(access.answer(EventsApi.CORE_V1, NS).unknown()).containsExactly("create", "patch", "get");
+		assertThat(this.reviews).containsExactly("core create ns");
+		this.unknown.clear();
+		this.clock.advance(EventsAccess.ANSWER_TTL.minusSeconds(1));
+		assertThat(access.answer(EventsApi.CORE_V1, NS).known()).isFalse();
+		assertThat(this.reviews).hasSize(1);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(access.answer(EventsApi.CORE_V1, NS).allowed()).containsExactly("create", "patch", "get");
+		assertThat(this.reviews).hasSize(4);
+		assertThat(access.answer(EventsApi.CORE_V1, NS).allows("get")).isTrue();
+		assertThat(this.reviews).hasSize(4);
+	}
+
+	/**
+	 * A read the server refused (403) although the probe allowed {@code get}: asked again, and when the review
+	 * still allows it the server's refusal is the answer, remembered like one.
+	 */
+	@Test
+	void aRefusedReadIsRememberedAsTheAnswerEvenWhenTheReviewAllowsGet() {
+		this.verbs = EventsAccess.verbs(true);
+		grant("core", "create", "patch", "get");
+		EventsAccess access = access();
+		assertThat(access.check(EventsApi.CORE_V1, NS).allows("get")).isTrue();
+		assertThat(access.refused(EventsApi.CORE_V1, NS, "get")).isEqualTo(new EventsAccess.Check(EventsApi.CORE_V1,
+				NS, List.of("create", "patch"), List.of("get"), List.of()));
+		assertThat(this.reviews).hasSize(6);
+		assertThat(access.known(EventsApi.CORE_V1, NS).refuses("get")).isTrue();
+		assertThat(access.refused(EventsApi.CORE_V1, NS, "get").refuses("get")).isTrue();
+		assertThat(this.reviews).hasSize(6);
+		this.clock.advance(EventsAccess.ANSWER_TTL);
+		assertThat(access.known(EventsApi.CORE_V1, NS)).isNull();
+	}
+
+	/**
+	 * Deterministic names where RBAC refuses {@code get}: that namespace's Events get client-go's names, with one
+	 * WARN and one counted fallback (not one per event), and {@code missingAccess} lists {@code get}; once the
+	 * answer expired and RBAC allows {@code get}, deterministic names resume there, with one INFO.
+	 */
+	@Test
+	void deterministicNamesFallBackWhileGetIsRefusedAndResumeWhenItIsGranted() {
+		this.verbs = EventsAccess.verbs(true);
+		this.namingAsksTheProbe = true;
+		grant("core", "create", "patch");
+		SinkSubscriber sink;
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
+			sink = sink(EventsApi.CORE_V1, EventsApi.CORE_V1);
+			assertThat(this.naming.fallingBack()).isTrue();
+			assertThat(sink.missingAccessNow()).containsExactly(new RecorderStats.MissingAccess("core/v1", "get", NS));
+			warningTimes("db-0", 1);
+			warningTimes("db-1", 1);
+			await().atMost(WAIT).until(() -> this.coreV1.created.size() == 2);
+			assertThat(this.coreV1.created).extracting((e) -> e.getMetadata().getName())
+				.allMatch((name) -> name.matches("db-[01]\\.[0-9a-f]{1,16}"));
+			assertThat(this.naming.fallbacks()).isEqualTo(1);
+			assertThat(this.naming.fallbackReason()).isEqualTo("RBAC does not allow the verb 'get' on events"
+					+ " (core/v1) in namespace 'ns', which the mode needs to continue an Event another process wrote;"
+					+ " names are deterministic again there once RBAC allows it");
+			grant("core", "get");
+			this.clock.advance(EventsAccess.ANSWER_TTL);
+			warningTimes("db-2", 1);
+			await().atMost(WAIT).until(() -> this.coreV1.created.size() == 3);
+			assertThat(this.coreV1.created.get(2).getMetadata().getName()).matches("db-2\\.[0-9a-f]{32}");
+			assertThat(this.naming.fallingBack()).isFalse();
+			assertThat(this.naming.fallbacks()).isEqualTo(1);
+			assertThat(sink.missingAccessNow()).isEmpty();
+			assertThat(log.warnings()).filteredOn((line) -> line.startsWith("Deterministic event names are off"))
+				.containsExactly("Deterministic event names are off, using client-go's names (a restart or another"
+						+ " replica starts a new Event): " + this.naming.fallbackReason());
+			assertThat(log.messages(Level.INFO)).filteredOn((line) -> line.startsWith("Deterministic event names are on"))
+				.containsExactly("Deterministic event names are on again for events (core/v1) in namespace 'ns': RBAC"
+						+ " allows the verb 'get'");
+		}
+		assertThat(this.counters.totalDropped()).isZero();
+	}
+
+	/**
+	 * RBAC revoked after the startup check: the read of an Event another process wrote is refused (403), the
+	 * occurrence is created with client-go's name, and the namespace falls back (one WARN) until the refusal, now
+	 * the remembered answer, expires and RBAC allows {@code get} again.
+	 */
+	@Test
+	void aReadRefusedAfterTheStartupCheckFallsBackUntilTheAnswerExpires() {
+		this.verbs = EventsAccess.verbs(true);
+		this.namingAsksTheProbe = true;
+		grant("core", "create", "patch", "get");
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.WARN)) {
+			sink(EventsApi.CORE_V1, EventsApi.CORE_V1);
+			assertThat(this.naming.fallingBack()).isFalse();
+			this.rbac.remove("core get");
+			this.coreV1.streamsExist = true;
+			warningTimes("db-0", 1);
+			await().atMost(WAIT).until(() -> this.coreV1.created.size() == 1);
+			assertThat(this.coreV1.calls).containsExactly("create 409", "get 403", "create");
+			assertThat(this.coreV1.created.get(0).getMetadata().getName()).matches("db-0\\.[0-9a-f]{1,16}");
+			assertThat(this.naming.fallingBack()).isTrue();
+			warningTimes("db-1", 1);
+			await().atMost(WAIT).until(() -> this.coreV1.created.size() == 2);
+			assertThat(this.coreV1.created.get(1).getMetadata().getName()).matches("db-1\\.[0-9a-f]{1,16}");
+			assertThat(log.warnings()).filteredOn((line) -> line.startsWith("Deterministic event names are off"))
+				.hasSize(1);
+			grant("core", "get");
+			this.coreV1.streamsExist = false;
+			this.clock.advance(EventsAccess.ANSWER_TTL);
+			warningTimes("db-2", 1);
+			await().atMost(WAIT).until(() -> this.coreV1.created.size() == 3);
+			assertThat(this.coreV1.created.get(2).getMetadata().getName()).matches("db-2\\.[0-9a-f]{32}");
+			assertThat(this.naming.fallingBack()).isFalse();
+			assertThat(this.naming.fallbacks()).isEqualTo(1);
+		}
+		assertThat(this.counters.totalDropped()).isZero();
+	}
+
 	private final class RbacScriptedCoreSink implements EventSink {
 
 		final List<String> calls = new CopyOnWriteArrayList<>();
 
 		final List<CoreV1Event> created = new CopyOnWriteArrayList<>();
 
+		/** Whether an Event with a stream's name exists already (written by another process). */
+		volatile boolean streamsExist;
+
 		@Override
 		public CoreV1Event create(CoreV1Event event) throws EventSinkException {
 			refuseUnless("core", "create");
+			if (this.streamsExist && EventNames.isStreamName(event.getMetadata().getName())) {
+				this.calls.add("create 409");
+				throw EventSinkException.status(409, "AlreadyExists", "events already exists");
+			}
 			this.calls.add("create");
 			this.created.add(TestEvents.copy(event));
 			return TestEvents.copy(event);
@@ -523,6 +693,21 @@ class EventsAccessTests {
 			CoreV1Event patched = TestEvents.copy(event);
 			patched.setCount(patch.count());
 			return patched;
+		}
+
+		@Override
+		public CoreV1Event get(String namespace, String name) throws EventSinkException {
+			if (!EventsAccessTests.this.rbac.containsKey("core get")) {
+				this.calls.add("get 403");
+			}
+			refuseUnless("core", "get");
+			this.calls.add("get");
+			return TestEvents.copy(this.created.get(0));
+		}
+
+		@Override
+		public boolean supportsGet() {
+			return true;
 		}
 
 	}

@@ -183,9 +183,13 @@ public record RecorderStats(String state, Queue queue, long accepted, Map<String
 	 * <p>Immutable and thread-safe.
 	 *
 	 * @param mode {@value #CLIENT_GO}, {@value #DETERMINISTIC}, or {@value #FALLBACK} when the mode was asked for and
-	 * at least one sink fell back to client-go's names
+	 * at least one sink names Events with client-go's names now, in at least one namespace (a sink falls back in
+	 * the namespaces where RBAC refuses {@code get}, until the answer expires and RBAC allows it; its Events in
+	 * other namespaces keep deterministic names)
 	 * @param deterministicNamesRequested whether the mode was asked for
-	 * @param fallbacks how many sinks fell back to client-go's names (0 unless the mode was asked for)
+	 * @param fallbacks how many times the open sinks fell back to client-go's names: once for good for a sink that
+	 * cannot read, else once per namespace each time RBAC started refusing {@code get} there (0 unless the mode was
+	 * asked for)
 	 * @param fallbackReason why the latest fallback happened, e.g. the verb RBAC refuses, or {@code null}
 	 */
 	public record Naming(String mode, boolean deterministicNamesRequested, long fallbacks,

@@ -1,5 +1,8 @@
 package io.github.kubeevents.it;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 
@@ -11,6 +14,8 @@ import io.github.kubeevents.DropReason;
 import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.LogCapture;
 import io.github.kubeevents.ObjectRecorder;
+import io.github.kubeevents.TickingClock;
+import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
 import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.health.KubeEventsHealthIndicator;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
@@ -230,7 +235,7 @@ class DeterministicNamesIT {
 	void withoutGetOnEventsTheModeFallsBackToClientGoNamesWithOneWarningAndIsCounted() throws Exception {
 		ApiClient client = this.cluster.client(serviceAccountToken("events-writer", List.of("create", "patch")));
 		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.WARN)) {
-			starter(client, "kubeevents.sink.deterministic-names=true").run((context) -> {
+			starter(client, "kubeevents.sink.deterministic-names=true", "POD_NAMESPACE=" + this.ns).run((context) -> {
 				ObjectRecorder recorder = context.getBean(EventRecorder.class).about(pod());
 				recorder.warning("BackOff", MESSAGE);
 				recorder.warning("BackOff", MESSAGE);
@@ -240,7 +245,10 @@ class DeterministicNamesIT {
 				assertThat(naming.mode()).isEqualTo("client-go-fallback");
 				assertThat(naming.fallbacks()).isEqualTo(1);
 				assertThat(naming.fallbackReason()).isEqualTo("RBAC does not allow the verb 'get' on events (core/v1)"
-						+ " in every namespace, which the mode needs to continue an Event another process wrote");
+						+ " in namespace '" + this.ns + "', which the mode needs to continue an Event another process"
+						+ " wrote; names are deterministic again there once RBAC allows it");
+				assertThat(broadcaster.stats().missingAccess())
+					.containsExactly(new RecorderStats.MissingAccess("core/v1", "get", this.ns));
 				Map<String, Object> details = new KubeEventsHealthIndicator(broadcaster,
 						context.getBean(KubeEventsStatus.class))
 					.health()
@@ -256,6 +264,82 @@ class DeterministicNamesIT {
 				.contains("the verb 'get' on events (core/v1)");
 		}
 		assertThat(coreV1Events().get(0).getMetadata().getName()).matches("web-0\\.[0-9a-f]{1,16}");
+	}
+
+	/**
+	 * Issue 28 item 3: a refused {@code get} is an RBAC answer like the others, remembered for
+	 * {@code EventsAccess.ANSWER_TTL} (5 minutes of the broadcaster's clock): granted later, deterministic names
+	 * resume in the namespace once the answer expired, without a restart; one WARN for the fallback, one INFO at the
+	 * return.
+	 */
+	@Test
+	void getGrantedAfterAFallbackBringsDeterministicNamesBackOnceTheAnswerExpired() throws Exception {
+		ApiClient client = this.cluster.client(serviceAccountToken("events-writer", List.of("create", "patch")));
+		TickingClock clock = TickingClock.fixed(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
+			starter(client, "kubeevents.sink.deterministic-names=true", "POD_NAMESPACE=" + this.ns)
+				.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(clock))
+				.run((context) -> {
+					EventBroadcaster broadcaster = context.getBean(EventBroadcaster.class);
+					EventRecorder recorder = context.getBean(EventRecorder.class);
+					recorder.about(pod()).warning("BackOff", MESSAGE);
+					awaiting().until(() -> coreV1Events().size() == 1);
+					String first = coreV1Events().get(0).getMetadata().getName();
+					assertThat(first).matches("web-0\\.[0-9a-f]{1,16}");
+					assertThat(broadcaster.stats().naming().mode()).isEqualTo("client-go-fallback");
+					assertThat(broadcaster.stats().missingAccess())
+						.containsExactly(new RecorderStats.MissingAccess("core/v1", "get", this.ns));
+					grantVerbs("events-writer", List.of("create", "patch", "get"));
+					// the authorizer sees the Role's change shortly after the update
+					CoreV1Api asWriter = new CoreV1Api(client);
+					awaiting().ignoreExceptions()
+						.until(() -> asWriter.readNamespacedEvent(first, this.ns).execute() != null);
+					// still the remembered answer: client-go's names
+					clock.advance(Duration.ofMinutes(5).minusSeconds(1));
+					recorder.about(otherPod("web-1")).warning("BackOff", MESSAGE);
+					awaiting().until(() -> coreV1Events().size() == 2);
+					assertThat(eventNamed("web-1")).matches("web-1\\.[0-9a-f]{1,16}");
+					clock.advance(Duration.ofSeconds(1));
+					recorder.about(otherPod("web-2")).warning("BackOff", MESSAGE);
+					awaiting().until(() -> coreV1Events().size() == 3);
+					assertThat(eventNamed("web-2")).matches("web-2\\.[0-9a-f]{32}");
+					RecorderStats.Naming naming = broadcaster.stats().naming();
+					assertThat(naming.mode()).isEqualTo("deterministic");
+					assertThat(naming.fallbacks()).isEqualTo(1);
+					assertThat(broadcaster.stats().missingAccess()).isEmpty();
+					assertThat(ItSupport.snapshot(context).dropped().values()).containsOnly(0L);
+				});
+			assertThat(log.messages(Level.WARN)).filteredOn((line) -> line.startsWith("Deterministic event names are off"))
+				.singleElement()
+				.asString()
+				.contains("the verb 'get' on events (core/v1) in namespace '" + this.ns + "'");
+			assertThat(log.messages(Level.INFO)).filteredOn((line) -> line.startsWith("Deterministic event names are on"))
+				.containsExactly("Deterministic event names are on again for events (core/v1) in namespace '" + this.ns
+						+ "': RBAC allows the verb 'get'");
+		}
+	}
+
+	private InvolvedObject otherPod(String name) {
+		return new InvolvedObject("Pod", "v1", this.ns, name, "uid-" + name, null, null);
+	}
+
+	private String eventNamed(String pod) throws ApiException {
+		return coreV1Events().stream()
+			.filter((event) -> pod.equals(event.getInvolvedObject().getName()))
+			.findFirst()
+			.orElseThrow()
+			.getMetadata()
+			.getName();
+	}
+
+	/** Replaces the verbs of the Role {@link #serviceAccountToken} made. */
+	private void grantVerbs(String name, List<String> verbs) throws ApiException {
+		new RbacAuthorizationV1Api(this.cluster.adminClient())
+			.replaceNamespacedRole(name, this.ns, new V1Role().metadata(new V1ObjectMeta().name(name))
+				.rules(List.of(new V1PolicyRule().apiGroups(List.of("", "events.k8s.io"))
+					.resources(List.of("events"))
+					.verbs(verbs))))
+			.execute();
 	}
 
 	/** A ServiceAccount in the test namespace allowed only {@code verbs} on Events of both APIs, and its token. */
