@@ -396,6 +396,29 @@ class EventsAccessTests {
 	}
 
 	@Test
+	void aReadRefusedWhileGetWasUnknownMovesGetFromUnknownToMissing() {
+		this.verbs = EventsAccess.verbs(true);
+		grant("core", "create", "patch");
+		this.unknown.add("core get");
+		EventsAccess access = access();
+		assertThat(access.check(EventsApi.CORE_V1, NS).unknown()).containsExactly("get");
+		assertThat(access.refused(EventsApi.CORE_V1, NS, "get")).isEqualTo(new EventsAccess.Check(EventsApi.CORE_V1,
+				NS, List.of("create", "patch"), List.of("get"), List.of()));
+	}
+
+	@Test
+	void aStartupCheckThatFindsCreateRefusedSaysEventsAreRefused() {
+		grant("core", "patch");
+		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
+			sink(EventsApi.CORE_V1, EventsApi.CORE_V1);
+			assertThat(log.warnings()).filteredOn((line) -> line.startsWith("RBAC in namespace 'ns'"))
+				.singleElement()
+				.satisfies((line) -> assertThat(line).contains(": events are refused (counted as rejected_by_server)."
+						+ " Grant the verbs [create, patch]"));
+		}
+	}
+
+	@Test
 	void everyWriteModeNeedsCreate() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new EventsAccess((group, verb, namespace) -> true, List.of("patch", "get"), this.clock))
