@@ -208,15 +208,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	}
 
 	private void countHeld() {
-		int held = 0;
-		for (UpdateCoalescer.Release release : this.coalescer.releaseAll()) {
-			this.counters.drop(DropReason.SHUTDOWN, release.recorded(), release.occurrences());
-			held += release.occurrences();
-		}
-		if (held > 0) {
-			logger.warn("{} repeat(s) held for the minimum update interval were not written before the shutdown"
-					+ " ended (counted as shutdown drops)", held);
-		}
+		countUnwritten(this.coalescer.releaseAll(), UpdateCoalescer.Release::recorded,
+				UpdateCoalescer.Release::occurrences, "repeat(s) held for the minimum update interval were");
 	}
 
 	/**

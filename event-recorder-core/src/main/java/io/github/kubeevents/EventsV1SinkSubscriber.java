@@ -328,15 +328,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 			this.reroutedSize.decrementAndGet();
 			this.counters.drop(DropReason.SHUTDOWN, refused);
 		}
-		int held = 0;
-		for (SeriesCache.Unsubmitted unsubmitted : this.cache.handOver()) {
-			this.counters.drop(DropReason.SHUTDOWN, unsubmitted.last(), unsubmitted.occurrences());
-			held += unsubmitted.occurrences();
-		}
-		if (held > 0) {
-			logger.warn("{} occurrence(s) of event series not written before the shutdown ended (counted as shutdown"
-					+ " drops)", held);
-		}
+		countUnwritten(this.cache.handOver(), SeriesCache.Unsubmitted::last, SeriesCache.Unsubmitted::occurrences,
+				"occurrence(s) of event series");
 	}
 
 	@Override

@@ -2,7 +2,9 @@ package io.github.kubeevents;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
@@ -127,22 +129,30 @@ abstract class SinkSubscriber implements EventHandler {
 	}
 
 	/** At shutdown: the occurrences {@code streams} still carry become {@code shutdown} drops. */
-	void countCarried(StreamWriter<?> streams) {
-		int held = 0;
-		for (StreamWriter.Carried<?> carried : streams.carried()) {
-			this.counters.drop(DropReason.SHUTDOWN, carried.recorded(), carried.occurrences());
-			held += carried.occurrences();
-			forget(streams, carried);
-		}
-		if (held > 0) {
-			LoggerFactory.getLogger(getClass()).warn("{} occurrence(s) that lost the race for their Event to another"
-					+ " writer were not written before the shutdown ended (counted as shutdown drops)", held);
-		}
+	<E> void countCarried(StreamWriter<E> streams) {
+		List<StreamWriter.Carried<E>> carried = streams.carried();
+		countUnwritten(carried, StreamWriter.Carried::recorded, StreamWriter.Carried::occurrences,
+				"occurrence(s) that lost the race for their Event to another writer were");
+		carried.forEach(streams::forget);
 	}
 
-	@SuppressWarnings("unchecked")
-	private static <E> void forget(StreamWriter<E> streams, StreamWriter.Carried<?> carried) {
-		streams.forget((StreamWriter.Carried<E>) carried);
+	/**
+	 * At shutdown: what a subscriber still holds and no write will carry becomes {@code shutdown} drops, each item
+	 * counted once per occurrence it stands for, with one WARN line for all of them ({@code "<n> <what> not written
+	 * before the shutdown ended"}).
+	 */
+	<T> void countUnwritten(Iterable<T> held, Function<T, RecordedEvent> recorded, ToIntFunction<T> occurrences,
+			String what) {
+		int unwritten = 0;
+		for (T item : held) {
+			int count = occurrences.applyAsInt(item);
+			this.counters.drop(DropReason.SHUTDOWN, recorded.apply(item), count);
+			unwritten += count;
+		}
+		if (unwritten > 0) {
+			LoggerFactory.getLogger(getClass())
+				.warn("{} {} not written before the shutdown ended (counted as shutdown drops)", unwritten, what);
+		}
 	}
 
 	/** Whether the deadline of the current stop passed. */
