@@ -172,6 +172,25 @@ class MinUpdateIntervalTests {
 	}
 
 	@Test
+	void aCoalescedPatchInFlightWhenTheShutdownDeadlinePassesIsCountedOncePerOccurrenceItCarried() {
+		CoreV1SinkSubscriber recording = recording(INTERVAL);
+		for (int i = 0; i < 5; i++) {
+			occur(recording, Duration.ofSeconds(1));
+		}
+		settle(recording);
+		// the server hangs: the final write of the 4 held repeats is in flight when the deadline passes
+		this.sink.delayEachCall(Duration.ofHours(1));
+		recording.cancel();
+		recording.beforeStop(true);
+		Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> this.sink.callCount() == 2);
+		recording.abort();
+		recording.stopped(true);
+		assertThat(calls()).containsExactly("create", "patch 5");
+		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(4);
+		assertThat(this.counters.totalDropped()).isEqualTo(4);
+	}
+
+	@Test
 	void aCoalescedPatchTheServerRefusesIsCountedOncePerOccurrenceItCarried() {
 		CoreV1SinkSubscriber recording = recording(INTERVAL);
 		for (int i = 0; i < 7; i++) {
