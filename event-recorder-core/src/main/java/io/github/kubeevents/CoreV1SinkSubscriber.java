@@ -74,9 +74,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 
 	@Override
 	public void onEvent(RecordedEvent recorded) {
-		String problem = ApiServerValidation.problem(recorded);
-		if (problem != null) {
-			this.counters.dropAndLog(DropReason.INVALID_INPUT, recorded, problem, false);
+		if (ApiServerValidation.dropIfRefused(recorded, this.counters)) {
 			return;
 		}
 		CoreV1Event event = CoreV1Events.of(recorded);

@@ -107,9 +107,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 	@Override
 	public void onEvent(RecordedEvent recorded) {
-		String problem = ApiServerValidation.problem(recorded);
-		if (problem != null) {
-			this.counters.dropAndLog(DropReason.INVALID_INPUT, recorded, problem, false);
+		if (ApiServerValidation.dropIfRefused(recorded, this.counters)) {
 			return;
 		}
 		runPassesDue(recorded.timestamp());
