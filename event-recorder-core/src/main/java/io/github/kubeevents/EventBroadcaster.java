@@ -354,11 +354,23 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the statistics
 	 */
 	public RecorderStats stats() {
-		return new RecorderStats(this.fanout.reportedState().tag(), incomingQueue(), this.counters.acceptedCount(),
-				this.counters.droppedByReason(), this.counters.truncatedCount(), this.counters.formatFailureCount(),
-				this.sinks.writes(), this.sinks.rejectedInARow(), this.counters.lastRejection(), subscriberStats(),
-				writeBudget(), this.counters.writtenWithoutPatchCount(), this.counters.throttledBySource(),
-				this.sinks.missingAccessNow(), this.sinks.naming());
+		return RecorderStats.builder()
+			.state(this.fanout.reportedState().tag())
+			.queue(incomingQueue())
+			.accepted(this.counters.acceptedCount())
+			.dropped(this.counters.droppedByReason())
+			.truncatedNotes(this.counters.truncatedCount())
+			.formatFailures(this.counters.formatFailureCount())
+			.writes(this.sinks.writes())
+			.rejectedInARow(this.sinks.rejectedInARow())
+			.lastRejection(this.counters.lastRejection())
+			.subscribers(subscriberStats())
+			.writeBudget(writeBudget())
+			.writtenWithoutPatch(this.counters.writtenWithoutPatchCount())
+			.throttledByServer(this.counters.throttledBySource())
+			.missingAccess(this.sinks.missingAccessNow())
+			.naming(this.sinks.naming())
+			.build();
 	}
 
 	/**
