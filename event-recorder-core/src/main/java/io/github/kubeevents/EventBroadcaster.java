@@ -260,7 +260,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * Starts distribution and every subscriber, the first time or again after {@link #stop(Duration)}. Idempotent
 	 * while running; does nothing after shutdown. Drops not yet reported in a WARN summary (those before the start,
 	 * or while stopped) are summarised at once. When the last stop abandoned a thread at its deadline (stuck in a
-	 * call that ignores interrupts) and it still runs, the state is {@code starting} ({@link #isRunning()} is
+	 * call that ignores interrupts) and it still runs, the state is {@code starting} ({@code stats().running()} is
 	 * {@code false}, events queue) until it ends; then distribution starts by itself, never beside it. A stop
 	 * meanwhile cancels the start.
 	 */
@@ -273,11 +273,8 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Whether events are being distributed.
-	 * @return {@code true} between {@link #start()} and {@link #stop(Duration)} or {@link #shutdown(Duration)}
-	 */
-	public boolean isRunning() {
+	/** Whether events are being distributed: {@code stats().running()}, without building the stats. */
+	boolean isRunning() {
 		return this.fanout.state() == BroadcasterState.RUNNING;
 	}
 

@@ -148,7 +148,7 @@ class KubeEventsLifecycleTests {
 		assertThat(subscribers(broadcaster)).containsExactly("sink");
 		lifecycle.stop();
 		assertThat(lifecycle.isRunning()).isFalse();
-		assertThat(broadcaster.isRunning()).isFalse();
+		assertThat(broadcaster.stats().running()).isFalse();
 		assertThat(broadcaster.stats().state()).as("stopped, not shut down: the context may start again")
 			.isEqualTo("stopped");
 		broadcaster.close();
@@ -199,7 +199,7 @@ class KubeEventsLifecycleTests {
 		KubeEventsLifecycle lifecycle = lifecycle(broadcaster,
 				new KubeEventsStatus(SinkMode.NONE, EffectiveSink.NONE, "kubeevents.sink.mode=none", null, false, null));
 		lifecycle.start();
-		assertThat(broadcaster.isRunning()).isTrue();
+		assertThat(broadcaster.stats().running()).isTrue();
 		assertThat(subscribers(broadcaster)).isEmpty();
 		lifecycle.stop();
 		broadcaster.close();

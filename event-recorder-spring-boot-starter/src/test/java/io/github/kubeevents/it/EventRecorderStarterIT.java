@@ -118,7 +118,7 @@ class EventRecorderStarterIT {
 			// ApplicationContextRunner refreshes the context, so the SmartLifecycle has subscribed and started
 			assertThat(context.getBean("kubeEventsLifecycle", SmartLifecycle.class).isRunning()).isTrue();
 			broadcaster.set(context.getBean(EventBroadcaster.class));
-			assertThat(broadcaster.get().isRunning()).isTrue();
+			assertThat(broadcaster.get().stats().running()).isTrue();
 			Instant before = Instant.now();
 			context.getBean(EventRecorder.class).event(InvolvedObject.of(configMap), EventType.WARNING, "ConfigInvalid", message);
 			Instant after = Instant.now();
@@ -174,7 +174,7 @@ class EventRecorderStarterIT {
 			assertThat(snapshot.dropped()).isEqualTo(drops());
 		});
 		// closing the context stopped the lifecycle, which shut the broadcaster down
-		assertThat(broadcaster.get().isRunning()).isFalse();
+		assertThat(broadcaster.get().stats().running()).isFalse();
 	}
 
 	/**
