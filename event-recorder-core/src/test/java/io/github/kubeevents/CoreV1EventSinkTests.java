@@ -40,6 +40,10 @@ class CoreV1EventSinkTests {
 		}
 	}
 
+	private static Sink<CoreV1Event, EventSink.CountPatch> sink(ApiClient client) {
+		return OfficialSink.coreV1(client, OfficialSink.DEFAULT_REQUEST_TIMEOUT);
+	}
+
 	private static CoreV1Event event() {
 		return TestEvents.event("R", "m", TestEvents.ref("Pod", "p", "ns"));
 	}
@@ -47,8 +51,7 @@ class CoreV1EventSinkTests {
 	@Test
 	void createIsAJsonPostToTheEventsNamespace() throws Exception {
 		try (StubApiServer server = new StubApiServer()) {
-			Sink<CoreV1Event, EventSink.CountPatch> sink = OfficialSink.coreV1(server.client(),
-					OfficialSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			CoreV1Event stored = sink.create(event());
 			assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
 			assertThat(server.requests()).singleElement().satisfies((request) -> {
@@ -71,8 +74,7 @@ class CoreV1EventSinkTests {
 	void patchIsAStrategicMergePatchOfCountLastTimestampAndMessage() throws Exception {
 		try (StubApiServer server = new StubApiServer()) {
 			server.answer(new StubApiServer.Answer(200, null));
-			Sink<CoreV1Event, EventSink.CountPatch> sink = OfficialSink.coreV1(server.client(),
-					OfficialSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			CoreV1Event stored = sink.patch(event(), new EventSink.CountPatch(3, T5, "m"));
 			assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
 			assertThat(server.requests()).singleElement().satisfies((request) -> {
@@ -88,8 +90,7 @@ class CoreV1EventSinkTests {
 	void patchBodyIsJsonNotStringFormatting() throws Exception {
 		try (StubApiServer server = new StubApiServer()) {
 			server.answer(new StubApiServer.Answer(200, null), new StubApiServer.Answer(200, null));
-			Sink<CoreV1Event, EventSink.CountPatch> sink = OfficialSink.coreV1(server.client(),
-					OfficialSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			String message = "quote \" backslash \\ unicode é newline \n <tag> & 'x'";
 			sink.patch(event(), new EventSink.CountPatch(4, T5, message));
 			sink.patch(event(), new EventSink.CountPatch(2, T5, ""));
@@ -104,8 +105,7 @@ class CoreV1EventSinkTests {
 	void readersPatchSetsTheSeriesAndSendsANullThatRemovesEventTime() throws Exception {
 		try (StubApiServer server = new StubApiServer()) {
 			server.answer(new StubApiServer.Answer(200, null));
-			Sink<CoreV1Event, EventSink.CountPatch> sink = OfficialSink.coreV1(server.client(),
-					OfficialSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			sink.patch(event(), new EventSink.CountPatch(3, T5, "m", "12")
 				.withSeries(Instant.parse("2026-11-30T12:00:05.987654321Z")));
 			assertThat(server.requests()).singleElement()
@@ -134,8 +134,7 @@ class CoreV1EventSinkTests {
 					new StubApiServer.Answer(409, null,
 							"{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"AlreadyExists\",\"code\":409}"),
 					new StubApiServer.Answer(200, null, "this is not an Event"));
-			Sink<CoreV1Event, EventSink.CountPatch> sink = OfficialSink.coreV1(server.client(),
-					OfficialSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			EventSinkException notFound = catchThrowableOfType(EventSinkException.class,
 					() -> sink.patch(event(), new EventSink.CountPatch(2, T5, "m")));
 			assertThat(notFound.isNotFound()).isTrue();
@@ -157,8 +156,7 @@ class CoreV1EventSinkTests {
 		try (StubApiServer server = new StubApiServer()) {
 			server.answer(new StubApiServer.Answer(201, null, fromANewerServer),
 					new StubApiServer.Answer(201, null, "{\"kind\":\"Status\"}"));
-			Sink<CoreV1Event, EventSink.CountPatch> sink = OfficialSink.coreV1(server.client(),
-					OfficialSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			CoreV1Event stored = sink.create(event());
 			assertThat(stored.getMetadata().getName()).isEqualTo("web-0.1");
 			assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
@@ -173,8 +171,7 @@ class CoreV1EventSinkTests {
 	@Test
 	void deadConnectionIsATransportFailure() throws Exception {
 		ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + closedPort());
-		Sink<CoreV1Event, EventSink.CountPatch> sink = OfficialSink.coreV1(client,
-				OfficialSink.DEFAULT_REQUEST_TIMEOUT);
+		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
 		EventSinkException create = catchThrowableOfType(EventSinkException.class, () -> sink.create(event()));
 		assertThat(create.kind()).isEqualTo(EventSinkException.Kind.TRANSPORT);
 		assertThat(create.isRetryable()).isTrue();
@@ -187,8 +184,7 @@ class CoreV1EventSinkTests {
 	@Test
 	void eventWithoutNamespaceOrNameCannotBeBuilt() throws Exception {
 		ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + closedPort());
-		Sink<CoreV1Event, EventSink.CountPatch> sink = OfficialSink.coreV1(client,
-				OfficialSink.DEFAULT_REQUEST_TIMEOUT);
+		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
 		CoreV1Event noNamespace = event();
 		noNamespace.getMetadata().setNamespace(null);
 		EventSinkException ex = catchThrowableOfType(EventSinkException.class, () -> sink.create(noNamespace));
@@ -205,8 +201,7 @@ class CoreV1EventSinkTests {
 		CountDownLatch frozen = new CountDownLatch(1);
 		try (StubApiServer server = new StubApiServer()) {
 			server.holdAnswersUntil(frozen);
-			Sink<CoreV1Event, EventSink.CountPatch> sink = OfficialSink.coreV1(server.client(),
-					OfficialSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			CompletableFuture<EventSinkException> call = CompletableFuture.supplyAsync(() -> {
 				try {
 					sink.create(event());
