@@ -12,6 +12,7 @@ import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.jspecify.annotations.Nullable;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -51,7 +52,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 
 	private static final Logger logger = LoggerFactory.getLogger(CoreV1SinkSubscriber.class);
 
-	private final EventSink sink;
+	private final Sink<CoreV1Event, EventSink.CountPatch> sink;
 
 	private final EventCorrelator correlator;
 
@@ -66,8 +67,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	/** The {@code traceparent} annotation of each write, when that option is on. */
 	private final TraceAnnotation traceAnnotation;
 
-	CoreV1SinkSubscriber(String name, EventSink sink, ApiChoice choice, SinkSettings settings,
-			EventCounters counters) {
+	CoreV1SinkSubscriber(String name, Sink<CoreV1Event, EventSink.CountPatch> sink, ApiChoice choice,
+			SinkSettings settings, EventCounters counters) {
 		this(name, sink, choice, settings, counters, null, EventNaming.clientGo());
 	}
 
@@ -76,10 +77,9 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	 * for none (every repeat is a PATCH)
 	 * @param naming how Events are named (client-go's, or deterministic)
 	 */
-	CoreV1SinkSubscriber(String name, EventSink sink, ApiChoice choice, SinkSettings settings,
-			EventCounters counters, @Nullable EventsAccess access, EventNaming naming) {
-		super(name, choice, new SinkControl(sink::cancel, sink::abort, sink::resume, sink::stopped), settings,
-				counters, naming);
+	CoreV1SinkSubscriber(String name, Sink<CoreV1Event, EventSink.CountPatch> sink, ApiChoice choice,
+			SinkSettings settings, EventCounters counters, @Nullable EventsAccess access, EventNaming naming) {
+		super(name, choice, sink, settings, counters, naming);
 		this.sink = Objects.requireNonNull(sink, "sink");
 		this.correlator = new EventCorrelator(settings.coreV1Correlation(),
 				naming.requested() ? this::aggregateName : null);

@@ -486,7 +486,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		EventShape eventShape = EventShape.READERS;
 
-		Duration requestTimeout = CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT;
+		Duration requestTimeout = OfficialSink.DEFAULT_REQUEST_TIMEOUT;
 
 		String accessCheckNamespace = DEFAULT_ACCESS_CHECK_NAMESPACE;
 

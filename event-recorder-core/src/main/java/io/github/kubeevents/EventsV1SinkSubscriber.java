@@ -16,6 +16,7 @@ import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.EventsV1EventSeries;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -71,7 +72,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 	/** How many periods a schedule may fall behind the clock before its missed passes are skipped. */
 	private static final int MAX_PASSES_BEHIND = 10;
 
-	private final EventsV1Sink sink;
+	private final Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink;
 
 	private final SeriesCache cache;
 
@@ -108,13 +109,13 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 	/** The {@code traceparent} annotation of each write, when that option is on. */
 	private final TraceAnnotation traceAnnotation;
 
-	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
-			EventCounters counters) {
+	EventsV1SinkSubscriber(String name, Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, ApiChoice choice,
+			SinkSettings settings, EventCounters counters) {
 		this(name, sink, choice, settings, counters, EventNaming.clientGo(), null, null, null);
 	}
 
-	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
-			EventCounters counters, EventNaming naming) {
+	EventsV1SinkSubscriber(String name, Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, ApiChoice choice,
+			SinkSettings settings, EventCounters counters, EventNaming naming) {
 		this(name, sink, choice, settings, counters, naming, null, null, null);
 	}
 
@@ -126,11 +127,10 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 	 * @param access the RBAC probe, for writing repeats as new Events where {@code patch} is refused (and the switch
 	 * does not help); {@code null} for none
 	 */
-	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
-			EventCounters counters, EventNaming naming, @Nullable CoreV1SinkSubscriber fallback,
+	EventsV1SinkSubscriber(String name, Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, ApiChoice choice,
+			SinkSettings settings, EventCounters counters, EventNaming naming, @Nullable CoreV1SinkSubscriber fallback,
 			@Nullable ApiFallback apiFallback, @Nullable EventsAccess access) {
-		super(name, choice, new SinkControl(sink::cancel, sink::abort, sink::resume, sink::stopped), settings,
-				counters, naming);
+		super(name, choice, sink, settings, counters, naming);
 		this.streams = new StreamWriter<>(settings.seriesCacheSize(), 2, settings.jitter(), this.attempts::pause);
 		this.fallback = fallback;
 		this.apiFallback = apiFallback;

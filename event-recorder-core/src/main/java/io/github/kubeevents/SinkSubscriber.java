@@ -8,6 +8,7 @@ import java.util.function.ToIntFunction;
 
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.Sink;
 
 import org.slf4j.LoggerFactory;
 
@@ -27,10 +28,6 @@ import org.slf4j.LoggerFactory;
  */
 abstract class SinkSubscriber implements EventHandler {
 
-	/** The lifecycle calls of the SPI sink a subscriber writes to. */
-	record SinkControl(Runnable cancel, Runnable abort, Runnable resume, Runnable stopped) {
-	}
-
 	protected final String name;
 
 	protected final SinkWriters writers;
@@ -41,7 +38,8 @@ abstract class SinkSubscriber implements EventHandler {
 
 	protected final EventNaming naming;
 
-	private final SinkControl sink;
+	/** The SPI sink written to, for its lifecycle calls. */
+	private final Sink<?, ?> sink;
 
 	private volatile ApiChoice choice;
 
@@ -51,7 +49,7 @@ abstract class SinkSubscriber implements EventHandler {
 	/** Whether the deadline of the current stop passed ({@link #abort()}) ; cleared by {@link #resume()}. */
 	private volatile boolean aborted;
 
-	SinkSubscriber(String name, ApiChoice choice, SinkControl sink, SinkSettings settings, EventCounters counters,
+	SinkSubscriber(String name, ApiChoice choice, Sink<?, ?> sink, SinkSettings settings, EventCounters counters,
 			EventNaming naming) {
 		this.name = name;
 		this.naming = naming;
@@ -77,7 +75,7 @@ abstract class SinkSubscriber implements EventHandler {
 	/** A stop or shutdown began: nothing waits any more; each pending write gets one attempt. Any thread. */
 	void cancel() {
 		this.attempts.cancel();
-		this.sink.cancel().run();
+		this.sink.cancel();
 	}
 
 	/**
@@ -95,7 +93,7 @@ abstract class SinkSubscriber implements EventHandler {
 	 */
 	void stopped(boolean shutdown) {
 		this.writers.closeAndJoin();
-		this.sink.stopped().run();
+		this.sink.stopped();
 	}
 
 	/**
@@ -178,14 +176,14 @@ abstract class SinkSubscriber implements EventHandler {
 		this.aborted = true;
 		cancel();
 		this.writers.abort();
-		this.sink.abort().run();
+		this.sink.abort();
 	}
 
 	/** The recorder starts again after a stop: writes wait and retry as usual again. Any thread. */
 	void resume() {
 		this.aborted = false;
 		this.attempts.resume();
-		this.sink.resume().run();
+		this.sink.resume();
 	}
 
 	/**

@@ -409,9 +409,6 @@ class SubscriberQueueModelTests {
 	 */
 	private static final class ModelSink extends SinkSubscriber {
 
-		private static final Runnable NOTHING = () -> {
-		};
-
 		final AtomicIntegerArray handled = new AtomicIntegerArray(EVENTS.size());
 
 		final AtomicInteger closed = new AtomicInteger();
@@ -430,7 +427,7 @@ class SubscriberQueueModelTests {
 
 		ModelSink(boolean swallowInterrupts) {
 			super("model", new ApiChoice(EventsApi.CORE_V1, "configured"),
-					new SinkControl(NOTHING, NOTHING, NOTHING, NOTHING), SETTINGS, COUNTERS, EventNaming.clientGo());
+					new ScriptedSink(), SETTINGS, COUNTERS, EventNaming.clientGo());
 			this.swallowInterrupts = swallowInterrupts;
 		}
 
