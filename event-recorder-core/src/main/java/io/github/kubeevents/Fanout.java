@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * for a core/v1 correlator), and when a writer queue of a sink is full it waits for room
  * ({@link SinkWriters}: backpressure). While it waits, no subscriber gets events: user handlers and other sinks are
  * held up as long as that API server is slow, and events wait in the incoming queue, which, when full, drops them at
- * the caller as {@code queue_full} (counted, and seen by the caller). Nothing is lost while a queue has room.
+ * the caller as {@code queue_full} (counted, with the WARN summary of drops). Nothing is lost while a queue has
+ * room.
  *
  * <p>Changes to the subscriber set travel through the incoming queue as commands, so they are serialised with
  * distribution (apimachinery's {@code blockQueue}): a subscriber added while running receives exactly the events
@@ -40,9 +41,9 @@ import org.slf4j.LoggerFactory;
  * the incoming queue, lets the threads distribute and handle everything queued before it (a sink submits its final
  * writes at the marker, and the distribution thread then waits for its writers), then ends them, within the
  * deadline; events published while stopped wait in the incoming queue (bounded) for the next start. A final stop
- * (shutdown) also refuses every later event. Past the deadline the threads are interrupted and their sinks' requests in flight cancelled; what is
- * left is counted as {@code shutdown} drops, and threads that still have not ended {@link #ABORT_GRACE} later are
- * abandoned with their queues counted.
+ * (shutdown) also refuses every later event. Past the deadline the threads are interrupted and their sinks'
+ * requests in flight cancelled; what is left is counted as {@code shutdown} drops, and threads that still have not
+ * ended {@link #ABORT_GRACE} later are abandoned with their queues counted.
  *
  * <p>The distribution thread also flushes the drop summaries and runs the sinks' periodic work
  * ({@link Subscriber#tick()}) at least once a second of real time, events or not.

@@ -22,10 +22,11 @@ import org.slf4j.LoggerFactory;
  * writer queue fills only when the API server answers slowly, or a writer sleeps between attempts or waits for the
  * write budget, and the events behind it are better kept in the incoming queue, whose room the caller sees, than
  * dropped here although that queue has room. Loss can then only happen where the caller meets the full incoming
- * queue (counted there as {@code queue_full}, with the WARN summary of drops). The wait ends when a writer takes a write from that queue, or at {@link #abort()} (the stop or shutdown deadline;
- * the distribution thread is interrupted too), when the write is counted as a {@code shutdown} drop; a stop's
- * cancel does not end it, since the writers then go on with one attempt per write and make room quickly. Writers
- * never wait for the distribution thread, so the wait cannot deadlock.
+ * queue (counted there as {@code queue_full}, with the WARN summary of drops). The wait ends when a writer takes a
+ * write from that queue, or at {@link #abort()} (the stop or shutdown deadline; the distribution thread is
+ * interrupted too), when the write is counted as a {@code shutdown} drop; a stop's cancel does not end it, since the
+ * writers then go on with one attempt per write and make room quickly. Writers never wait for the distribution
+ * thread, so the wait cannot deadlock.
  *
  * <p><b>The cost, chosen deliberately:</b> while the distribution thread waits here, no subscriber gets events:
  * user {@link EventHandler}s (their queues and threads are their own, but they are fed by this thread) and other
