@@ -27,9 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 26 item 5: no first-burst loss that the queues upstream could have held. 10,000 distinct objects' first
- * events are recorded at once while kube-apiserver is frozen (SIGSTOP): with the default capacities (incoming and
- * subscriber queues of 10,000, four writer queues of 1000) the writer queues fill, the sink's subscriber waits for
- * room instead of dropping, and once the server answers again every event is written; none is dropped as
+ * events are recorded at once while kube-apiserver is frozen (SIGSTOP): with the default capacities (an incoming
+ * queue of 10,000, four writer queues of 1000) the writer queues fill, the distribution thread (which runs the
+ * sink) waits for room instead of dropping, and once the server answers again every event is written; none is dropped as
  * {@code queue_full}.
  */
 @WithTestCluster(isolated = true)
