@@ -14,15 +14,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A subscriber that writes events to a sink (client-go's {@code StartRecordingToSink} watcher), for either events
- * API: on its subscriber thread it decides what to write (correlation, series) and hands the writes to its
- * {@link SinkWriters}, which run them with the sink's {@link WriteAttempts}; when the writer queue of a write is
- * full, the subscriber thread waits for room there (backpressure; see {@link SinkWriters}).
+ * API: on the broadcaster's distribution thread ({@link InlineSink}; it has no queue and no thread of its own) it
+ * decides what to write (correlation, series) and hands the writes to its {@link SinkWriters}, which run them with
+ * the sink's {@link WriteAttempts}; when the writer queue of a write is full, the distribution thread waits for room
+ * there (backpressure; see {@link SinkWriters}). So {@link #onEvent} and {@link #tick} must never wait for anything
+ * else: every subscriber of the broadcaster waits with them.
  *
- * <p>Its life follows its subscriber's, which calls, in this order, from the subscriber thread unless said
- * otherwise: {@link #started()} at every start; {@link #onEvent} per event and {@link #tick(Instant)} at least
- * once a second; {@link #cancel()} (any thread) when a stop or shutdown begins; {@link #beforeStop(boolean)} once
- * its queue is done; {@link #stopped(boolean)} as its thread ends; {@link #abort()} (any thread) if the deadline passes;
- * {@link #resume()} (any thread) before a restart; {@link #closed()} once, when its subscription was closed.
+ * <p>Its {@link InlineSink} calls, in this order, from the distribution thread unless said otherwise:
+ * {@link #resume()} and {@link #started()} at every start (the starting thread, before the distribution thread
+ * runs); {@link #onEvent} per event and {@link #tick(Instant)} at least once a second of real time;
+ * {@link #cancel()} (any thread) when a stop or shutdown begins; {@link #beforeStop(boolean)} at the stop marker,
+ * once the events before the stop are handled (not after the deadline); {@link #stopped(boolean)} right after it,
+ * which waits for the writers (on a short-lived thread of its own when the subscription is closed while running);
+ * {@link #abort()} (any thread) if the deadline passes; {@link #closed()} once, when its subscription was closed.
  *
  * <p>Thread-safe.
  */
@@ -60,7 +64,7 @@ abstract class SinkSubscriber implements EventHandler {
 		this.attempts = new WriteAttempts(choice.api(), settings, counters);
 	}
 
-	/** The subscriber thread started: start the writer threads. */
+	/** A start: start the writer threads. */
 	void started() {
 		this.writers.start();
 	}
@@ -79,15 +83,14 @@ abstract class SinkSubscriber implements EventHandler {
 	}
 
 	/**
-	 * The subscriber's queue is done and a stop or shutdown is under way: submit what must be written before the
-	 * writers end.
+	 * The events before a stop or shutdown are handled: submit what must be written before the writers end.
 	 * @param shutdown whether the broadcaster shuts down for good
 	 */
 	void beforeStop(boolean shutdown) {
 	}
 
 	/**
-	 * The subscriber thread is ending: the writers finish their queues, then the sink releases what is idle.
+	 * The run ends: the writers finish their queues, then the sink releases what is idle.
 	 * @param shutdown whether the broadcaster shuts down for good (what the subscriber still holds is then lost, and
 	 * counted as {@code shutdown} drops)
 	 */
@@ -166,7 +169,7 @@ abstract class SinkSubscriber implements EventHandler {
 		this.whenClosed = action;
 	}
 
-	/** The subscription was closed and its threads are done (or never ran again): no call follows. */
+	/** The subscription was closed and its writers are done (or never ran again): no call follows. */
 	void closed() {
 		this.whenClosed.run();
 	}

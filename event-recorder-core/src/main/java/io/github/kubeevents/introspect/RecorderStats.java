@@ -501,8 +501,9 @@ public final class RecorderStats {
 	}
 
 	/**
-	 * One subscriber's queue. A sink's events also wait in its writer threads' queues: for a sink, depth, capacity
-	 * and drops are those of its subscriber queue and its writer queues together.
+	 * One subscriber's queue. A sink has no subscriber queue (it runs on the distribution thread): for a sink,
+	 * depth, capacity and drops are those of its writer threads' queues together, and the policy is {@code wait}
+	 * (the distribution thread waits for room).
 	 * @param name its name
 	 * @param depth events waiting
 	 * @param capacity the most events that can wait

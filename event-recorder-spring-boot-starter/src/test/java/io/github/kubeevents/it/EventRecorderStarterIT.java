@@ -356,7 +356,7 @@ class EventRecorderStarterIT {
 				for (int i = 0; i < 12; i++) {
 					recorder.event(InvolvedObject.of(pod), EventType.WARNING, "Unhealthy", "Readiness probe failed: HTTP 503");
 				}
-				// correlation is on the sink's subscriber thread, the writes on its writer thread: wait for both
+				// correlation is on the distribution thread, the writes on the sink's writer thread: wait for both
 				awaiting().until(() -> dropped(context, DropReason.SPAM_FILTERED) == 7 && http.size() == 5);
 
 				assertThat(http.summary()).containsExactly("POST 201", "PATCH 200", "PATCH 200", "PATCH 200",
