@@ -3,38 +3,32 @@ package io.github.kubeevents;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.OffsetDateTime;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import com.google.gson.ExclusionStrategy;
-import com.google.gson.FieldAttributes;
 import com.google.gson.Gson;
-import com.google.gson.GsonBuilder;
-import com.google.gson.JsonParseException;
 import io.github.kubeevents.sink.EventSinkException;
-import io.kubernetes.client.common.KubernetesObject;
+import io.github.kubeevents.sink.EventsClient;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import okhttp3.Call;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
-import org.jspecify.annotations.Nullable;
 
 /**
  * How the sinks over the official Java client make their requests: a time limit per request (an OkHttp call
  * timeout, which covers connecting, the TLS handshake, writing and reading), strategic-merge PATCH without
  * client-java's {@code PatchUtils}, cancellation of requests in flight at the stop or shutdown deadline, and the
- * classification of failures ({@link ApiErrors}, with the {@code Retry-After} of a 429/5xx answer, which the
- * recorder's {@link WriteAttempts} honours for all of a sink's writers).
+ * classification of answers and failures ({@link EventsClient#read} and {@link EventSinkException#of(ApiException)},
+ * which other clients' sinks use too, with the {@code Retry-After} of a 429/5xx answer, which the recorder's
+ * {@link WriteAttempts} honours for all of a sink's writers).
  *
  * <p>Requests are built once per write with the generated API (so the client's authentication, base path and
  * default headers apply as usual) and sent on the client's OkHttp client with TCP_NODELAY (OkHttp leaves Nagle's
@@ -59,24 +53,6 @@ final class ApiCalls {
 	/** A patch body: a null value removes the field, so nulls are written (the client's JSON drops them). */
 	private static final Gson PATCH_JSON = JSON.getGson().newBuilder().serializeNulls().create();
 
-	/** Lenient, reflective: unknown fields ignored, managedFields skipped, times as the client reads them. */
-	private static final Gson LENIENT = new GsonBuilder()
-		.registerTypeAdapter(OffsetDateTime.class, JSON.getGson().getAdapter(OffsetDateTime.class))
-		.setExclusionStrategies(new ExclusionStrategy() {
-
-			@Override
-			public boolean shouldSkipField(FieldAttributes field) {
-				return field.getName().equals("managedFields");
-			}
-
-			@Override
-			public boolean shouldSkipClass(Class<?> type) {
-				return false;
-			}
-
-		})
-		.create();
-
 	private final OkHttpClient httpClient;
 
 	private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
@@ -97,7 +73,7 @@ final class ApiCalls {
 	/** Runs a generated request. */
 	<T> T call(CallBuilder builder, Class<T> type, String verb) throws EventSinkException {
 		// built inside the classification, so a request that cannot be built is invalid_input, not a retried failure
-		return classified(() -> execute(build(builder).request(), type), verb);
+		return classified(() -> execute(build(builder).request(), type, verb), verb);
 	}
 
 	/**
@@ -112,7 +88,7 @@ final class ApiCalls {
 				.header("Content-Type", STRATEGIC_MERGE_PATCH)
 				.patch(RequestBody.create(bytes, STRATEGIC_MERGE_PATCH_TYPE))
 				.build();
-			return execute(request, type);
+			return execute(request, type, "patch");
 		}, "patch");
 	}
 
@@ -125,7 +101,7 @@ final class ApiCalls {
 		}
 	}
 
-	private <T> T execute(Request request, Class<T> type) throws ApiException {
+	private <T> T execute(Request request, Class<T> type, String verb) throws ApiException, EventSinkException {
 		if (this.aborted) {
 			throw new ApiException(new IOException("sink aborted by the shutdown deadline"));
 		}
@@ -141,11 +117,8 @@ final class ApiCalls {
 			try (Response response = call.execute()) {
 				// read to the end: an HTTP/2 stream closed before END_STREAM is reset
 				String body = (response.body() != null) ? response.body().string() : "";
-				if (!response.isSuccessful()) {
-					throw new ApiException(response.message(), response.code(), response.headers().toMultimap(),
-							body);
-				}
-				return parse(body, type);
+				return EventsClient.read(verb, response.code(), response.message(), response.headers().toMultimap(), body,
+						type);
 			}
 		}
 		catch (IOException ex) {
@@ -154,26 +127,6 @@ final class ApiCalls {
 		finally {
 			this.inFlight.remove(call);
 		}
-	}
-
-	/** The answer as {@code type}; an unreadable answer or one without a name is an unexpected response. */
-	static <T> T parse(String body, Class<T> type) {
-		T result;
-		try {
-			result = LENIENT.fromJson(body, type);
-		}
-		catch (JsonParseException ex) {
-			throw new IllegalArgumentException("the answer is not a " + type.getSimpleName() + ": " + ex.getMessage(),
-					ex);
-		}
-		if (result instanceof KubernetesObject object
-				&& (object.getMetadata() == null || object.getMetadata().getName() == null)) {
-			throw new IllegalArgumentException("the answer is not a " + type.getSimpleName() + " (no metadata.name)");
-		}
-		if (result == null) {
-			throw new IllegalArgumentException("the answer is empty");
-		}
-		return result;
 	}
 
 	private static <T> T classified(Attempt<T> attempt, String verb) throws EventSinkException {
@@ -185,7 +138,7 @@ final class ApiCalls {
 					"Unable to construct " + verb + " request: " + ex.getCause().getMessage(), ex.getCause());
 		}
 		catch (ApiException ex) {
-			throw ApiErrors.classify(ex);
+			throw EventSinkException.of(ex);
 		}
 		catch (RuntimeException ex) {
 			throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
@@ -211,26 +164,6 @@ final class ApiCalls {
 		this.httpClient.connectionPool().evictAll();
 	}
 
-	/** The namespace an Event is written to; a missing one fails the request before it is sent. */
-	static String requireNamespace(@Nullable V1ObjectMeta metadata) throws EventSinkException {
-		String namespace = (metadata != null) ? metadata.getNamespace() : null;
-		if (namespace == null || namespace.isEmpty()) {
-			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-					"Unable to construct request: event has no namespace", null);
-		}
-		return namespace;
-	}
-
-	/** The name of the Event a patch is for; a missing one fails the request before it is sent. */
-	static String requireName(@Nullable V1ObjectMeta metadata) throws EventSinkException {
-		String name = (metadata != null) ? metadata.getName() : null;
-		if (name == null || name.isEmpty()) {
-			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-					"Unable to construct patch request: event has no name", null);
-		}
-		return name;
-	}
-
 	/** Builds a generated request. */
 	@FunctionalInterface
 	interface CallBuilder {
@@ -242,7 +175,7 @@ final class ApiCalls {
 	@FunctionalInterface
 	private interface Attempt<T> {
 
-		T execute() throws ApiException;
+		T execute() throws ApiException, EventSinkException;
 
 	}
 

@@ -59,9 +59,16 @@ final class BroadcastingEventRecorder implements EventRecorder {
 		this.kinds = kinds;
 	}
 
-	/** The kinds of the broadcaster's builder, which {@link ObjectRecorder#related(Object)} uses too. */
-	RegisteredKinds kinds() {
-		return this.kinds;
+	/** A recorder bound to {@code regarding} whose related objects are referenced by the registered kinds too. */
+	@Override
+	public ObjectRecorder about(Object regarding) {
+		return new ObjectRecorder(this, regarding, null, this.kinds::reference);
+	}
+
+	/** A recorder bound to an object of any client whose related objects are referenced by the registered kinds. */
+	@Override
+	public <T> ObjectRecorder about(T regarding, InvolvedObjectAdapter<? super T> adapter) {
+		return new ObjectRecorder(this, regarding, ObjectRecorder.erase(adapter), this.kinds::reference);
 	}
 
 	@Override

@@ -9,11 +9,12 @@ import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The core/v1 sink subscriber (client-go's {@code recordToSink}): on its subscriber thread it turns each recorded
+ * The core/v1 sink subscriber (client-go's {@code recordToSink}): on the distribution thread it turns each recorded
  * event into a core/v1 Event and correlates it (aggregation, count PATCHes, spam filter), and hands the write to its
  * writer threads, where its {@link CoreV1Writes} makes the requests.
  *
@@ -32,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * could not write are counted as {@code shutdown} drops, one per occurrence.</li>
  * </ul>
  *
- * <p>Thread-safe: correlation on the subscriber thread, writes on the writer threads.
+ * <p>Thread-safe: correlation on the distribution thread, writes on the writer threads.
  */
 final class CoreV1SinkSubscriber extends SinkSubscriber {
 
@@ -44,8 +45,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 
 	private final UpdateCoalescer coalescer;
 
-	CoreV1SinkSubscriber(String name, EventSink sink, ApiChoice choice, SinkSettings settings,
-			EventCounters counters) {
+	CoreV1SinkSubscriber(String name, Sink<CoreV1Event, EventSink.CountPatch> sink, ApiChoice choice,
+			SinkSettings settings, EventCounters counters) {
 		this(name, sink, choice, settings, counters, null, EventNaming.clientGo());
 	}
 
@@ -54,10 +55,9 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	 * for none (every repeat is a PATCH)
 	 * @param naming how Events are named (client-go's, or deterministic)
 	 */
-	CoreV1SinkSubscriber(String name, EventSink sink, ApiChoice choice, SinkSettings settings,
-			EventCounters counters, @Nullable EventsAccess access, EventNaming naming) {
-		super(name, choice, new SinkControl(sink::cancel, sink::abort, sink::resume, sink::stopped), settings,
-				counters, naming);
+	CoreV1SinkSubscriber(String name, Sink<CoreV1Event, EventSink.CountPatch> sink, ApiChoice choice,
+			SinkSettings settings, EventCounters counters, @Nullable EventsAccess access, EventNaming naming) {
+		super(name, choice, sink, settings, counters, naming);
 		Objects.requireNonNull(sink, "sink");
 		this.correlator = new EventCorrelator(settings.coreV1Correlation(),
 				naming.requested() ? this::aggregateName : null);

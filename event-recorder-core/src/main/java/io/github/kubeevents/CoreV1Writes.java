@@ -7,6 +7,7 @@ import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
@@ -15,7 +16,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The core/v1 writer of a sink (client-go's {@code recordEvent}): turns one {@link Write} its subscriber decided into
- * the requests of one attempt, on the sink's {@link EventSink}, in the sink's shape and with the {@code traceparent}
+ * the requests of one attempt, on the sink's {@link Sink}, in the sink's shape and with the {@code traceparent}
  * annotation when that is on.
  * <ul>
  * <li>An update (count &gt; 1) is a PATCH; a 404 on PATCH (the Event expired or was deleted) falls back to a CREATE
@@ -35,7 +36,7 @@ import org.slf4j.LoggerFactory;
 final class CoreV1Writes {
 
 	/**
-	 * One write, decided on the subscriber thread.
+	 * One write, decided on the distribution thread.
 	 * @param recorded the latest occurrence it carries
 	 * @param result what the correlator decided (the Event, its patch for an update)
 	 * @param occurrences how many recorded occurrences it stands for (more than one when repeats were coalesced)
@@ -48,7 +49,7 @@ final class CoreV1Writes {
 
 	private static final Logger logger = LoggerFactory.getLogger(CoreV1Writes.class);
 
-	private final EventSink sink;
+	private final Sink<CoreV1Event, EventSink.CountPatch> sink;
 
 	private final EventCounters counters;
 
@@ -69,7 +70,7 @@ final class CoreV1Writes {
 	 * for none (every repeat is a PATCH)
 	 * @param naming how the sink names its Events (told when the server refuses a read)
 	 */
-	CoreV1Writes(EventSink sink, WriteAttempts attempts, SinkSettings settings, EventCounters counters,
+	CoreV1Writes(Sink<CoreV1Event, EventSink.CountPatch> sink, WriteAttempts attempts, SinkSettings settings, EventCounters counters,
 			@Nullable EventsAccess access, EventNaming naming) {
 		this.sink = sink;
 		this.counters = counters;

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
 
+import io.github.kubeevents.EventKeys.AggregateKey;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.jspecify.annotations.Nullable;
 

@@ -33,11 +33,14 @@ import org.slf4j.Logger;
  * <li>{@link #newRecorder(EventSource)} gives a recorder for one component. Recording never blocks: events go into
  * a bounded incoming queue (default 10,000) or are dropped and counted ({@code queue_full}; after shutdown
  * {@code shutdown}).</li>
- * <li>One distribution thread ({@code kubeevents-broadcaster}) hands each event to every subscriber's own
- * bounded queue (default 10,000), in order; a subscriber whose queue is full misses the event (counted), or the
- * thread waits, per {@link SubscriberOptions.FullQueuePolicy}. Each subscriber runs on its own daemon thread
- * ({@code kubeevents-subscriber-<name>}). A new subscriber sees exactly the events recorded after it subscribed;
- * subscribers added while not running also get what is queued when distribution starts.</li>
+ * <li>One distribution thread ({@code kubeevents-broadcaster}) runs each sink's correlation or series step itself
+ * and hands the writes to the sink's writer threads ({@code kubeevents-writer-<sink>-<n>}); while a writer queue is
+ * full it waits for room (so a slow API server holds up every subscriber, and a full incoming queue drops). It hands
+ * each event to every other subscriber's own bounded queue (default 10,000), in order; a subscriber whose queue is
+ * full misses the event (counted), or the thread waits, per {@link SubscriberOptions.FullQueuePolicy}. Each such
+ * subscriber runs on its own daemon thread ({@code kubeevents-subscriber-<name>}). A new subscriber sees exactly the
+ * events recorded after it subscribed; subscribers added while not running also get what is queued when
+ * distribution starts.</li>
  * <li>{@link #startRecordingToSink(EventSink)} subscribes a sink with a correlator of its own;
  * {@link #startRecordingTo(ApiClient)} a sink of the configured events API for a client
  * ({@link #startRecordingTo(EventsClient)} for another client, e.g. fabric8's);
@@ -163,8 +166,15 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription; inactive (and an ERROR logged) when the broadcaster has shut down
 	 */
 	public Subscription subscribe(String name, EventHandler handler, SubscriberOptions options) {
-		SubscriberQueue subscriber = new SubscriberQueue(name, handler, options, this.counters, this.clock,
-				this.fanout);
+		if (handler instanceof SinkSubscriber sink) {
+			// the library's own sinks run on the distribution thread, whatever subscribes them
+			return subscribe(new InlineSink(name, sink, this.counters, this.clock, this.fanout));
+		}
+		return subscribe(new SubscriberQueue(name, handler, options, this.counters, this.fanout));
+	}
+
+	private Subscription subscribe(Subscriber subscriber) {
+		String name = subscriber.name();
 		if (!this.fanout.subscribe(subscriber)) {
 			logger.error("Unable to start event subscriber '{}' (will not retry!): broadcaster already stopped", name);
 			// closed at once, so a sink's subscriber is retired (its counts kept) rather than kept for good
@@ -260,7 +270,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * Starts distribution and every subscriber, the first time or again after {@link #stop(Duration)}. Idempotent
 	 * while running; does nothing after shutdown. Drops not yet reported in a WARN summary (those before the start,
 	 * or while stopped) are summarised at once. When the last stop abandoned a thread at its deadline (stuck in a
-	 * call that ignores interrupts) and it still runs, the state is {@code starting} ({@link #isRunning()} is
+	 * call that ignores interrupts) and it still runs, the state is {@code starting} ({@code stats().running()} is
 	 * {@code false}, events queue) until it ends; then distribution starts by itself, never beside it. A stop
 	 * meanwhile cancels the start.
 	 */
@@ -273,11 +283,8 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Whether events are being distributed.
-	 * @return {@code true} between {@link #start()} and {@link #stop(Duration)} or {@link #shutdown(Duration)}
-	 */
-	public boolean isRunning() {
+	/** Whether events are being distributed: {@code stats().running()}, without building the stats. */
+	boolean isRunning() {
 		return this.fanout.state() == BroadcasterState.RUNNING;
 	}
 
@@ -354,11 +361,23 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the statistics
 	 */
 	public RecorderStats stats() {
-		return new RecorderStats(this.fanout.reportedState().tag(), incomingQueue(), this.counters.acceptedCount(),
-				this.counters.droppedByReason(), this.counters.truncatedCount(), this.counters.formatFailureCount(),
-				this.sinks.writes(), this.sinks.rejectedInARow(), this.counters.lastRejection(), subscriberStats(),
-				writeBudget(), this.counters.writtenWithoutPatchCount(), this.counters.throttledBySource(),
-				this.sinks.missingAccessNow(), this.sinks.naming());
+		return RecorderStats.builder()
+			.state(this.fanout.reportedState().tag())
+			.queue(incomingQueue())
+			.accepted(this.counters.acceptedCount())
+			.dropped(this.counters.droppedByReason())
+			.truncatedNotes(this.counters.truncatedCount())
+			.formatFailures(this.counters.formatFailureCount())
+			.writes(this.sinks.writes())
+			.rejectedInARow(this.sinks.rejectedInARow())
+			.lastRejection(this.counters.lastRejection())
+			.subscribers(subscriberStats())
+			.writeBudget(writeBudget())
+			.writtenWithoutPatch(this.counters.writtenWithoutPatchCount())
+			.throttledByServer(this.counters.throttledBySource())
+			.missingAccess(this.sinks.missingAccessNow())
+			.naming(this.sinks.naming())
+			.build();
 	}
 
 	/**
@@ -379,7 +398,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 */
 	public RecorderSnapshot snapshot(int limit, Predicate<RecorderSnapshot.ObjectRef> filter) {
 		List<RecorderSnapshot.SinkSnapshot> sinkViews = new ArrayList<>();
-		for (SubscriberQueue subscriber : this.fanout.subscribers()) {
+		for (Subscriber subscriber : this.fanout.subscribers()) {
 			SinkSubscriber sink = subscriber.sink();
 			if (sink != null) {
 				sinkViews.add(sink.snapshot(limit, filter));
@@ -396,19 +415,8 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	private List<RecorderStats.Subscriber> subscriberStats() {
 		List<RecorderStats.Subscriber> result = new ArrayList<>();
-		for (SubscriberQueue subscriber : this.fanout.subscribers()) {
-			int depth = subscriber.depth();
-			int capacity = subscriber.options().queueCapacity();
-			long dropped = subscriber.droppedCount();
-			SinkSubscriber sink = subscriber.sink();
-			if (sink != null) {
-				// a sink's events also wait in its writer threads' queues
-				depth += sink.writers().depth();
-				capacity += sink.writers().capacity();
-				dropped += sink.writers().queueFullCount();
-			}
-			result.add(new RecorderStats.Subscriber(subscriber.name(), depth, capacity,
-					subscriber.options().fullQueuePolicy().tag(), dropped));
+		for (Subscriber subscriber : this.fanout.subscribers()) {
+			result.add(subscriber.stats());
 		}
 		return result;
 	}
@@ -477,7 +485,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		EventShape eventShape = EventShape.READERS;
 
-		Duration requestTimeout = CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT;
+		Duration requestTimeout = OfficialSink.DEFAULT_REQUEST_TIMEOUT;
 
 		String accessCheckNamespace = DEFAULT_ACCESS_CHECK_NAMESPACE;
 
@@ -549,7 +557,9 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets the default queue options of subscribers and sinks.
+		 * Sets the default queue options of subscribers ({@link #subscribe(String, EventHandler)},
+		 * {@link #startLogging()}). Sinks have no subscriber queue: they run on the distribution thread, and their
+		 * bound is {@link #writerQueueCapacity(int)}.
 		 * @param options the options (default {@value SubscriberOptions#DEFAULT_QUEUE_CAPACITY} events, drop when full)
 		 * @return this builder
 		 */
@@ -702,14 +712,12 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		/**
 		 * Sets how many writes each writer thread of a sink holds in its queue. When one is full (the API server
-		 * answers slowly, or a writer sleeps before a retry), the sink's subscriber waits for room instead of dropping
-		 * the write: the sink's events wait in its subscriber queue (the subscriber options' capacity), which, when
-		 * full, drops them ({@code queue_full}) or, with {@link SubscriberOptions.FullQueuePolicy#WAIT}, holds up
-		 * distribution so that they wait in the incoming queue, which drops them when full. So nothing is lost while
-		 * a queue upstream has room. The wait ends at the stop or shutdown deadline, where what is left is counted
-		 * as {@code shutdown}. While a writer queue is full the subscriber writes nothing to the others either (one
-		 * server makes them all slow). The queues are sized separately, and a snapshot shows a sink's subscriber and
-		 * writer queues added up.
+		 * answers slowly, or a writer sleeps before a retry), the distribution thread, which runs the sink's step,
+		 * waits for room instead of dropping the write: events wait in the incoming queue, which drops them when full
+		 * ({@code queue_full}), and every subscriber waits meanwhile. So nothing is lost while the incoming queue has
+		 * room. The wait ends at the stop or shutdown deadline, where what is left is counted as {@code shutdown}.
+		 * While a writer queue is full the sink writes nothing to the others either (one server makes them all slow).
+		 * A snapshot shows a sink's writer queues added up as its depth and capacity.
 		 * @param capacity writes per writer queue (default {@value #DEFAULT_WRITER_QUEUE_CAPACITY}, at most
 		 * {@value SubscriberOptions#MAX_QUEUE_CAPACITY})
 		 * @return this builder
@@ -726,8 +734,8 @@ public final class EventBroadcaster implements AutoCloseable {
 		/**
 		 * Limits the API server requests of all sinks together, like client-go's clientset rate limiter (5 QPS, burst
 		 * 10 by default there; the official Java client has none). Writers wait for a token before each request;
-		 * while they wait, events queue up (in the writer queues, then in the subscriber queue) and a full subscriber
-		 * or incoming queue drops as usual ({@code queue_full}).
+		 * while they wait, events queue up (in the writer queues, then in the incoming queue) and a full incoming
+		 * queue drops as usual ({@code queue_full}).
 		 * @param qps requests per second, sustained
 		 * @param burst requests that may be made at once after a quiet period
 		 * @return this builder (default: no limit)

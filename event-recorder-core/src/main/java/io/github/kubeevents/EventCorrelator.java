@@ -40,7 +40,7 @@ final class EventCorrelator {
 	 * A correlator with empty caches.
 	 * @param options the options; a {@code null} clock means {@link Clock#systemUTC()}
 	 */
-	public EventCorrelator(CorrelatorOptions options) {
+	EventCorrelator(CorrelatorOptions options) {
 		this(options, null);
 	}
 
@@ -66,7 +66,7 @@ final class EventCorrelator {
 	 * whether the spam filter rejected it
 	 * @throws NullPointerException when the event is {@code null} ("event is nil")
 	 */
-	public CorrelationResult correlate(CoreV1Event event) {
+	CorrelationResult correlate(CoreV1Event event) {
 		Objects.requireNonNull(event, "event is nil");
 		EventAggregator.Aggregation aggregation = this.aggregator.aggregate(event);
 		if (this.aggregateNames != null && aggregation.event() != event) {
@@ -88,7 +88,7 @@ final class EventCorrelator {
 	 * @param event the new event (not modified)
 	 * @return the event to write (possibly an aggregate), no patch, and whether the spam filter rejected it
 	 */
-	public CorrelationResult aggregateAndFilter(CoreV1Event event) {
+	CorrelationResult aggregateAndFilter(CoreV1Event event) {
 		Objects.requireNonNull(event, "event is nil");
 		EventAggregator.Aggregation aggregation = this.aggregator.aggregate(event);
 		return new CorrelationResult(aggregation.event(), null,
@@ -99,7 +99,7 @@ final class EventCorrelator {
 	 * Records what the server stored (name, count, firstTimestamp, resourceVersion) after a successful write.
 	 * @param serverEvent the Event returned by the API server
 	 */
-	public void updateState(CoreV1Event serverEvent) {
+	void updateState(CoreV1Event serverEvent) {
 		this.observer.updateState(serverEvent);
 	}
 
@@ -107,7 +107,7 @@ final class EventCorrelator {
 	 * The options this correlator was built with (the clock resolved).
 	 * @return the options
 	 */
-	public CorrelatorOptions options() {
+	CorrelatorOptions options() {
 		return this.options;
 	}
 
@@ -117,7 +117,7 @@ final class EventCorrelator {
 	 * @param filter which objects to include
 	 * @return the snapshot; sizes are always the caches' full sizes
 	 */
-	public CorrelatorSnapshot snapshot(int limit, Predicate<ObjectRef> filter) {
+	CorrelatorSnapshot snapshot(int limit, Predicate<ObjectRef> filter) {
 		return snapshot(limit, filter, 0, 0);
 	}
 

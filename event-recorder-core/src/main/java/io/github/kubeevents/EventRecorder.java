@@ -81,7 +81,7 @@ public interface EventRecorder {
 	 * @return the bound recorder (cheap and immutable; create one per use or keep it)
 	 */
 	default ObjectRecorder about(Object regarding) {
-		return new ObjectRecorder(this, regarding, null);
+		return new ObjectRecorder(this, regarding, null, InvolvedObject::from);
 	}
 
 	/**
@@ -93,7 +93,7 @@ public interface EventRecorder {
 	 * @return the bound recorder
 	 */
 	default <T> ObjectRecorder about(T regarding, InvolvedObjectAdapter<? super T> adapter) {
-		return new ObjectRecorder(this, regarding, ObjectRecorder.erase(adapter));
+		return new ObjectRecorder(this, regarding, ObjectRecorder.erase(adapter), InvolvedObject::from);
 	}
 
 	/**

@@ -10,13 +10,15 @@ import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.sink.Sink;
+import io.kubernetes.client.openapi.models.EventsV1Event;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The events.k8s.io/v1 sink subscriber (client-go's {@code tools/events} {@code recordToSink} and
- * {@code attemptRecording}): series instead of count PATCHes. On its subscriber thread it
+ * {@code attemptRecording}): series instead of count PATCHes. On the distribution thread it
  * checks each event against the server's validation ({@link EventsV1Events}), optionally runs the spam filter and
  * aggregation (off by default, as in client-go), and lets its {@link SeriesCache} decide the writes:
  * <ul>
@@ -66,18 +68,18 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 	private final EventsV1Writes writes;
 
-	/** The next finish and heartbeat passes; written by the subscriber thread only. */
+	/** The next finish and heartbeat passes; written by the distribution thread only. */
 	private volatile Instant nextFinish;
 
 	private volatile Instant nextHeartbeat;
 
-	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
-			EventCounters counters) {
+	EventsV1SinkSubscriber(String name, Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, ApiChoice choice,
+			SinkSettings settings, EventCounters counters) {
 		this(name, sink, choice, settings, counters, EventNaming.clientGo(), null, null);
 	}
 
-	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
-			EventCounters counters, EventNaming naming) {
+	EventsV1SinkSubscriber(String name, Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, ApiChoice choice,
+			SinkSettings settings, EventCounters counters, EventNaming naming) {
 		this(name, sink, choice, settings, counters, naming, null, null);
 	}
 
@@ -88,11 +90,10 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 	 * @param access the RBAC probe, for writing repeats as new Events where {@code patch} is refused (and the switch
 	 * does not help); {@code null} for none
 	 */
-	EventsV1SinkSubscriber(String name, EventsV1Sink sink, ApiChoice choice, SinkSettings settings,
-			EventCounters counters, EventNaming naming, @Nullable ApiFallback apiFallback,
+	EventsV1SinkSubscriber(String name, Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, ApiChoice choice,
+			SinkSettings settings, EventCounters counters, EventNaming naming, @Nullable ApiFallback apiFallback,
 			@Nullable EventsAccess access) {
-		super(name, choice, new SinkControl(sink::cancel, sink::abort, sink::resume, sink::stopped), settings,
-				counters, naming);
+		super(name, choice, sink, settings, counters, naming);
 		this.access = access;
 		this.writes = new EventsV1Writes(sink, this.attempts, settings, counters, naming, access, apiFallback);
 		this.cache = new SeriesCache(settings.seriesCacheSize());

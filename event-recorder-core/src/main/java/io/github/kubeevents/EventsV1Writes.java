@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.EventsV1EventSeries;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -15,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The events.k8s.io/v1 writer of a sink (client-go's {@code tools/events} {@code recordEvent}): turns one
  * {@link SeriesCache.Write} its subscriber's series cache decided into the requests of one attempt, on the sink's
- * {@link EventsV1Sink}, with the {@code traceparent} annotation when that is on.
+ * {@link Sink}, with the {@code traceparent} annotation when that is on.
  * <ul>
  * <li>A first occurrence is a CREATE without a series; a later write PATCHes the series. A series PATCH that gets
  * 404 (the Event expired or was deleted) creates the Event anew with its series; an AlreadyExists while doing so is
@@ -36,7 +37,7 @@ final class EventsV1Writes {
 
 	private static final Logger logger = LoggerFactory.getLogger(EventsV1Writes.class);
 
-	private final EventsV1Sink sink;
+	private final Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink;
 
 	private final EventCounters counters;
 
@@ -59,7 +60,7 @@ final class EventsV1Writes {
 	 * @param apiFallback the switch to core/v1 of {@code auto} (which serves a namespace without patch better when
 	 * it allows more); {@code null} for none
 	 */
-	EventsV1Writes(EventsV1Sink sink, WriteAttempts attempts, SinkSettings settings, EventCounters counters,
+	EventsV1Writes(Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, WriteAttempts attempts, SinkSettings settings, EventCounters counters,
 			EventNaming naming, @Nullable EventsAccess access, @Nullable ApiFallback apiFallback) {
 		this.sink = sink;
 		this.counters = counters;

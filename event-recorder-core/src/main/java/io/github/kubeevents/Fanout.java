@@ -19,7 +19,17 @@ import org.slf4j.LoggerFactory;
  * The in-process fan-out (apimachinery's {@code watch.Broadcaster}) and its lifecycle: one bounded incoming queue
  * ({@link IncomingQueue}: a recording thread does not wake the distribution thread for each event) and one
  * distribution thread ({@code kubeevents-broadcaster}) that hands each event, in publish order, to every
- * {@link SubscriberQueue}.
+ * {@link Subscriber}: into the queue of each user's handler ({@link SubscriberQueue}, which has a thread of its
+ * own), and through the step of each sink ({@link InlineSink}: correlation or series, run on this thread, which
+ * hands the writes to the sink's writer threads). So an event from a caller to a sink's writer crosses two queues
+ * (the incoming queue and a writer queue) and one thread between them.
+ *
+ * <p><b>The cost of running sinks here:</b> the distribution thread does a sink's step for every event (about 1-2 µs
+ * for a core/v1 correlator), and when a writer queue of a sink is full it waits for room
+ * ({@link SinkWriters}: backpressure). While it waits, no subscriber gets events: user handlers and other sinks are
+ * held up as long as that API server is slow, and events wait in the incoming queue, which, when full, drops them at
+ * the caller as {@code queue_full} (counted, with the WARN summary of drops). Nothing is lost while a queue has
+ * room.
  *
  * <p>Changes to the subscriber set travel through the incoming queue as commands, so they are serialised with
  * distribution (apimachinery's {@code blockQueue}): a subscriber added while running receives exactly the events
@@ -27,14 +37,16 @@ import org.slf4j.LoggerFactory;
  * receive what is queued when distribution starts.
  *
  * <p><b>Lifecycle</b> ({@link BroadcasterState}): {@link #start()} runs the distribution thread and every
- * subscriber's thread; {@link #stop(Duration, boolean)} puts a marker into the incoming queue, lets the threads
- * distribute and handle everything queued before it, then ends them, within the deadline; events published while
- * stopped wait in the incoming queue (bounded) for the next start. A final stop (shutdown) also refuses every
- * later event. Past the deadline the threads are interrupted and their sinks' requests in flight cancelled; what is
- * left is counted as {@code shutdown} drops, and threads that still have not ended {@link #ABORT_GRACE} later are
- * abandoned with their queues counted.
+ * subscriber's threads (a handler's thread, a sink's writers); {@link #stop(Duration, boolean)} puts a marker into
+ * the incoming queue, lets the threads distribute and handle everything queued before it (a sink submits its final
+ * writes at the marker, and the distribution thread then waits for its writers), then ends them, within the
+ * deadline; events published while stopped wait in the incoming queue (bounded) for the next start. A final stop
+ * (shutdown) also refuses every later event. Past the deadline the threads are interrupted and their sinks'
+ * requests in flight cancelled; what is left is counted as {@code shutdown} drops, and threads that still have not
+ * ended {@link #ABORT_GRACE} later are abandoned with their queues counted.
  *
- * <p>The distribution thread also flushes the drop summaries at least once a second.
+ * <p>The distribution thread also flushes the drop summaries and runs the sinks' periodic work
+ * ({@link Subscriber#tick()}) at least once a second of real time, events or not.
  *
  * <p>Thread-safe.
  */
@@ -65,10 +77,10 @@ final class Fanout {
 	private final AtomicReference<BroadcasterState> state = new AtomicReference<>(BroadcasterState.NEW);
 
 	/** Subscribers receiving events; changed on the distribution thread, or under the lock while not running. */
-	private final List<SubscriberQueue> subscribers = new CopyOnWriteArrayList<>();
+	private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
 
 	/** Every subscriber whose thread was started and may still run, so stopping can wait for all of them. */
-	private final List<SubscriberQueue> started = new CopyOnWriteArrayList<>();
+	private final List<Subscriber> started = new CopyOnWriteArrayList<>();
 
 	/** Serialises start, stop and subscribe. */
 	private final Object lock = new Object();
@@ -102,7 +114,7 @@ final class Fanout {
 	BroadcasterState reportedState() {
 		BroadcasterState current = this.state.get();
 		if (current == BroadcasterState.RUNNING) {
-			for (SubscriberQueue subscriber : this.subscribers) {
+			for (Subscriber subscriber : this.subscribers) {
 				if (subscriber.restartPending()) {
 					return BroadcasterState.STARTING;
 				}
@@ -133,7 +145,7 @@ final class Fanout {
 	 * Adds a subscriber. Returns once it is registered; while not running, its thread starts with the next start.
 	 * @return {@code false} when the fan-out has shut down (the subscriber is then never started)
 	 */
-	boolean subscribe(SubscriberQueue subscriber) {
+	boolean subscribe(Subscriber subscriber) {
 		if (this.state.get().isShutdown()) {
 			return false;
 		}
@@ -163,18 +175,20 @@ final class Fanout {
 	}
 
 	/**
-	 * Removes a subscriber; it finishes its queue, then its thread ends. Does not wait for the removal (a full
-	 * incoming queue leaves room for commands, so this waits only if dozens of commands queue beside it).
+	 * Removes a subscriber; it finishes its queue, then its thread ends (a sink: its final writes, then its writers
+	 * end). Does not wait for the removal (a full incoming queue leaves room for commands, so this waits only if
+	 * dozens of commands queue beside it).
 	 */
-	void unsubscribe(SubscriberQueue subscriber) {
-		Runnable removal = () -> {
+	void unsubscribe(Subscriber subscriber) {
+		FutureTask<Void> removal = new FutureTask<>(() -> {
 			this.subscribers.remove(subscriber);
-			subscriber.closeInput(true);
-		};
-		if (this.state.get() == BroadcasterState.RUNNING && putCommand(new FutureTask<>(removal, null))) {
+			subscriber.removed(true);
+		}, null);
+		if (this.state.get() == BroadcasterState.RUNNING && putCommand(removal)) {
 			return;
 		}
-		removal.run();
+		this.subscribers.remove(subscriber);
+		subscriber.removed(false);
 	}
 
 	/**
@@ -300,7 +314,7 @@ final class Fanout {
 		}
 	}
 
-	List<SubscriberQueue> subscribers() {
+	List<Subscriber> subscribers() {
 		return this.subscribers;
 	}
 
@@ -326,7 +340,7 @@ final class Fanout {
 
 	private void startThreads() {
 		this.started.removeIf((subscriber) -> !subscriber.isAlive());
-		for (SubscriberQueue subscriber : this.subscribers) {
+		for (Subscriber subscriber : this.subscribers) {
 			subscriber.start();
 			this.started.add(subscriber);
 		}
@@ -336,7 +350,7 @@ final class Fanout {
 		thread.start();
 	}
 
-	private void startSubscriber(SubscriberQueue subscriber) {
+	private void startSubscriber(Subscriber subscriber) {
 		this.subscribers.add(subscriber);
 		this.started.removeIf((s) -> !s.isAlive());
 		subscriber.start();
@@ -348,7 +362,7 @@ final class Fanout {
 	 * class comment.
 	 */
 	private boolean drain(Duration timeout) {
-		for (SubscriberQueue subscriber : this.started) {
+		for (Subscriber subscriber : this.started) {
 			subscriber.cancel();
 		}
 		boolean clean = awaitTermination(System.nanoTime() + timeout.toNanos());
@@ -357,7 +371,7 @@ final class Fanout {
 			abort();
 			if (!awaitTermination(System.nanoTime() + ABORT_GRACE.toNanos())) {
 				lifecycleLogger.warn("Event threads still running {} after the deadline; abandoning them", ABORT_GRACE);
-				for (SubscriberQueue subscriber : this.started) {
+				for (Subscriber subscriber : this.started) {
 					if (subscriber.isAlive()) {
 						subscriber.drainAbandoned();
 					}
@@ -369,7 +383,7 @@ final class Fanout {
 
 	private boolean awaitTermination(long deadlineNanos) {
 		boolean clean = (this.distributor == null) || Threads.join(this.distributor, deadlineNanos);
-		for (SubscriberQueue subscriber : this.started) {
+		for (Subscriber subscriber : this.started) {
 			clean &= subscriber.join(deadlineNanos);
 		}
 		return clean;
@@ -379,7 +393,7 @@ final class Fanout {
 		if (this.distributor != null) {
 			this.distributor.interrupt();
 		}
-		for (SubscriberQueue subscriber : this.started) {
+		for (Subscriber subscriber : this.started) {
 			subscriber.abort();
 		}
 	}
@@ -389,11 +403,14 @@ final class Fanout {
 		Object end = null;
 		try {
 			while (true) {
-				Object item = this.incoming.poll(FLUSH_INTERVAL_NANOS);
+				// wakes for the periodic work when no event comes: at most a second after the last
+				long wait = FLUSH_INTERVAL_NANOS - (System.nanoTime() - lastFlush);
+				Object item = this.incoming.poll(Math.max(wait, 1));
 				long now = System.nanoTime();
-				if (item == null || now - lastFlush >= FLUSH_INTERVAL_NANOS) {
+				if (now - lastFlush >= FLUSH_INTERVAL_NANOS) {
 					lastFlush = now;
 					this.counters.flush(false);
+					tickAll();
 				}
 				if (item == null) {
 					continue;
@@ -419,9 +436,21 @@ final class Fanout {
 				// what raced in after the final distribution is refused, commands are cancelled
 				this.incoming.close(this::leftOver);
 			}
-			for (SubscriberQueue subscriber : this.subscribers) {
+			for (Subscriber subscriber : this.subscribers) {
 				subscriber.closeInput(shutdown);
 			}
+			for (Subscriber subscriber : this.started) {
+				if (subscriber.sink() != null && !this.subscribers.contains(subscriber)) {
+					// a sink closed during this stop, whose run ends here
+					subscriber.closeInput(shutdown);
+				}
+			}
+		}
+	}
+
+	private void tickAll() {
+		for (Subscriber subscriber : this.subscribers) {
+			subscriber.tick();
 		}
 	}
 
@@ -448,7 +477,7 @@ final class Fanout {
 	}
 
 	private void offerToAll(RecordedEvent event) throws InterruptedException {
-		Iterator<SubscriberQueue> all = this.subscribers.iterator();
+		Iterator<Subscriber> all = this.subscribers.iterator();
 		while (all.hasNext()) {
 			try {
 				all.next().offer(event);

@@ -3,6 +3,7 @@ package io.github.kubeevents;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -36,22 +37,27 @@ public final class ObjectRecorder {
 
 	private final @Nullable InvolvedObjectAdapter<Object> adapter;
 
+	/** How a related object is referenced: {@link InvolvedObject#from(Object)}, or a broadcaster's registered kinds. */
+	private final Function<Object, InvolvedObject> references;
+
 	private final @Nullable InvolvedObject related;
 
 	private final @Nullable String action;
 
 	private final Map<String, String> annotations;
 
-	ObjectRecorder(EventRecorder recorder, @Nullable Object regarding, @Nullable InvolvedObjectAdapter<Object> adapter) {
-		this(recorder, regarding, adapter, null, null, Map.of());
+	ObjectRecorder(EventRecorder recorder, @Nullable Object regarding, @Nullable InvolvedObjectAdapter<Object> adapter,
+			Function<Object, InvolvedObject> references) {
+		this(recorder, regarding, adapter, references, null, null, Map.of());
 	}
 
 	private ObjectRecorder(EventRecorder recorder, @Nullable Object regarding,
-			@Nullable InvolvedObjectAdapter<Object> adapter, @Nullable InvolvedObject related, @Nullable String action,
-			Map<String, String> annotations) {
+			@Nullable InvolvedObjectAdapter<Object> adapter, Function<Object, InvolvedObject> references,
+			@Nullable InvolvedObject related, @Nullable String action, Map<String, String> annotations) {
 		this.recorder = Objects.requireNonNull(recorder, "recorder");
 		this.regarding = regarding;
 		this.adapter = adapter;
+		this.references = references;
 		this.related = related;
 		this.action = action;
 		this.annotations = annotations;
@@ -69,8 +75,7 @@ public final class ObjectRecorder {
 		InvolvedObject reference = null;
 		if (related != null) {
 			try {
-				reference = (this.recorder instanceof BroadcastingEventRecorder broadcasting)
-						? broadcasting.kinds().reference(related) : InvolvedObject.from(related);
+				reference = this.references.apply(related);
 			}
 			catch (Throwable ex) {
 				EventSpec.rethrowIfFatal(ex);
@@ -78,7 +83,7 @@ public final class ObjectRecorder {
 						LogText.oneLine(ex.toString()));
 			}
 		}
-		return new ObjectRecorder(this.recorder, this.regarding, this.adapter, reference, this.action,
+		return new ObjectRecorder(this.recorder, this.regarding, this.adapter, this.references, reference, this.action,
 				this.annotations);
 	}
 
@@ -89,7 +94,7 @@ public final class ObjectRecorder {
 	 * @return a new recorder
 	 */
 	public ObjectRecorder action(@Nullable String action) {
-		return new ObjectRecorder(this.recorder, this.regarding, this.adapter, this.related, action,
+		return new ObjectRecorder(this.recorder, this.regarding, this.adapter, this.references, this.related, action,
 				this.annotations);
 	}
 
@@ -113,7 +118,7 @@ public final class ObjectRecorder {
 				merged.put(key, value);
 			}
 		});
-		return new ObjectRecorder(this.recorder, this.regarding, this.adapter, this.related, this.action,
+		return new ObjectRecorder(this.recorder, this.regarding, this.adapter, this.references, this.related, this.action,
 				Map.copyOf(merged));
 	}
 

@@ -8,10 +8,13 @@ import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
 import io.kubernetes.client.openapi.apis.EventsV1Api;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.V1APIResourceList;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
@@ -20,9 +23,9 @@ import okhttp3.Call;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The official Kubernetes Java client as an {@link EventsClient}: {@link CoreV1EventSink} and
- * {@link EventsV1EventSink}, discovery with the generated {@link EventsV1Api}, the access review with
- * {@link AuthorizationV1Api}; failures classified by {@link ApiErrors}. What
+ * The official Kubernetes Java client as an {@link EventsClient}: its {@link OfficialSink}s, discovery with the
+ * generated {@link EventsV1Api}, the access review with {@link AuthorizationV1Api}; failures classified by
+ * {@link EventSinkException#of(ApiException)}. What
  * {@link EventBroadcaster#startRecordingTo(ApiClient)} writes through; public so that an {@link EventsClient} of an
  * application (a Spring bean, a decorator) can be the official client.
  *
@@ -54,13 +57,13 @@ public final class OfficialEventsClient implements EventsClient {
 	}
 
 	@Override
-	public EventSink coreV1Sink(Duration requestTimeout) {
-		return new CoreV1EventSink(this.client, requestTimeout);
+	public Sink<CoreV1Event, EventSink.CountPatch> coreV1Sink(Duration requestTimeout) {
+		return OfficialSink.coreV1(this.client, requestTimeout);
 	}
 
 	@Override
-	public EventsV1Sink eventsV1Sink(Duration requestTimeout) {
-		return new EventsV1EventSink(this.client, requestTimeout);
+	public Sink<EventsV1Event, EventsV1Sink.SeriesPatch> eventsV1Sink(Duration requestTimeout) {
+		return OfficialSink.eventsV1(this.client, requestTimeout);
 	}
 
 	@Override
@@ -75,7 +78,7 @@ public final class OfficialEventsClient implements EventsClient {
 			if (ex.getCode() == 404) {
 				return false;
 			}
-			throw ApiErrors.classify(ex);
+			throw EventSinkException.of(ex);
 		}
 	}
 
@@ -92,7 +95,7 @@ public final class OfficialEventsClient implements EventsClient {
 			return answer.getStatus() != null && Boolean.TRUE.equals(answer.getStatus().getAllowed());
 		}
 		catch (ApiException ex) {
-			throw ApiErrors.classify(ex);
+			throw EventSinkException.of(ex);
 		}
 	}
 

@@ -12,6 +12,9 @@ import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.sink.Sink;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.EventsV1Event;
 
 /**
  * Builds a broadcaster's sink subscribers (client-go's {@code StartRecordingToSink} and, for a client,
@@ -54,13 +57,13 @@ final class SinkFactory {
 	}
 
 	/** A core/v1 sink subscriber with a correlator of its own (two sinks never share caches). */
-	SinkSubscriber coreV1(EventSink sink) {
+	SinkSubscriber coreV1(Sink<CoreV1Event, EventSink.CountPatch> sink) {
 		return remember(new CoreV1SinkSubscriber(nextName(), sink, new ApiChoice(EventsApi.CORE_V1, "configured"),
 				this.settings, this.counters, null, naming(sink.supportsGet())));
 	}
 
 	/** An events.k8s.io/v1 sink subscriber with a series cache and, when enabled, a correlator of its own. */
-	SinkSubscriber eventsV1(EventsV1Sink sink) {
+	SinkSubscriber eventsV1(Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink) {
 		return remember(new EventsV1SinkSubscriber(nextName(), sink,
 				new ApiChoice(EventsApi.EVENTS_V1, "configured"), this.settings, this.counters,
 				naming(sink.supportsGet())));
@@ -93,8 +96,8 @@ final class SinkFactory {
 	SinkSubscriber forClient(EventsClient client) {
 		Duration timeout = this.settings.requestTimeout();
 		ApiChoice choice = ApiChoice.choose(this.settings.eventsApi(), client, timeout);
-		EventSink coreSink = client.coreV1Sink(timeout);
-		EventsV1Sink sink = client.eventsV1Sink(timeout);
+		Sink<CoreV1Event, EventSink.CountPatch> coreSink = client.coreV1Sink(timeout);
+		Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink = client.eventsV1Sink(timeout);
 		EventsAccess access = new EventsAccess(EventsAccess.review(client, timeout),
 				EventsAccess.verbs(this.settings.deterministicNames()), this.settings.clock());
 		return forAccess(choice, coreSink, sink, access,
@@ -107,7 +110,8 @@ final class SinkFactory {
 	 * startup check of {@code auto}); the naming is asked about the startup namespace at once, so a {@code get}
 	 * RBAC refuses there is reported at startup
 	 */
-	SinkSubscriber forAccess(ApiChoice choice, EventSink coreSink, EventsV1Sink sink, EventsAccess access,
+	SinkSubscriber forAccess(ApiChoice choice, Sink<CoreV1Event, EventSink.CountPatch> coreSink,
+			Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, EventsAccess access,
 			Function<EventsApi, EventNaming> namingFor) {
 		String name = nextName();
 		String namespace = this.accessCheckNamespace;

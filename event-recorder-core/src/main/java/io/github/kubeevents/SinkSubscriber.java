@@ -8,28 +8,29 @@ import java.util.function.ToIntFunction;
 
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.Sink;
 
 import org.slf4j.LoggerFactory;
 
 /**
  * A subscriber that writes events to a sink (client-go's {@code StartRecordingToSink} watcher), for either events
- * API: on its subscriber thread it decides what to write (correlation, series) and hands the writes to its
- * {@link SinkWriters}, which run them with the sink's {@link WriteAttempts}; when the writer queue of a write is
- * full, the subscriber thread waits for room there (backpressure; see {@link SinkWriters}).
+ * API: on the broadcaster's distribution thread ({@link InlineSink}; it has no queue and no thread of its own) it
+ * decides what to write (correlation, series) and hands the writes to its {@link SinkWriters}, which run them with
+ * the sink's {@link WriteAttempts}; when the writer queue of a write is full, the distribution thread waits for room
+ * there (backpressure; see {@link SinkWriters}). So {@link #onEvent} and {@link #tick} must never wait for anything
+ * else: every subscriber of the broadcaster waits with them.
  *
- * <p>Its life follows its subscriber's, which calls, in this order, from the subscriber thread unless said
- * otherwise: {@link #started()} at every start; {@link #onEvent} per event and {@link #tick(Instant)} at least
- * once a second; {@link #cancel()} (any thread) when a stop or shutdown begins; {@link #beforeStop(boolean)} once
- * its queue is done; {@link #stopped(boolean)} as its thread ends; {@link #abort()} (any thread) if the deadline passes;
- * {@link #resume()} (any thread) before a restart; {@link #closed()} once, when its subscription was closed.
+ * <p>Its {@link InlineSink} calls, in this order, from the distribution thread unless said otherwise:
+ * {@link #resume()} and {@link #started()} at every start (the starting thread, before the distribution thread
+ * runs); {@link #onEvent} per event and {@link #tick(Instant)} at least once a second of real time;
+ * {@link #cancel()} (any thread) when a stop or shutdown begins; {@link #beforeStop(boolean)} at the stop marker,
+ * once the events before the stop are handled (not after the deadline); {@link #stopped(boolean)} right after it,
+ * which waits for the writers (on a short-lived thread of its own when the subscription is closed while running);
+ * {@link #abort()} (any thread) if the deadline passes; {@link #closed()} once, when its subscription was closed.
  *
  * <p>Thread-safe.
  */
 abstract class SinkSubscriber implements EventHandler {
-
-	/** The lifecycle calls of the SPI sink a subscriber writes to. */
-	record SinkControl(Runnable cancel, Runnable abort, Runnable resume, Runnable stopped) {
-	}
 
 	protected final String name;
 
@@ -41,7 +42,8 @@ abstract class SinkSubscriber implements EventHandler {
 
 	protected final EventNaming naming;
 
-	private final SinkControl sink;
+	/** The SPI sink written to, for its lifecycle calls. */
+	private final Sink<?, ?> sink;
 
 	private volatile ApiChoice choice;
 
@@ -51,7 +53,7 @@ abstract class SinkSubscriber implements EventHandler {
 	/** Whether the deadline of the current stop passed ({@link #abort()}) ; cleared by {@link #resume()}. */
 	private volatile boolean aborted;
 
-	SinkSubscriber(String name, ApiChoice choice, SinkControl sink, SinkSettings settings, EventCounters counters,
+	SinkSubscriber(String name, ApiChoice choice, Sink<?, ?> sink, SinkSettings settings, EventCounters counters,
 			EventNaming naming) {
 		this.name = name;
 		this.naming = naming;
@@ -76,7 +78,7 @@ abstract class SinkSubscriber implements EventHandler {
 		this.attempts = primary.attempts;
 	}
 
-	/** The subscriber thread started: start the writer threads. */
+	/** A start: start the writer threads. */
 	void started() {
 		this.writers.start();
 	}
@@ -91,25 +93,24 @@ abstract class SinkSubscriber implements EventHandler {
 	/** A stop or shutdown began: nothing waits any more; each pending write gets one attempt. Any thread. */
 	void cancel() {
 		this.attempts.cancel();
-		this.sink.cancel().run();
+		this.sink.cancel();
 	}
 
 	/**
-	 * The subscriber's queue is done and a stop or shutdown is under way: submit what must be written before the
-	 * writers end.
+	 * The events before a stop or shutdown are handled: submit what must be written before the writers end.
 	 * @param shutdown whether the broadcaster shuts down for good
 	 */
 	void beforeStop(boolean shutdown) {
 	}
 
 	/**
-	 * The subscriber thread is ending: the writers finish their queues, then the sink releases what is idle.
+	 * The run ends: the writers finish their queues, then the sink releases what is idle.
 	 * @param shutdown whether the broadcaster shuts down for good (what the subscriber still holds is then lost, and
 	 * counted as {@code shutdown} drops)
 	 */
 	void stopped(boolean shutdown) {
 		this.writers.closeAndJoin();
-		this.sink.stopped().run();
+		this.sink.stopped();
 	}
 
 	/**
@@ -183,7 +184,7 @@ abstract class SinkSubscriber implements EventHandler {
 		this.whenClosed = action;
 	}
 
-	/** The subscription was closed and its threads are done (or never ran again): no call follows. */
+	/** The subscription was closed and its writers are done (or never ran again): no call follows. */
 	void closed() {
 		this.whenClosed.run();
 	}
@@ -193,14 +194,14 @@ abstract class SinkSubscriber implements EventHandler {
 		this.aborted = true;
 		cancel();
 		this.writers.abort();
-		this.sink.abort().run();
+		this.sink.abort();
 	}
 
 	/** The recorder starts again after a stop: writes wait and retry as usual again. Any thread. */
 	void resume() {
 		this.aborted = false;
 		this.attempts.resume();
-		this.sink.resume().run();
+		this.sink.resume();
 	}
 
 	/**

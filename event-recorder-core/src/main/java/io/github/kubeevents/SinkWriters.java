@@ -17,24 +17,34 @@ import org.slf4j.LoggerFactory;
  * about one object stay in order (a PATCH never overtakes its CREATE) while different objects are written in
  * parallel. With one thread every write is in recording order, as in client-go; the default is four.
  *
- * <p>Only the sink's subscriber thread submits (a single producer). <b>A full queue makes it wait for room</b>
- * (backpressure) instead of dropping the write: a writer queue fills only when the API server answers slowly, or a
- * writer sleeps between attempts or waits for the write budget, and the events behind it are better kept in the subscriber queue and the
- * incoming queue, whose room the caller already sees, than dropped here although those queues have room. Loss can
- * then only happen where the caller meets a full queue upstream: the incoming queue, or the subscriber queue with
- * its {@link SubscriberOptions.FullQueuePolicy} (counted there as {@code queue_full}). The wait ends when a writer
- * takes a write from that queue, or at {@link #abort()} (the stop or shutdown deadline; the subscriber thread is
+ * <p>Only the broadcaster's distribution thread submits (a single producer: the sink's step runs there, see
+ * {@link InlineSink}). <b>A full queue makes it wait for room</b> (backpressure) instead of dropping the write: a
+ * writer queue fills only when the API server answers slowly, or a writer sleeps between attempts or waits for the
+ * write budget, and the events behind it are better kept in the incoming queue, whose room the caller sees, than
+ * dropped here although that queue has room. Loss can then only happen where the caller meets the full incoming
+ * queue (counted there as {@code queue_full}, with the WARN summary of drops). The wait ends when a writer takes a
+ * write from that queue, or at {@link #abort()} (the stop or shutdown deadline; the distribution thread is
  * interrupted too), when the write is counted as a {@code shutdown} drop; a stop's cancel does not end it, since the
- * writers then go on with one attempt per write and make room quickly. Writers never wait for the subscriber, so
- * the wait cannot deadlock.
+ * writers then go on with one attempt per write and make room quickly. Writers never wait for the distribution
+ * thread, so the wait cannot deadlock.
  *
- * <p>The wait is head-of-line: while one queue is full, the subscriber thread submits nothing to the others either
+ * <p><b>The cost, chosen deliberately:</b> while the distribution thread waits here, no subscriber gets events:
+ * user {@link EventHandler}s (their queues and threads are their own, but they are fed by this thread) and other
+ * sinks wait as long as this sink's API server is slow, and a frozen server fills the incoming queue, whose
+ * {@code queue_full} drops then reach every subscriber. The alternative, dropping the write at a full writer queue
+ * (a {@code queue_full} of this sink alone, the others unaffected), would lose a sink's events at the first burst
+ * that a slow server meets although the incoming queue has room: the writers of a sink rarely fall behind for
+ * another reason than their server, and an application has one sink in the common case, where the first policy
+ * loses nothing the second would keep. An application whose own handlers must not wait for the API server can
+ * run them on a broadcaster of their own.
+ *
+ * <p>The wait is head-of-line: while one queue is full, the distribution thread submits nothing to the others either
  * (and runs no periodic work). That is chosen over an overflow per queue, which would make the memory unbounded,
- * and over skipping ahead to other objects, which would reorder the subscriber's decisions: the writers of a sink
- * share one API server, its slowness, its Retry-After pauses and the write budget, so a queue is rarely full while
- * the others are not, and the others keep writing what they hold meanwhile. While the subscriber waits, the sink's
- * depth ({@code stats().subscribers()}, the {@code kubeevents.queue.depth} gauge) climbs above the writer queues'
- * capacity into its subscriber queue.
+ * and over skipping ahead to other objects, which would reorder the sink's decisions: the writers of a sink share
+ * one API server, its slowness, its Retry-After pauses and the write budget, so a queue is rarely full while the
+ * others are not, and the others keep writing what they hold meanwhile. While the distribution thread waits, the
+ * sink's depth ({@code stats().subscribers()}, the {@code kubeevents.queue.depth} gauge) stays at its writer queues'
+ * capacity and the incoming queue's depth ({@code stats().queue()}) climbs.
  *
  * <p>{@link #closeAndJoin()} lets the threads finish their queues and end; {@link #abort()} (the stop or shutdown
  * deadline) makes them count what is left as {@code shutdown} drops instead. {@link #start()} starts new threads
@@ -80,7 +90,7 @@ final class SinkWriters {
 
 	}
 
-	/** How often a subscriber waiting for room looks whether the writers were aborted (besides its interrupt). */
+	/** How often the thread waiting for room looks whether the writers were aborted (besides its interrupt). */
 	private static final long ROOM_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	private final String sinkName;
@@ -88,8 +98,8 @@ final class SinkWriters {
 	private final ArrayBlockingQueue<Write>[] queues;
 
 	/**
-	 * The free slots of each queue: {@code capacity} less the writes it holds. The subscriber takes one before it
-	 * queues a write (waiting while there is none), the writer gives it back when it takes the write out.
+	 * The free slots of each queue: {@code capacity} less the writes it holds. The submitting thread takes one before
+	 * it queues a write (waiting while there is none), the writer gives it back when it takes the write out.
 	 */
 	private final Semaphore[] room;
 
@@ -213,12 +223,12 @@ final class SinkWriters {
 
 	/**
 	 * The queue is full: waits until a writer takes a write out of it.
-	 * @return {@code true} with a slot taken; {@code false} when the writers were aborted or the subscriber thread
+	 * @return {@code true} with a slot taken; {@code false} when the writers were aborted or the submitting thread
 	 * interrupted (the stop or shutdown deadline; the interrupt is kept)
 	 */
 	private boolean awaitRoom(Semaphore room, int index) {
 		if (logger.isDebugEnabled()) {
-			logger.debug("Writer queue {} of sink '{}' is full ({} writes): its subscriber waits for room", index,
+			logger.debug("Writer queue {} of sink '{}' is full ({} writes): distribution waits for room", index,
 					this.sinkName, this.capacity);
 		}
 		try {
@@ -241,7 +251,7 @@ final class SinkWriters {
 	}
 
 	/**
-	 * Writes dropped because their thread's queue was full: none, since the subscriber waits for room, unless a
+	 * Writes dropped because their thread's queue was full: none, since the submitter waits for room, unless a
 	 * writer thread that a stop abandoned still holds its queue's end marker.
 	 */
 	long queueFullCount() {

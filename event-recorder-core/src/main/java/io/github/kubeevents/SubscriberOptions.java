@@ -3,7 +3,9 @@ package io.github.kubeevents;
 import java.util.Locale;
 
 /**
- * Queue settings of one subscriber.
+ * Queue settings of one subscriber: an {@link EventHandler} of {@link EventBroadcaster#subscribe} or the logger of
+ * {@link EventBroadcaster#startLogging()}. They do not apply to sinks, which have no subscriber queue (they run on
+ * the distribution thread; {@link EventBroadcaster.Builder#writerQueueCapacity(int)} bounds them).
  *
  * <p>Immutable and thread-safe.
  *

@@ -1,60 +1,47 @@
 package io.github.kubeevents;
 
-import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
+import io.github.kubeevents.introspect.RecorderStats;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One subscriber of the {@link Fanout} (a watcher of apimachinery's {@code watch.Broadcaster}): a bounded queue
- * filled by the distribution thread and a daemon thread ({@code kubeevents-subscriber-<name>}) that hands each
- * event to the handler, in order. When the queue is full the event is dropped for this subscriber alone and
- * counted ({@link SubscriberOptions.FullQueuePolicy#DROP}), or the distribution thread waits
- * ({@link SubscriberOptions.FullQueuePolicy#WAIT}).
+ * One user's {@link EventHandler} subscribed to the {@link Fanout} (a watcher of apimachinery's
+ * {@code watch.Broadcaster}): a bounded queue filled by the distribution thread and a daemon thread
+ * ({@code kubeevents-subscriber-<name>}) that hands each event to the handler, in order, so a slow handler holds up
+ * nobody else. Sinks do not come here: they run on the distribution thread ({@link InlineSink}). When the queue is
+ * full the event is dropped for this subscriber alone and counted ({@link SubscriberOptions.FullQueuePolicy#DROP}),
+ * or the distribution thread waits ({@link SubscriberOptions.FullQueuePolicy#WAIT}).
  *
  * <p>The thread runs from {@link #start()} until its input is closed ({@link #closeInput(boolean)}: it finishes
  * the queue, then ends); a later {@link #start()} runs a new thread on the same queue, so a stopped recorder
  * resumes where it was. {@link #abort()} (the stop or shutdown deadline) makes it count what is left as
  * {@code shutdown} drops instead.
  *
- * <p>A handler that is a {@link SinkSubscriber} gets its lifecycle calls from here and is ticked at least once a
- * second of real time for its periodic work.
- *
  * <p>Thread-safe: {@link #offer} is called by the distribution thread only.
  */
-final class SubscriberQueue implements Subscription {
+final class SubscriberQueue extends Subscriber {
 
 	private static final Logger logger = LoggerFactory.getLogger(SubscriberQueue.class);
 
 	private static final Object END = new Object();
 
-	private static final long IDLE_TICK_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-	/** How long a handler without periodic work waits at most before it looks at its queue's state again. */
+	/** How long the thread waits at most before it looks at its queue's state again. */
 	private static final long IDLE_WAIT_NANOS = TimeUnit.MINUTES.toNanos(1);
 
 	/** How long the distribution thread waits between two tries while the queue is full (FullQueuePolicy.WAIT). */
 	private static final long FULL_RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
-	private final String name;
-
 	private final EventHandler handler;
-
-	private final @Nullable SinkSubscriber sink;
 
 	private final SubscriberOptions options;
 
-	private final EventCounters counters;
-
-	private final Clock clock;
-
-	private final Fanout fanout;
 
 	/**
 	 * The events, bounded to the capacity, and the {@link #END} marker (in the ring's headroom). The same lock-free
@@ -90,34 +77,23 @@ final class SubscriberQueue implements Subscription {
 	private boolean endAfterRestart;
 
 	/**
-	 * Whether a thread runs the queue and has not yet finished its sink's {@code stopped()}; guarded by
-	 * {@code this}. It and {@link #closedByUser} decide, under the one lock, which of the ending thread and
-	 * {@link #close()} tells a sink that it is closed: exactly one does.
+	 * Whether a thread runs the queue and has not yet ended; guarded by {@code this}. It and {@link #closedByUser}
+	 * decide, under the one lock, which of the ending thread and {@link #close()} counts what a closed subscriber
+	 * left queued: exactly one does.
 	 */
 	private boolean consuming;
 
-	private volatile boolean finalStop;
-
-	private volatile boolean closedByUser;
-
-	private volatile boolean terminated;
-
-	private volatile boolean aborted;
-
-	SubscriberQueue(String name, EventHandler handler, SubscriberOptions options, EventCounters counters, Clock clock,
+	SubscriberQueue(String name, EventHandler handler, SubscriberOptions options, EventCounters counters,
 			Fanout fanout) {
-		this.name = Objects.requireNonNull(name, "name");
+		super(name, fanout, counters);
 		this.handler = Objects.requireNonNull(handler, "handler");
-		this.sink = (handler instanceof SinkSubscriber subscriber) ? subscriber : null;
 		this.options = Objects.requireNonNull(options, "options");
-		this.counters = counters;
-		this.clock = clock;
-		this.fanout = fanout;
 		this.queue = new IncomingQueue(options.queueCapacity());
 	}
 
-	/** Hands one event to this subscriber; called by the distribution thread only. */
-	void offer(RecordedEvent event) throws InterruptedException {
+	/** Queues one event for this subscriber; called by the distribution thread only. */
+	@Override
+	public void offer(RecordedEvent event) throws InterruptedException {
 		if (this.closedByUser || this.terminated) {
 			return;
 		}
@@ -143,7 +119,8 @@ final class SubscriberQueue implements Subscription {
 	 * abandoned at its deadline still runs (stuck in its handler), the new thread starts as soon as that one returns
 	 * and ends, and events queue for it meanwhile ({@link #restartPending()}).
 	 */
-	synchronized void start() {
+	@Override
+	public synchronized void start() {
 		if (this.closedByUser || this.terminated) {
 			return;
 		}
@@ -156,7 +133,7 @@ final class SubscriberQueue implements Subscription {
 					this.queue.reopen();
 				}
 				logger.warn("Event subscriber '{}' starts once its thread, abandoned by the last stop at its deadline,"
-						+ " returns; events are queued for it until then", this.name);
+						+ " returns; events are queued for it until then", name());
 			}
 			return;
 		}
@@ -165,9 +142,6 @@ final class SubscriberQueue implements Subscription {
 
 	/** Starts the new thread; under the lock, with no other thread at the queue. */
 	private void launch() {
-		if (this.sink != null) {
-			this.sink.resume();
-		}
 		// an abort closed the queue; no other thread uses it until the new thread starts
 		this.queue.reopen();
 		this.queueHeld.set(false);
@@ -182,31 +156,28 @@ final class SubscriberQueue implements Subscription {
 			this.endQueued = true;
 			putEnd();
 		}
-		else {
-			this.finalStop = false;
-		}
-		Thread started = new Thread(this::consume, "kubeevents-subscriber-" + this.name);
+		Thread started = new Thread(this::consume, "kubeevents-subscriber-" + name());
 		started.setDaemon(true);
 		this.thread = started;
 		this.consuming = true;
 		started.start();
 	}
 
-	/** Whether a start waits for the thread the last stop abandoned. */
-	synchronized boolean restartPending() {
+	@Override
+	public synchronized boolean restartPending() {
 		return this.restartPending;
 	}
 
 	/**
-	 * No more events for now: the thread finishes what is queued (a sink submits its final writes and waits for its
-	 * writers), then ends. Idempotent until the next {@link #start()}.
+	 * No more events for now: the thread finishes what is queued, then ends. Idempotent until the next
+	 * {@link #start()}.
 	 * @param shutdown whether the broadcaster shuts down for good (the subscription is then over)
 	 */
-	synchronized void closeInput(boolean shutdown) {
+	@Override
+	public synchronized void closeInput(boolean shutdown) {
 		if (shutdown) {
 			this.terminated = true;
 		}
-		this.finalStop = shutdown;
 		if (this.restartPending) {
 			// the queue may be closed or still hold the abandoning stop's end marker: the end is queued by launch()
 			this.endAfterRestart = true;
@@ -218,19 +189,21 @@ final class SubscriberQueue implements Subscription {
 		}
 	}
 
-	/** A stop or shutdown began: no more waiting in retries; each remaining event gets one attempt. */
-	void cancel() {
-		if (this.sink != null) {
-			this.sink.cancel();
-		}
+	/** The subscription was closed: the thread finishes what is queued, then ends, for good. */
+	@Override
+	public void removed(boolean onDistributor) {
+		closeInput(true);
+	}
+
+	/** Nothing to do: the handler's calls have no retries to cut short. */
+	@Override
+	public void cancel() {
 	}
 
 	/** The stop or shutdown deadline passed: stop handling, count what is left, and wake the thread. */
-	void abort() {
+	@Override
+	public void abort() {
 		this.aborted = true;
-		if (this.sink != null) {
-			this.sink.abort();
-		}
 		Thread current = currentThread();
 		if (current != null) {
 			current.interrupt();
@@ -241,7 +214,8 @@ final class SubscriberQueue implements Subscription {
 	 * The thread ignored the abort and is abandoned: count what is left in its queue as {@code shutdown} drops
 	 * now, from the calling thread, which takes the queue over for good (so the thread ends if it ever returns).
 	 */
-	synchronized void drainAbandoned() {
+	@Override
+	public synchronized void drainAbandoned() {
 		if (this.queueHeld.compareAndSet(false, true)) {
 			// the thread is inside its handler; if it ever returns, it finds the queue taken and ends
 			this.queueTaken = true;
@@ -251,10 +225,11 @@ final class SubscriberQueue implements Subscription {
 	}
 
 	/**
-	 * Waits for the thread and a sink's writer threads until {@code deadlineNanos}.
-	 * @return {@code true} when they all ended
+	 * Waits for the thread until {@code deadlineNanos}.
+	 * @return {@code true} when it ended
 	 */
-	boolean join(long deadlineNanos) {
+	@Override
+	public boolean join(long deadlineNanos) {
 		Thread current = currentThread();
 		boolean ended = true;
 		while (current != null) {
@@ -266,13 +241,11 @@ final class SubscriberQueue implements Subscription {
 			Thread next = currentThread();
 			current = (next != current) ? next : null;
 		}
-		if (this.sink != null) {
-			ended &= this.sink.awaitTermination(deadlineNanos);
-		}
 		return ended;
 	}
 
-	boolean isAlive() {
+	@Override
+	public boolean isAlive() {
 		Thread current = currentThread();
 		return current != null && current.isAlive();
 	}
@@ -281,49 +254,37 @@ final class SubscriberQueue implements Subscription {
 		return this.thread;
 	}
 
-	@Nullable SinkSubscriber sink() {
-		return this.sink;
+	/** Nothing periodic: a handler is only called with events. */
+	@Override
+	public void tick() {
 	}
 
-	SubscriberOptions options() {
-		return this.options;
+	@Override
+	public @Nullable SinkSubscriber sink() {
+		return null;
 	}
 
-	int depth() {
-		return this.queue.size();
-	}
-
-	long droppedCount() {
-		return this.dropped.sum();
+	@Override
+	public RecorderStats.Subscriber stats() {
+		return new RecorderStats.Subscriber(name(), this.queue.size(), this.options.queueCapacity(),
+				this.options.fullQueuePolicy().tag(), this.dropped.sum());
 	}
 
 	private void consume() {
-		SinkSubscriber subscriber = this.sink;
-		if (subscriber != null) {
-			subscriber.started();
-		}
-		long lastTick = System.nanoTime();
 		try {
 			while (true) {
 				if (!this.queueHeld.compareAndSet(false, true)) {
 					// abandoned by a stop that counted the queue (drainAbandoned), and back from the handler since
 					break;
 				}
-				Object item = this.queue.poll((subscriber != null) ? IDLE_TICK_NANOS : IDLE_WAIT_NANOS);
+				Object item = this.queue.poll(IDLE_WAIT_NANOS);
 				this.queueHeld.set(false);
 				if (item == END) {
 					break;
 				}
 				if (item != null) {
-					handle((RecordedEvent) item);
+					handle(this.handler, (RecordedEvent) item);
 				}
-				if (subscriber != null && !this.aborted && System.nanoTime() - lastTick >= IDLE_TICK_NANOS) {
-					lastTick = System.nanoTime();
-					tick(subscriber);
-				}
-			}
-			if (subscriber != null && !this.aborted) {
-				subscriber.beforeStop(this.finalStop);
 			}
 		}
 		catch (InterruptedException ex) {
@@ -332,15 +293,10 @@ final class SubscriberQueue implements Subscription {
 			this.queue.close(this::countLeftOver);
 		}
 		finally {
-			if (subscriber != null) {
-				subscriber.stopped(this.finalStop);
-			}
-			boolean closed;
 			synchronized (this) {
 				this.consuming = false;
-				closed = this.closedByUser;
 				if (this.restartPending) {
-					if (closed || this.terminated) {
+					if (this.closedByUser || this.terminated) {
 						// the start that waited for this thread will not come: what queued for it is counted
 						this.restartPending = false;
 						this.queue.close(this::countLeftOver);
@@ -350,33 +306,6 @@ final class SubscriberQueue implements Subscription {
 					}
 				}
 			}
-			if (closed && subscriber != null) {
-				subscriber.closed();
-			}
-		}
-	}
-
-	private void handle(RecordedEvent event) {
-		if (this.aborted) {
-			this.counters.drop(DropReason.SHUTDOWN, event);
-			return;
-		}
-		try {
-			this.handler.onEvent(event);
-		}
-		catch (Throwable ex) {
-			this.counters.drop(DropReason.INVALID_INPUT, event);
-			logger.error("Event subscriber '{}' failed on {} (dropped, counted as invalid_input)", this.name,
-					event.describe(), ex);
-		}
-	}
-
-	private void tick(SinkSubscriber subscriber) {
-		try {
-			subscriber.tick(this.clock.instant());
-		}
-		catch (Throwable ex) {
-			logger.error("Periodic work of event subscriber '{}' failed", this.name, ex);
 		}
 	}
 
@@ -397,34 +326,17 @@ final class SubscriberQueue implements Subscription {
 	}
 
 	@Override
-	public String name() {
-		return this.name;
+	boolean runsLocked() {
+		return this.consuming;
 	}
 
+	/**
+	 * Closed while stopped (or as its thread ended): no thread takes what waits for a restart, so it is counted
+	 * now.
+	 */
 	@Override
-	public boolean isActive() {
-		return !this.closedByUser && !this.terminated;
-	}
-
-	@Override
-	public void close() {
-		boolean threadDone;
-		synchronized (this) {
-			if (this.closedByUser) {
-				return;
-			}
-			this.closedByUser = true;
-			threadDone = !this.consuming;
-		}
-		this.fanout.unsubscribe(this);
-		if (threadDone) {
-			// closed while stopped (or as its thread ended): no thread takes what waits for a restart, so it is
-			// counted now, and the ending thread has left telling the sink to this call
-			drainAbandoned();
-			if (this.sink != null) {
-				this.sink.closed();
-			}
-		}
+	void closedWhileIdle() {
+		drainAbandoned();
 	}
 
 }

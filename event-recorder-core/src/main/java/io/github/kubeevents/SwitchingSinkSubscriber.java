@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  * fallback to a core/v1 one. When a write is refused with 403 and its {@link ApiFallback} decides that core/v1
  * serves better (or decided so at startup), this subscriber writes core/v1 from then on, through the core/v1
  * subscriber: the refused writes' occurrences are recorded there again (from the writer threads, through a bounded
- * queue the subscriber thread drains; past its bound they are {@code queue_full} drops), and so are the occurrences
- * the series held that no write carried (handed over once, on the subscriber thread). Every occurrence is thus
+ * queue the distribution thread drains; past its bound they are {@code queue_full} drops), and so are the occurrences
+ * the series held that no write carried (handed over once, on the distribution thread). Every occurrence is thus
  * written once, by one API or the other.
  *
  * <p>Its lifecycle calls go to both subscribers (the core/v1 one starts its writers at the switch); its writer
@@ -41,14 +41,14 @@ final class SwitchingSinkSubscriber extends SinkSubscriber {
 
 	private final int reroutedCapacity;
 
-	/** Whether the series were handed over to core/v1; written by the subscriber thread only. */
+	/** Whether the series were handed over to core/v1; written by the distribution thread only. */
 	private volatile boolean handedOver;
 
 	/**
 	 * @param eventsV1 the subscriber written through until the switch (built with {@code apiFallback})
 	 * @param coreV1 the subscriber written through after it
 	 * @param apiFallback decides the switch
-	 * @param reroutedCapacity how many occurrences of refused writes may wait for the subscriber thread
+	 * @param reroutedCapacity how many occurrences of refused writes may wait for the distribution thread
 	 */
 	SwitchingSinkSubscriber(EventsV1SinkSubscriber eventsV1, CoreV1SinkSubscriber coreV1, ApiFallback apiFallback,
 			int reroutedCapacity) {
@@ -76,7 +76,7 @@ final class SwitchingSinkSubscriber extends SinkSubscriber {
 	}
 
 	/**
-	 * The subscriber written through now: core/v1 once switched (the subscriber thread then hands the series over,
+	 * The subscriber written through now: core/v1 once switched (the distribution thread then hands the series over,
 	 * once, and records the occurrences of refused writes there).
 	 */
 	private SinkSubscriber current() {

@@ -15,7 +15,7 @@ import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.SinkRequestListener;
-import io.github.kubeevents.tracing.RequestSpan;
+import io.github.kubeevents.tracing.TraceContext.RequestSpan;
 import io.github.kubeevents.tracing.TraceContext;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;

@@ -15,6 +15,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.Sink;
 import io.github.kubeevents.sink.SinkRequestListener;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -39,6 +40,10 @@ class CoreV1EventSinkTests {
 		}
 	}
 
+	private static Sink<CoreV1Event, EventSink.CountPatch> sink(ApiClient client) {
+		return OfficialSink.coreV1(client, OfficialSink.DEFAULT_REQUEST_TIMEOUT);
+	}
+
 	private static CoreV1Event event() {
 		return TestEvents.event("R", "m", TestEvents.ref("Pod", "p", "ns"));
 	}
@@ -46,7 +51,7 @@ class CoreV1EventSinkTests {
 	@Test
 	void createIsAJsonPostToTheEventsNamespace() throws Exception {
 		try (StubApiServer server = new StubApiServer()) {
-			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			CoreV1Event stored = sink.create(event());
 			assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
 			assertThat(server.requests()).singleElement().satisfies((request) -> {
@@ -69,7 +74,7 @@ class CoreV1EventSinkTests {
 	void patchIsAStrategicMergePatchOfCountLastTimestampAndMessage() throws Exception {
 		try (StubApiServer server = new StubApiServer()) {
 			server.answer(new StubApiServer.Answer(200, null));
-			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			CoreV1Event stored = sink.patch(event(), new EventSink.CountPatch(3, T5, "m"));
 			assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
 			assertThat(server.requests()).singleElement().satisfies((request) -> {
@@ -85,7 +90,7 @@ class CoreV1EventSinkTests {
 	void patchBodyIsJsonNotStringFormatting() throws Exception {
 		try (StubApiServer server = new StubApiServer()) {
 			server.answer(new StubApiServer.Answer(200, null), new StubApiServer.Answer(200, null));
-			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			String message = "quote \" backslash \\ unicode é newline \n <tag> & 'x'";
 			sink.patch(event(), new EventSink.CountPatch(4, T5, message));
 			sink.patch(event(), new EventSink.CountPatch(2, T5, ""));
@@ -100,7 +105,7 @@ class CoreV1EventSinkTests {
 	void readersPatchSetsTheSeriesAndSendsANullThatRemovesEventTime() throws Exception {
 		try (StubApiServer server = new StubApiServer()) {
 			server.answer(new StubApiServer.Answer(200, null));
-			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			sink.patch(event(), new EventSink.CountPatch(3, T5, "m", "12")
 				.withSeries(Instant.parse("2026-11-30T12:00:05.987654321Z")));
 			assertThat(server.requests()).singleElement()
@@ -129,7 +134,7 @@ class CoreV1EventSinkTests {
 					new StubApiServer.Answer(409, null,
 							"{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"AlreadyExists\",\"code\":409}"),
 					new StubApiServer.Answer(200, null, "this is not an Event"));
-			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			EventSinkException notFound = catchThrowableOfType(EventSinkException.class,
 					() -> sink.patch(event(), new EventSink.CountPatch(2, T5, "m")));
 			assertThat(notFound.isNotFound()).isTrue();
@@ -151,7 +156,7 @@ class CoreV1EventSinkTests {
 		try (StubApiServer server = new StubApiServer()) {
 			server.answer(new StubApiServer.Answer(201, null, fromANewerServer),
 					new StubApiServer.Answer(201, null, "{\"kind\":\"Status\"}"));
-			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			CoreV1Event stored = sink.create(event());
 			assertThat(stored.getMetadata().getName()).isEqualTo("web-0.1");
 			assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
@@ -166,7 +171,7 @@ class CoreV1EventSinkTests {
 	@Test
 	void deadConnectionIsATransportFailure() throws Exception {
 		ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + closedPort());
-		CoreV1EventSink sink = new CoreV1EventSink(client, CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
+		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
 		EventSinkException create = catchThrowableOfType(EventSinkException.class, () -> sink.create(event()));
 		assertThat(create.kind()).isEqualTo(EventSinkException.Kind.TRANSPORT);
 		assertThat(create.isRetryable()).isTrue();
@@ -179,7 +184,7 @@ class CoreV1EventSinkTests {
 	@Test
 	void eventWithoutNamespaceOrNameCannotBeBuilt() throws Exception {
 		ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + closedPort());
-		CoreV1EventSink sink = new CoreV1EventSink(client, CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
+		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
 		CoreV1Event noNamespace = event();
 		noNamespace.getMetadata().setNamespace(null);
 		EventSinkException ex = catchThrowableOfType(EventSinkException.class, () -> sink.create(noNamespace));
@@ -196,7 +201,7 @@ class CoreV1EventSinkTests {
 		CountDownLatch frozen = new CountDownLatch(1);
 		try (StubApiServer server = new StubApiServer()) {
 			server.holdAnswersUntil(frozen);
-			CoreV1EventSink sink = new CoreV1EventSink(server.client(), CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(server.client());
 			CompletableFuture<EventSinkException> call = CompletableFuture.supplyAsync(() -> {
 				try {
 					sink.create(event());
@@ -222,7 +227,7 @@ class CoreV1EventSinkTests {
 	void statusBodyGivesReasonAndNamespaceTerminating() {
 		String body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"events \\\"x\\\" is forbidden: unable to create new content in namespace gone because it is being terminated\","
 				+ "\"reason\":\"Forbidden\",\"details\":{\"name\":\"x\",\"kind\":\"events\",\"causes\":[{\"reason\":\"NamespaceTerminating\",\"message\":\"namespace gone is being terminated\",\"field\":\"metadata.namespace\"}]},\"code\":403}";
-		EventSinkException ex = ApiErrors.classify(new ApiException(403, Map.of(), body));
+		EventSinkException ex = EventSinkException.of(new ApiException(403, Map.of(), body));
 		assertThat(ex.kind()).isEqualTo(EventSinkException.Kind.HTTP_STATUS);
 		assertThat(ex.statusCode()).isEqualTo(403);
 		assertThat(ex.statusReason()).isEqualTo("Forbidden");
@@ -233,15 +238,15 @@ class CoreV1EventSinkTests {
 
 	@Test
 	void alreadyExistsAndNotFoundAreRecognised() {
-		EventSinkException exists = ApiErrors.classify(new ApiException(409, Map.of(),
+		EventSinkException exists = EventSinkException.of(new ApiException(409, Map.of(),
 				"{\"kind\":\"Status\",\"reason\":\"AlreadyExists\",\"code\":409}"));
 		assertThat(exists.isAlreadyExists()).isTrue();
 		assertThat(exists.namespaceTerminating()).isFalse();
-		EventSinkException notFound = ApiErrors.classify(new ApiException(404, Map.of(), "not json"));
+		EventSinkException notFound = EventSinkException.of(new ApiException(404, Map.of(), "not json"));
 		assertThat(notFound.isNotFound()).isTrue();
 		assertThat(notFound.statusReason()).isEmpty();
 		assertThat(notFound.isRetryable()).isFalse();
-		assertThat(SinkRequestListener.resultOf(ApiErrors.classify(new ApiException(503, Map.of(), ""))))
+		assertThat(SinkRequestListener.resultOf(EventSinkException.of(new ApiException(503, Map.of(), ""))))
 			.isEqualTo("server_error");
 	}
 

@@ -12,6 +12,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import io.github.kubeevents.EventKeys.AggregateKey;
 import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EventSource;

@@ -190,9 +190,10 @@ class EventAccountingTests {
 			.as("written + every downstream drop == accepted; %s", counts)
 			.isEqualTo(counts.accepted());
 		assertThat(counts.written()).as("the sink's own count").isEqualTo(sink.succeeded());
-		// every stage was exercised
+		// every stage was exercised; a sink has no subscriber queue (it runs on the distribution thread, which waits
+		// for room in the writer queues), so nothing is dropped as queue_full between the incoming queue and the sink
 		assertThat(counts.queueFullAtRecord()).isPositive();
-		assertThat(counts.queueFullAtSubscriber()).isPositive();
+		assertThat(counts.queueFullAtSubscriber()).isZero();
 		assertThat(counts.shutdown()).isPositive();
 		assertThat(counts.written()).isPositive();
 		assertThat(counts.sink().patched()).isPositive();
@@ -231,7 +232,8 @@ class EventAccountingTests {
 		assertThat(counts.written()).isEqualTo(sink.succeeded());
 		assertThat(counts.invalid()).isEqualTo(before.invalid() + after.invalid());
 		assertThat(counts.queueFullAtRecord()).isPositive();
-		assertThat(counts.queueFullAtSubscriber()).isPositive();
+		// no subscriber queue for a sink (it runs on the distribution thread): the subscriber options do not apply
+		assertThat(counts.queueFullAtSubscriber()).isZero();
 		assertThat(counts.spam()).isPositive();
 		assertThat(counts.written()).isPositive();
 	}

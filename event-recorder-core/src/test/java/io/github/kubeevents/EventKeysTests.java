@@ -3,6 +3,7 @@ package io.github.kubeevents;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.kubeevents.EventKeys.AggregateKey;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 import org.junit.jupiter.api.Test;

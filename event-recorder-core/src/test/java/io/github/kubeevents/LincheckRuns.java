@@ -48,4 +48,34 @@ final class LincheckRuns {
 		return Integer.getInteger("lincheck.scenario.invocations", 300);
 	}
 
+	/** Runs two actions on two threads at once and waits for both. */
+	static void race(Runnable first, Runnable second) {
+		Thread one = new Thread(first);
+		Thread two = new Thread(second);
+		one.start();
+		two.start();
+		join(one);
+		join(two);
+	}
+
+	/** Joins a thread of a hand-written scenario. */
+	static void join(Thread thread) {
+		try {
+			thread.join();
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * A plain check in a hand-written scenario: the model checker reports the message with the interleaving (no
+	 * assertion library).
+	 */
+	static void check(boolean condition, String message) {
+		if (!condition) {
+			throw new AssertionError(message);
+		}
+	}
+
 }

@@ -64,6 +64,22 @@ class RegisteredKindsTests {
 	}
 
 	@Test
+	void aRecorderBoundThroughAnAdapterReferencesItsRelatedObjectByTheRegisteredKinds() {
+		EventBroadcaster broadcaster = EventBroadcaster.builder()
+			.registerKind(Gizmo.class, "example.com/v1", "Gizmo")
+			.build();
+		List<RecordedEvent> events = recording(broadcaster);
+		InvolvedObjectAdapter<String> byName = (name) -> new InvolvedObject("Widget", "example.com/v1", "ns", name,
+				null, null, null);
+		broadcaster.newRecorder(EventSource.of("a")).about("w-1", byName).related(new Gizmo("g-2")).normal("Synced",
+				"ok");
+		await().atMost(WAIT).until(() -> events.size() == 1);
+		assertThat(events.get(0).regarding().name()).isEqualTo("w-1");
+		assertThat(events.get(0).related())
+			.isEqualTo(new InvolvedObject("Gizmo", "example.com/v1", "ns", "g-2", "u-g-2", null, null));
+	}
+
+	@Test
 	void objectsWithTheirOwnKindAndBuiltInModelsAreUnchanged() {
 		EventBroadcaster broadcaster = EventBroadcaster.builder()
 			.registerKind(io.kubernetes.client.openapi.models.V1Pod.class, "example.com/v1", "NotAPod")

@@ -34,12 +34,12 @@ class RetryAfterTests {
 
 	private StubApiServer server;
 
-	private CoreV1EventSink sink;
+	private OfficialSink<CoreV1Event, EventSink.CountPatch> sink;
 
 	@BeforeEach
 	void start() throws Exception {
 		this.server = new StubApiServer();
-		this.sink = new CoreV1EventSink(this.server.client(), Duration.ofSeconds(5));
+		this.sink = OfficialSink.coreV1(this.server.client(), Duration.ofSeconds(5));
 	}
 
 	@AfterEach

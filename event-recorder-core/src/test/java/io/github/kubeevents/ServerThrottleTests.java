@@ -5,8 +5,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
+import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,12 +30,12 @@ class ServerThrottleTests {
 
 	private StubApiServer server;
 
-	private CoreV1EventSink sink;
+	private OfficialSink<CoreV1Event, EventSink.CountPatch> sink;
 
 	@BeforeEach
 	void start() throws Exception {
 		this.server = new StubApiServer();
-		this.sink = new CoreV1EventSink(this.server.client(), Duration.ofSeconds(5));
+		this.sink = OfficialSink.coreV1(this.server.client(), Duration.ofSeconds(5));
 	}
 
 	@AfterEach

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Set;
 
 import com.github.benmanes.caffeine.cache.Cache;
+import io.github.kubeevents.EventKeys.AggregateKey;
 import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
 import io.github.kubeevents.introspect.RecorderSnapshot.ObjectRef;
 import io.github.kubeevents.sink.EventSink;

@@ -6,27 +6,24 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 
-import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.sink.EventsApi;
-import io.github.kubeevents.sink.RetryPolicy;
 import org.jetbrains.lincheck.Lincheck;
 import org.jetbrains.lincheck.LincheckAssertionError;
 import org.junit.jupiter.api.Test;
 
+import static io.github.kubeevents.LincheckRuns.check;
+import static io.github.kubeevents.LincheckRuns.join;
+import static io.github.kubeevents.LincheckRuns.race;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The lifecycle of a {@link SubscriberQueue} under Lincheck's model checker ({@link Lincheck#runConcurrentTest}),
  * which runs each scenario many times, choosing where the threads switch, and reports the interleaving of the first
  * run that throws. Each scenario checks the accounting of a subscriber: every event offered is either handled
- * exactly once or counted exactly once as a {@code shutdown} or {@code queue_full} drop, and its sink is told
- * {@code closed()} exactly once, only after {@link SubscriberQueue#close()}.
+ * exactly once or counted exactly once as a {@code shutdown} or {@code queue_full} drop. (Sinks run on the
+ * distribution thread: {@code InlineSinkModelTests} checks that a sink is told {@code closed()} exactly once.)
  *
  * <p>Under the model checker a timed park ends at once (it may always wake spuriously) and
  * {@link System#nanoTime()} is a constant, so a subscriber thread with an empty queue naps in a loop until its
@@ -52,10 +49,6 @@ class SubscriberQueueModelTests {
 
 	private static final Clock CLOCK = Clock.fixed(TestEvents.TIME, ZoneOffset.UTC);
 
-	private static final SinkSettings SETTINGS = TestSinks.settings(RetryPolicy.defaults(), (duration) -> {
-	}, (api, verb, result, duration) -> {
-	}, CLOCK);
-
 	/** Shared by the runs of a scenario (building one runs Caffeine's builder): each run reads differences. */
 	private static final EventCounters COUNTERS = new EventCounters(CLOCK, Duration.ofHours(1));
 
@@ -70,10 +63,14 @@ class SubscriberQueueModelTests {
 
 	private static final Field QUEUE;
 
+	private static final Field THREAD;
+
 	static {
 		try {
 			QUEUE = SubscriberQueue.class.getDeclaredField("queue");
 			QUEUE.setAccessible(true);
+			THREAD = SubscriberQueue.class.getDeclaredField("thread");
+			THREAD.setAccessible(true);
 		}
 		catch (NoSuchFieldException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -82,8 +79,7 @@ class SubscriberQueueModelTests {
 
 	/**
 	 * {@code close()} races the end of a stopping thread ({@code closeInput}: it finishes its queue, then ends):
-	 * whichever of the ending thread and {@code close()} comes second tells the sink, and both queued events are
-	 * handled.
+	 * both queued events are handled.
 	 */
 	@Test
 	void closingWhileTheThreadEndsTellsTheSinkOnce() {
@@ -99,7 +95,6 @@ class SubscriberQueueModelTests {
 			join(close);
 			run.awaitSubscriberThreads();
 			run.checkEachEventOnce(2);
-			run.checkClosedOnce();
 		});
 	}
 
@@ -107,7 +102,7 @@ class SubscriberQueueModelTests {
 	 * The stop deadline passes while the distribution thread still offers: {@code abort()} interrupts the
 	 * subscriber thread, whose handler swallows the interrupt (as many I/O libraries do) so it may come back to its
 	 * queue, and the stopping thread abandons it ({@code drainAbandoned()}) at any moment. Each event is handled or
-	 * counted once; a later {@code close()} of the stopped subscriber tells the sink once.
+	 * counted once; a later {@code close()} of the stopped subscriber counts nothing twice.
 	 */
 	@Test
 	void abandoningAThreadThatComesBackCountsEachEventOnce() {
@@ -132,8 +127,8 @@ class SubscriberQueueModelTests {
 
 	/**
 	 * Closed while not running, with events waiting for a start, and started at the same time (a recorder started
-	 * while its subscription is closed): either the start wins and its thread handles the events and tells the
-	 * sink, or the close wins, counts them as {@code shutdown} drops and tells the sink itself.
+	 * while its subscription is closed): either the start wins and its thread handles the events, or the close
+	 * wins and counts them as {@code shutdown} drops.
 	 */
 	@Test
 	void closingWhileNotRunningRacesAStart() {
@@ -142,15 +137,9 @@ class SubscriberQueueModelTests {
 			SubscriberQueue subscriber = run.subscriber;
 			offer(subscriber, 0);
 			offer(subscriber, 1);
-			Thread start = new Thread(subscriber::start);
-			Thread close = new Thread(subscriber::close);
-			start.start();
-			close.start();
-			join(start);
-			join(close);
+			race(subscriber::start, subscriber::close);
 			run.awaitSubscriberThreads();
 			run.checkEachEventOnce(2);
-			run.checkClosedOnce();
 		});
 	}
 
@@ -166,13 +155,13 @@ class SubscriberQueueModelTests {
 			Run run = abandonInTheHandler();
 			SubscriberQueue subscriber = run.subscriber;
 			subscriber.start();
-			Thread release = new Thread(() -> run.sink.holdFirstEvent = false);
+			Thread release = new Thread(() -> run.handler.holdFirstEvent = false);
 			Thread distributor = new Thread(() -> offer(subscriber, 2));
 			release.start();
 			distributor.start();
 			join(release);
 			join(distributor);
-			join(run.sink.threads.get(0));
+			join(run.first);
 			subscriber.closeInput(false);
 			run.awaitSubscriberThreads();
 			run.checkEachEventOnce(3);
@@ -183,7 +172,6 @@ class SubscriberQueueModelTests {
 			run.awaitSubscriberThreads();
 			run.checkEachEventOnce(4);
 			subscriber.close();
-			run.checkClosedOnce();
 		});
 	}
 
@@ -201,7 +189,7 @@ class SubscriberQueueModelTests {
 			Run run = abandonInTheHandler();
 			SubscriberQueue subscriber = run.subscriber;
 			subscriber.start();
-			Thread release = new Thread(() -> run.sink.holdFirstEvent = false);
+			Thread release = new Thread(() -> run.handler.holdFirstEvent = false);
 			Thread distributor = new Thread(() -> {
 				offer(subscriber, 2);
 				subscriber.closeInput(false);
@@ -213,7 +201,6 @@ class SubscriberQueueModelTests {
 			run.awaitSubscriberThreads();
 			run.checkEachEventOnce(3);
 			subscriber.close();
-			run.checkClosedOnce();
 		});
 	}
 
@@ -230,7 +217,7 @@ class SubscriberQueueModelTests {
 		Lincheck.runConcurrentTest(LincheckRuns.scenarioInvocations(), () -> {
 			Run run = abandonInTheHandler();
 			SubscriberQueue subscriber = run.subscriber;
-			Thread release = new Thread(() -> run.sink.holdFirstEvent = false);
+			Thread release = new Thread(() -> run.handler.holdFirstEvent = false);
 			Thread restart = new Thread(() -> {
 				subscriber.start();
 				offer(subscriber, 2);
@@ -239,12 +226,11 @@ class SubscriberQueueModelTests {
 			restart.start();
 			join(release);
 			join(restart);
-			join(run.sink.threads.get(0));
+			join(run.first);
 			subscriber.closeInput(false);
 			run.awaitSubscriberThreads();
 			run.checkEachEventOnce(3);
 			subscriber.close();
-			run.checkClosedOnce();
 		});
 	}
 
@@ -255,12 +241,13 @@ class SubscriberQueueModelTests {
 	private static Run abandonInTheHandler() {
 		Run run = new Run(true);
 		SubscriberQueue subscriber = run.subscriber;
-		run.sink.holdFirstEvent = true;
+		run.handler.holdFirstEvent = true;
 		offer(subscriber, 0);
 		offer(subscriber, 1);
 		subscriber.start();
+		run.first = thread(subscriber);
 		subscriber.closeInput(false);
-		while (!run.sink.holding) {
+		while (!run.handler.holding) {
 			Thread.yield();
 		}
 		// the deadline passes while the thread is in its handler: it is abandoned there
@@ -292,10 +279,8 @@ class SubscriberQueueModelTests {
 		join(stopper);
 		run.awaitSubscriberThreads();
 		run.checkEachEventOnce(3);
-		check(run.sink.closed.get() == 0, "closed() before close()");
 		subscriber.close();
 		run.checkEachEventOnce(3);
-		run.checkClosedOnce();
 	}
 
 	/**
@@ -326,22 +311,6 @@ class SubscriberQueueModelTests {
 		}
 	}
 
-	private static void join(Thread thread) {
-		try {
-			thread.join();
-		}
-		catch (InterruptedException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	/** A plain check: the model checker reports the message with the interleaving (no assertion library). */
-	private static void check(boolean condition, String message) {
-		if (!condition) {
-			throw new AssertionError(message);
-		}
-	}
-
 	private static RecordedEvent event(String reason) {
 		return new RecordedEvent(InvolvedObject.of("Pod", "v1", "shop", "web-0"), null, EventType.NORMAL, reason, null,
 				reason, Map.of(), new EventSource("kubelet", "node-1"), TestEvents.TIME);
@@ -350,9 +319,12 @@ class SubscriberQueueModelTests {
 	/** One subscriber with its sink, and the drop counts when it was made. */
 	private static final class Run {
 
-		final ModelSink sink;
+		final ModelHandler handler;
 
 		final SubscriberQueue subscriber;
+
+		/** The thread of the first start, once {@link #abandonInTheHandler()} has started it. */
+		Thread first;
 
 		private final long shutdownBefore = COUNTERS.dropped(DropReason.SHUTDOWN);
 
@@ -361,34 +333,28 @@ class SubscriberQueueModelTests {
 		private final long invalidBefore = COUNTERS.dropped(DropReason.INVALID_INPUT);
 
 		Run(boolean swallowInterrupts) {
-			this.sink = new ModelSink(swallowInterrupts);
-			this.subscriber = new SubscriberQueue("model", this.sink, OPTIONS, COUNTERS, CLOCK,
-					FANOUT);
+			this.handler = new ModelHandler(swallowInterrupts);
+			this.subscriber = new SubscriberQueue("model", this.handler, OPTIONS, COUNTERS, FANOUT);
 		}
 
 		/**
 		 * Waits for every subscriber thread, including one that an ending thread starts (a start deferred until an
-		 * abandoned thread ends): each start resumes the sink before its thread reports itself in
-		 * {@code started()}.
+		 * abandoned thread ends: the ending thread makes it the subscriber's thread before it ends).
 		 */
 		void awaitSubscriberThreads() {
-			int joined = 0;
-			while (true) {
-				while (this.sink.threads.size() < this.sink.resumed.get()) {
-					Thread.yield();
-				}
-				if (joined == this.sink.threads.size()) {
-					return;
-				}
-				join(this.sink.threads.get(joined++));
+			Thread current = thread(this.subscriber);
+			while (current != null) {
+				join(current);
+				Thread next = thread(this.subscriber);
+				current = (next != current) ? next : null;
 			}
 		}
 
 		void checkEachEventOnce(int offered) {
 			int handled = 0;
 			for (int i = 0; i < offered; i++) {
-				check(this.sink.handled.get(i) <= 1, "event " + i + " handled " + this.sink.handled.get(i) + " times");
-				handled += this.sink.handled.get(i);
+				check(this.handler.handled.get(i) <= 1, "event " + i + " handled " + this.handler.handled.get(i) + " times");
+				handled += this.handler.handled.get(i);
 			}
 			long shutdown = COUNTERS.dropped(DropReason.SHUTDOWN) - this.shutdownBefore;
 			long queueFull = COUNTERS.dropped(DropReason.QUEUE_FULL) - this.queueFullBefore;
@@ -397,28 +363,24 @@ class SubscriberQueueModelTests {
 					+ handled + ", shutdown " + shutdown + ", queue_full " + queueFull + ", invalid_input " + invalid);
 		}
 
-		void checkClosedOnce() {
-			check(this.sink.closed.get() == 1, "closed() called " + this.sink.closed.get() + " times");
-		}
-
 	}
 
-	/**
-	 * A sink subscriber that writes nothing and starts no writer threads: it counts what its subscriber tells it
-	 * and which events it handles, and reports each subscriber thread that starts.
-	 */
-	private static final class ModelSink extends SinkSubscriber {
+	/** The subscriber's current thread (a field of its own, read as {@code start()} sets it). */
+	private static Thread thread(SubscriberQueue subscriber) {
+		try {
+			synchronized (subscriber) {
+				return (Thread) THREAD.get(subscriber);
+			}
+		}
+		catch (IllegalAccessException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
 
-		private static final Runnable NOTHING = () -> {
-		};
+	/** A handler that counts which events it handles, and may hold the first one. */
+	private static final class ModelHandler implements EventHandler {
 
 		final AtomicIntegerArray handled = new AtomicIntegerArray(EVENTS.size());
-
-		final AtomicInteger closed = new AtomicInteger();
-
-		final AtomicInteger resumed = new AtomicInteger();
-
-		final List<Thread> threads = new CopyOnWriteArrayList<>();
 
 		private final boolean swallowInterrupts;
 
@@ -428,9 +390,7 @@ class SubscriberQueueModelTests {
 		/** Whether the handler has begun to hold the first event. */
 		volatile boolean holding;
 
-		ModelSink(boolean swallowInterrupts) {
-			super("model", new ApiChoice(EventsApi.CORE_V1, "configured"),
-					new SinkControl(NOTHING, NOTHING, NOTHING, NOTHING), SETTINGS, COUNTERS, EventNaming.clientGo());
+		ModelHandler(boolean swallowInterrupts) {
 			this.swallowInterrupts = swallowInterrupts;
 		}
 
@@ -447,44 +407,6 @@ class SubscriberQueueModelTests {
 			if (this.swallowInterrupts) {
 				Thread.interrupted();
 			}
-		}
-
-		@Override
-		void started() {
-			this.threads.add(Thread.currentThread());
-		}
-
-		@Override
-		void resume() {
-			// start() calls it before it makes a thread
-			this.resumed.incrementAndGet();
-		}
-
-		@Override
-		void cancel() {
-		}
-
-		@Override
-		void abort() {
-		}
-
-		@Override
-		void stopped(boolean shutdown) {
-		}
-
-		@Override
-		void closed() {
-			this.closed.incrementAndGet();
-		}
-
-		@Override
-		boolean awaitTermination(long deadlineNanos) {
-			return true;
-		}
-
-		@Override
-		RecorderSnapshot.SinkSnapshot snapshot(int limit, Predicate<RecorderSnapshot.ObjectRef> filter) {
-			throw new UnsupportedOperationException();
 		}
 
 	}

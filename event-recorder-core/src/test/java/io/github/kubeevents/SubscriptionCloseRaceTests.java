@@ -10,23 +10,25 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Closing a sink's subscription while its thread ends forgets the sink exactly once: whichever of the two comes
- * second retires it, so the broadcaster's bookkeeping ({@code SinkFactory}) ends up empty.
+ * Closing a sink's subscription while its run ends (on the distribution thread) forgets the sink exactly once:
+ * whichever of the two comes second retires it, so the broadcaster's bookkeeping ({@code SinkFactory}) ends up empty.
  */
 class SubscriptionCloseRaceTests {
 
 	private static final int ROUNDS = 10_000;
 
 	@Test
-	void closingWhileTheThreadEndsLeavesNoSinkBehind() {
+	void closingWhileTheThreadEndsLeavesNoSinkBehind() throws InterruptedException {
 		EventBroadcaster broadcaster = EventBroadcaster.builder().sinkWriters(1).build();
 		try {
 			for (int i = 0; i < ROUNDS; i++) {
 				EndingSink sink = new EndingSink();
-				SubscriberQueue subscription = (SubscriberQueue) broadcaster.startRecordingToSink(sink);
+				InlineSink subscription = (InlineSink) broadcaster.startRecordingToSink(sink);
 				subscription.start();
-				subscription.closeInput(false);
-				// the subscriber thread is in its last steps once the sink is told it stopped: close around them
+				// the end of a run at the stop marker, on the distribution thread
+				Thread distributor = new Thread(() -> subscription.closeInput(false));
+				distributor.start();
+				// the distribution thread is in the sink's last steps once the sink is told it stopped: close around them
 				while (!sink.stopped.get()) {
 					Thread.onSpinWait();
 				}
@@ -34,6 +36,7 @@ class SubscriptionCloseRaceTests {
 					Thread.onSpinWait();
 				}
 				subscription.close();
+				distributor.join();
 				assertThat(subscription.join(System.nanoTime() + Duration.ofSeconds(10).toNanos()))
 					.as("round %d: threads ended", i)
 					.isTrue();
@@ -45,7 +48,7 @@ class SubscriptionCloseRaceTests {
 		}
 	}
 
-	/** A sink that writes nothing and tells when its subscriber thread has stopped it. */
+	/** A sink that writes nothing and tells when the end of its run has stopped it. */
 	private static final class EndingSink implements EventSink {
 
 		final AtomicBoolean stopped = new AtomicBoolean();

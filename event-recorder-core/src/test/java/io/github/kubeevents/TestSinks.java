@@ -40,7 +40,7 @@ final class TestSinks {
 	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, SinkRequestListener listener, Clock clock,
 			EventShape shape, CorrelatorOptions coreV1) {
 		return new SinkSettings(policy, sleeper, () -> 0.5, listener, null, clock, 1, 1000, EventsApi.AUTO,
-				CoreV1EventSink.DEFAULT_REQUEST_TIMEOUT, 4096, coreV1,
+				OfficialSink.DEFAULT_REQUEST_TIMEOUT, 4096, coreV1,
 				CorrelatorOptions.builder().aggregationEnabled(false).spamFilterEnabled(false).clock(clock).build(), false,
 				shape);
 	}

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.tracing.RequestSpan;
+import io.github.kubeevents.tracing.TraceContext.RequestSpan;
 import io.github.kubeevents.tracing.TraceCapture;
 import io.github.kubeevents.tracing.TraceContext;
 import org.junit.jupiter.api.AfterEach;

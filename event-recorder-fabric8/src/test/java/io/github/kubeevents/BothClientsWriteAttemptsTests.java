@@ -16,6 +16,7 @@ import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
+import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.AfterEach;
@@ -63,12 +64,12 @@ class BothClientsWriteAttemptsTests {
 		}
 	}
 
-	private EventSink sink(String client) {
+	private Sink<CoreV1Event, EventSink.CountPatch> sink(String client) {
 		return sink(client, this.server.basePath());
 	}
 
-	private EventSink sink(String client, String basePath) {
-		Function<String, EventSink> official = (base) -> new OfficialEventsClient(new ApiClient().setBasePath(base))
+	private Sink<CoreV1Event, EventSink.CountPatch> sink(String client, String basePath) {
+		Function<String, Sink<CoreV1Event, EventSink.CountPatch>> official = (base) -> new OfficialEventsClient(new ApiClient().setBasePath(base))
 			.coreV1Sink(Duration.ofSeconds(5));
 		if (client.equals("official")) {
 			return official.apply(basePath);
@@ -94,7 +95,7 @@ class BothClientsWriteAttemptsTests {
 	@ParameterizedTest
 	@MethodSource("clients")
 	void throttledRequestIsRepeatedAfterTheServersDelay(String client) throws Exception {
-		EventSink sink = sink(client);
+		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
 		this.server.answer(new StubApiServer.Answer(429, "2"), new StubApiServer.Answer(503, "1"));
 		CoreV1Event stored = attempts(RetryPolicy.defaults()).request("create", null, () -> sink.create(event()));
 		assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
@@ -106,7 +107,7 @@ class BothClientsWriteAttemptsTests {
 	@ParameterizedTest
 	@MethodSource("clients")
 	void givesUpAfterTenRepeats(String client) {
-		EventSink sink = sink(client);
+		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
 		for (int i = 0; i < 11; i++) {
 			this.server.answer(new StubApiServer.Answer(429, "1"));
 		}
@@ -120,7 +121,7 @@ class BothClientsWriteAttemptsTests {
 	@ParameterizedTest
 	@MethodSource("clients")
 	void anInvalidEventIsDroppedAfterOneRequest(String client) {
-		EventSink sink = sink(client);
+		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
 		WriteAttempts attempts = attempts(RetryPolicy.defaults());
 		this.server.answer(new StubApiServer.Answer(422, null));
 		RecordedEvent recorded = TestEvents.recorded("R", "m", TestEvents.object("Pod", "p", "ns"));
@@ -134,7 +135,7 @@ class BothClientsWriteAttemptsTests {
 	@ParameterizedTest
 	@MethodSource("clients")
 	void aServerErrorWithoutRetryAfterIsDroppedAndAnUnreadableAnswerRetried(String client) {
-		EventSink sink = sink(client);
+		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
 		WriteAttempts attempts = attempts(new RetryPolicy(3, Duration.ofMillis(100)));
 		this.server.answer(new StubApiServer.Answer(500, null, "this is not a Status"),
 				new StubApiServer.Answer(200, null, "not an Event either"));
@@ -157,7 +158,7 @@ class BothClientsWriteAttemptsTests {
 		try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
 			port = socket.getLocalPort();
 		}
-		EventSink sink = sink(client, "http://127.0.0.1:" + port);
+		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client, "http://127.0.0.1:" + port);
 		WriteAttempts attempts = attempts(new RetryPolicy(3, Duration.ofMillis(100)));
 		RecordedEvent recorded = TestEvents.recorded("R", "m", TestEvents.object("Pod", "p", "ns"));
 		assertThat(attempts.write(recorded, 1, (requests) -> requests.request("create", () -> sink.create(event()))))

@@ -21,6 +21,7 @@ import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.EventsV1Event;
@@ -177,7 +178,7 @@ class Fabric8WireTests {
 					new StubApiServer.Answer(422, null), new StubApiServer.Answer(429, "7"),
 					new StubApiServer.Answer(500, null), new StubApiServer.Answer(503, "120"),
 					new StubApiServer.Answer(200, null, "this is not an Event"));
-			EventSink sink = fabric8(server.basePath()).coreV1Sink(TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = fabric8(server.basePath()).coreV1Sink(TIMEOUT);
 			EventSinkException notFound = catchThrowableOfType(EventSinkException.class,
 					() -> sink.patch(coreEvent(), new EventSink.CountPatch(2, T5, "m")));
 			assertThat(notFound.isNotFound()).isTrue();
@@ -198,7 +199,7 @@ class Fabric8WireTests {
 			assertThat(serverError.statusCode()).isEqualTo(500);
 			assertThat(serverError.retryAfter()).isNull();
 			assertThat(catchThrowableOfType(EventSinkException.class, () -> sink.create(coreEvent())).retryAfter())
-				.as("capped").isEqualTo(ApiErrors.MAX_RETRY_AFTER);
+				.as("capped").isEqualTo(EventSinkException.MAX_RETRY_AFTER);
 			EventSinkException garbage = catchThrowableOfType(EventSinkException.class, () -> sink.create(coreEvent()));
 			assertThat(garbage.kind()).isEqualTo(EventSinkException.Kind.UNEXPECTED_RESPONSE);
 			assertThat(garbage.isRetryable()).isTrue();
@@ -212,7 +213,7 @@ class Fabric8WireTests {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			port = socket.getLocalPort();
 		}
-		EventSink sink = fabric8("http://127.0.0.1:" + port).coreV1Sink(TIMEOUT);
+		Sink<CoreV1Event, EventSink.CountPatch> sink = fabric8("http://127.0.0.1:" + port).coreV1Sink(TIMEOUT);
 		EventSinkException failure = catchThrowableOfType(EventSinkException.class, () -> sink.create(coreEvent()));
 		assertThat(failure.kind()).isEqualTo(EventSinkException.Kind.TRANSPORT);
 		if (Fabric8TestClients.httpClient().equals("jdk")) {
@@ -231,7 +232,7 @@ class Fabric8WireTests {
 	@Test
 	void eventWithoutNamespaceOrNameCannotBeBuilt() throws Exception {
 		try (StubApiServer server = new StubApiServer()) {
-			EventSink sink = fabric8(server.basePath()).coreV1Sink(TIMEOUT);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = fabric8(server.basePath()).coreV1Sink(TIMEOUT);
 			CoreV1Event noNamespace = coreEvent();
 			noNamespace.getMetadata().setNamespace(null);
 			assertThat(catchThrowableOfType(EventSinkException.class, () -> sink.create(noNamespace)).kind())
@@ -250,7 +251,7 @@ class Fabric8WireTests {
 		CountDownLatch frozen = new CountDownLatch(1);
 		try (StubApiServer server = new StubApiServer()) {
 			server.holdAnswersUntil(frozen);
-			EventSink sink = fabric8(server.basePath()).coreV1Sink(Duration.ofMillis(300));
+			Sink<CoreV1Event, EventSink.CountPatch> sink = fabric8(server.basePath()).coreV1Sink(Duration.ofMillis(300));
 			EventSinkException failure = catchThrowableOfType(EventSinkException.class, () -> sink.create(coreEvent()));
 			assertThat(failure.kind()).isEqualTo(EventSinkException.Kind.TRANSPORT);
 			assertThat(failure.getMessage()).isEqualTo("Transport failure: InterruptedIOException: timeout");
@@ -265,7 +266,7 @@ class Fabric8WireTests {
 		CountDownLatch frozen = new CountDownLatch(1);
 		try (StubApiServer server = new StubApiServer()) {
 			server.holdAnswersUntil(frozen);
-			EventSink sink = fabric8(server.basePath()).coreV1Sink(Duration.ZERO);
+			Sink<CoreV1Event, EventSink.CountPatch> sink = fabric8(server.basePath()).coreV1Sink(Duration.ZERO);
 			CompletableFuture<EventSinkException> call = CompletableFuture
 				.supplyAsync(() -> catchThrowableOfType(EventSinkException.class, () -> sink.create(coreEvent())));
 			await().atMost(5, TimeUnit.SECONDS).until(() -> server.requests().size() == 1);

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -17,45 +18,197 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable and thread-safe.
  *
- * @param state {@code new}, {@code starting} (started, waiting for a thread the last stop abandoned at its
- * deadline), {@code running}, {@code stopping}, {@code stopped}, {@code draining} or {@code terminated}
- * @param queue the incoming queue
- * @param accepted events accepted into the incoming queue so far
- * @param dropped drops so far by reason tag, in a fixed order
- * @param truncatedNotes events.k8s.io/v1 notes cut to the API server's limit of 1024 bytes (written, not dropped)
- * @param formatFailures events whose message pattern failed to format with its arguments (written with the
- * pattern and the arguments, not dropped)
- * @param writes the writes of every sink started so far, summed
- * @param rejectedInARow writes the API server refused since the last written event, over every sink (expected
- * refusals such as 409 AlreadyExists not counted); with no written event and refusals, every write was refused
- * @param lastRejection the latest event the API server refused, or {@code null}
- * @param subscribers every active subscriber's queue
- * @param writeBudget the limit on the sinks' requests, or {@code null} when there is none (the default)
- * @param writtenWithoutPatch repeats written as new Events (each also counted as created) because RBAC allows
- * {@code create} but not {@code patch} on the API written: nothing is lost, but the server shows several Events
- * where one with a count was meant
- * @param throttledByServer requests the API server answered with 429 Too Many Requests, by source:
- * {@code api_priority_and_fairness} (with Retry-After) and {@code event_rate_limit} (without: the EventRateLimit
- * admission plugin); both retried on the retry policy, every source present
- * @param missingAccess the verbs RBAC refuses on the API each sink writes now, as the access probe found them (at
- * startup for the recorder's own namespace, after a refusal for the refused event's); empty when none is known
- * missing
- * @param naming how the sinks name their Events: client-go's names, deterministic names, or client-go's after a
- * fallback (RBAC refuses {@code get} on Events) with its reason
+ * <p>A final class rather than a record, as Caffeine's {@code CacheStats} is: a new statistic adds an accessor and a
+ * {@link Builder} method, and no public constructor changes with it. Take one from
+ * {@code EventBroadcaster.stats()}; build one ({@link #builder()}) only to stand in for a broadcaster in a test.
  */
-public record RecorderStats(String state, Queue queue, long accepted, Map<String, Long> dropped, long truncatedNotes,
-		long formatFailures, Writes writes, long rejectedInARow, @Nullable Rejection lastRejection,
-		List<Subscriber> subscribers, @Nullable WriteBudget writeBudget, long writtenWithoutPatch,
-		Map<String, Long> throttledByServer, List<MissingAccess> missingAccess, Naming naming) {
+public final class RecorderStats {
+
+	private final String state;
+
+	private final Queue queue;
+
+	private final long accepted;
+
+	private final Map<String, Long> dropped;
+
+	private final long truncatedNotes;
+
+	private final long formatFailures;
+
+	private final Writes writes;
+
+	private final long rejectedInARow;
+
+	private final @Nullable Rejection lastRejection;
+
+	private final List<Subscriber> subscribers;
+
+	private final @Nullable WriteBudget writeBudget;
+
+	private final long writtenWithoutPatch;
+
+	private final Map<String, Long> throttledByServer;
+
+	private final List<MissingAccess> missingAccess;
+
+	private final Naming naming;
+
+	private RecorderStats(Builder builder) {
+		this.state = builder.state;
+		this.queue = builder.queue;
+		this.accepted = builder.accepted;
+		this.dropped = Collections.unmodifiableMap(new LinkedHashMap<>(builder.dropped));
+		this.truncatedNotes = builder.truncatedNotes;
+		this.formatFailures = builder.formatFailures;
+		this.writes = builder.writes;
+		this.rejectedInARow = builder.rejectedInARow;
+		this.lastRejection = builder.lastRejection;
+		this.subscribers = List.copyOf(builder.subscribers);
+		this.writeBudget = builder.writeBudget;
+		this.writtenWithoutPatch = builder.writtenWithoutPatch;
+		this.throttledByServer = Collections.unmodifiableMap(new LinkedHashMap<>(builder.throttledByServer));
+		this.missingAccess = List.copyOf(builder.missingAccess);
+		this.naming = builder.naming;
+	}
 
 	/**
-	 * Copies the collections, keeping the order of {@code dropped} and {@code throttledByServer}.
+	 * A builder of stats, every value zero or empty and the state {@code new}: for tests that stand in for a
+	 * broadcaster.
+	 * @return a new builder
 	 */
-	public RecorderStats {
-		dropped = Collections.unmodifiableMap(new LinkedHashMap<>(dropped));
-		subscribers = List.copyOf(subscribers);
-		throttledByServer = Collections.unmodifiableMap(new LinkedHashMap<>(throttledByServer));
-		missingAccess = List.copyOf(missingAccess);
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * The state.
+	 * @return {@code new}, {@code starting} (started, waiting for a thread the last stop abandoned at its
+	 * deadline), {@code running}, {@code stopping}, {@code stopped}, {@code draining} or {@code terminated}
+	 */
+	public String state() {
+		return this.state;
+	}
+
+	/**
+	 * The queue.
+	 * @return the incoming queue
+	 */
+	public Queue queue() {
+		return this.queue;
+	}
+
+	/**
+	 * The accepted.
+	 * @return events accepted into the incoming queue so far
+	 */
+	public long accepted() {
+		return this.accepted;
+	}
+
+	/**
+	 * The dropped.
+	 * @return drops so far by reason tag, in a fixed order
+	 */
+	public Map<String, Long> dropped() {
+		return this.dropped;
+	}
+
+	/**
+	 * The truncatedNotes.
+	 * @return events.k8s.io/v1 notes cut to the API server's limit of 1024 bytes (written, not dropped)
+	 */
+	public long truncatedNotes() {
+		return this.truncatedNotes;
+	}
+
+	/**
+	 * The formatFailures.
+	 * @return events whose message pattern failed to format with its arguments (written with the
+	 * pattern and the arguments, not dropped)
+	 */
+	public long formatFailures() {
+		return this.formatFailures;
+	}
+
+	/**
+	 * The writes.
+	 * @return the writes of every sink started so far, summed
+	 */
+	public Writes writes() {
+		return this.writes;
+	}
+
+	/**
+	 * The rejectedInARow.
+	 * @return writes the API server refused since the last written event, over every sink (expected
+	 * refusals such as 409 AlreadyExists not counted); with no written event and refusals, every write was refused
+	 */
+	public long rejectedInARow() {
+		return this.rejectedInARow;
+	}
+
+	/**
+	 * The lastRejection.
+	 * @return the latest event the API server refused, or {@code null}
+	 */
+	public @Nullable Rejection lastRejection() {
+		return this.lastRejection;
+	}
+
+	/**
+	 * The subscribers.
+	 * @return every active subscriber's queue
+	 */
+	public List<Subscriber> subscribers() {
+		return this.subscribers;
+	}
+
+	/**
+	 * The writeBudget.
+	 * @return the limit on the sinks' requests, or {@code null} when there is none (the default)
+	 */
+	public @Nullable WriteBudget writeBudget() {
+		return this.writeBudget;
+	}
+
+	/**
+	 * The writtenWithoutPatch.
+	 * @return repeats written as new Events (each also counted as created) because RBAC allows
+	 * {@code create} but not {@code patch} on the API written: nothing is lost, but the server shows several Events
+	 * where one with a count was meant
+	 */
+	public long writtenWithoutPatch() {
+		return this.writtenWithoutPatch;
+	}
+
+	/**
+	 * The throttledByServer.
+	 * @return requests the API server answered with 429 Too Many Requests, by source:
+	 * {@code api_priority_and_fairness} (with Retry-After) and {@code event_rate_limit} (without: the EventRateLimit
+	 * admission plugin); both retried on the retry policy, every source present
+	 */
+	public Map<String, Long> throttledByServer() {
+		return this.throttledByServer;
+	}
+
+	/**
+	 * The missingAccess.
+	 * @return the verbs RBAC refuses on the API each sink writes now, as the access probe found them (at
+	 * startup for the recorder's own namespace, after a refusal for the refused event's); empty when none is known
+	 * missing
+	 */
+	public List<MissingAccess> missingAccess() {
+		return this.missingAccess;
+	}
+
+	/**
+	 * The naming.
+	 * @return how the sinks name their Events: client-go's names, deterministic names, or client-go's after a
+	 * fallback (RBAC refuses {@code get} on Events) with its reason
+	 */
+	public Naming naming() {
+		return this.naming;
 	}
 
 	/**
@@ -92,6 +245,253 @@ public record RecorderStats(String state, Queue queue, long accepted, Map<String
 		return this.dropped.values().stream().mapToLong(Long::longValue).sum();
 	}
 
+	@Override
+	public boolean equals(@Nullable Object obj) {
+		return (obj == this) || ((obj instanceof RecorderStats other)
+				&& Objects.equals(this.state, other.state)
+				&& Objects.equals(this.queue, other.queue)
+				&& this.accepted == other.accepted
+				&& Objects.equals(this.dropped, other.dropped)
+				&& this.truncatedNotes == other.truncatedNotes
+				&& this.formatFailures == other.formatFailures
+				&& Objects.equals(this.writes, other.writes)
+				&& this.rejectedInARow == other.rejectedInARow
+				&& Objects.equals(this.lastRejection, other.lastRejection)
+				&& Objects.equals(this.subscribers, other.subscribers)
+				&& Objects.equals(this.writeBudget, other.writeBudget)
+				&& this.writtenWithoutPatch == other.writtenWithoutPatch
+				&& Objects.equals(this.throttledByServer, other.throttledByServer)
+				&& Objects.equals(this.missingAccess, other.missingAccess)
+				&& Objects.equals(this.naming, other.naming));
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.state, this.queue, this.accepted, this.dropped, this.truncatedNotes, this.formatFailures,
+				this.writes, this.rejectedInARow, this.lastRejection, this.subscribers, this.writeBudget,
+				this.writtenWithoutPatch, this.throttledByServer, this.missingAccess, this.naming);
+	}
+
+	@Override
+	public String toString() {
+		return "RecorderStats[state=" + this.state + ", "
+				+ "queue=" + this.queue + ", "
+				+ "accepted=" + this.accepted + ", "
+				+ "dropped=" + this.dropped + ", "
+				+ "truncatedNotes=" + this.truncatedNotes + ", "
+				+ "formatFailures=" + this.formatFailures + ", "
+				+ "writes=" + this.writes + ", "
+				+ "rejectedInARow=" + this.rejectedInARow + ", "
+				+ "lastRejection=" + this.lastRejection + ", "
+				+ "subscribers=" + this.subscribers + ", "
+				+ "writeBudget=" + this.writeBudget + ", "
+				+ "writtenWithoutPatch=" + this.writtenWithoutPatch + ", "
+				+ "throttledByServer=" + this.throttledByServer + ", "
+				+ "missingAccess=" + this.missingAccess + ", "
+				+ "naming=" + this.naming + "]";
+	}
+
+	/**
+	 * Builds {@link RecorderStats}; every value starts zero or empty, the state {@code new}, the naming
+	 * {@link Naming#CLIENT_GO_NAMES}.
+	 *
+	 * <p>Not thread-safe.
+	 */
+	public static final class Builder {
+
+		private String state = "new";
+
+		private Queue queue = new Queue(0, 0);
+
+		private long accepted = 0;
+
+		private Map<String, Long> dropped = Map.of();
+
+		private long truncatedNotes = 0;
+
+		private long formatFailures = 0;
+
+		private Writes writes = Writes.ZERO;
+
+		private long rejectedInARow = 0;
+
+		private @Nullable Rejection lastRejection;
+
+		private List<Subscriber> subscribers = List.of();
+
+		private @Nullable WriteBudget writeBudget;
+
+		private long writtenWithoutPatch = 0;
+
+		private Map<String, Long> throttledByServer = Map.of();
+
+		private List<MissingAccess> missingAccess = List.of();
+
+		private Naming naming = Naming.CLIENT_GO_NAMES;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets {@link RecorderStats#state()}.
+		 * @param state the value
+		 * @return this builder
+		 */
+		public Builder state(String state) {
+			this.state = Objects.requireNonNull(state, "state");
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#queue()}.
+		 * @param queue the value
+		 * @return this builder
+		 */
+		public Builder queue(Queue queue) {
+			this.queue = Objects.requireNonNull(queue, "queue");
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#accepted()}.
+		 * @param accepted the value
+		 * @return this builder
+		 */
+		public Builder accepted(long accepted) {
+			this.accepted = accepted;
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#dropped()}.
+		 * @param dropped the value
+		 * @return this builder
+		 */
+		public Builder dropped(Map<String, Long> dropped) {
+			this.dropped = Objects.requireNonNull(dropped, "dropped");
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#truncatedNotes()}.
+		 * @param truncatedNotes the value
+		 * @return this builder
+		 */
+		public Builder truncatedNotes(long truncatedNotes) {
+			this.truncatedNotes = truncatedNotes;
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#formatFailures()}.
+		 * @param formatFailures the value
+		 * @return this builder
+		 */
+		public Builder formatFailures(long formatFailures) {
+			this.formatFailures = formatFailures;
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#writes()}.
+		 * @param writes the value
+		 * @return this builder
+		 */
+		public Builder writes(Writes writes) {
+			this.writes = Objects.requireNonNull(writes, "writes");
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#rejectedInARow()}.
+		 * @param rejectedInARow the value
+		 * @return this builder
+		 */
+		public Builder rejectedInARow(long rejectedInARow) {
+			this.rejectedInARow = rejectedInARow;
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#lastRejection()}.
+		 * @param lastRejection the value
+		 * @return this builder
+		 */
+		public Builder lastRejection(@Nullable Rejection lastRejection) {
+			this.lastRejection = lastRejection;
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#subscribers()}.
+		 * @param subscribers the value
+		 * @return this builder
+		 */
+		public Builder subscribers(List<Subscriber> subscribers) {
+			this.subscribers = Objects.requireNonNull(subscribers, "subscribers");
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#writeBudget()}.
+		 * @param writeBudget the value
+		 * @return this builder
+		 */
+		public Builder writeBudget(@Nullable WriteBudget writeBudget) {
+			this.writeBudget = writeBudget;
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#writtenWithoutPatch()}.
+		 * @param writtenWithoutPatch the value
+		 * @return this builder
+		 */
+		public Builder writtenWithoutPatch(long writtenWithoutPatch) {
+			this.writtenWithoutPatch = writtenWithoutPatch;
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#throttledByServer()}.
+		 * @param throttledByServer the value
+		 * @return this builder
+		 */
+		public Builder throttledByServer(Map<String, Long> throttledByServer) {
+			this.throttledByServer = Objects.requireNonNull(throttledByServer, "throttledByServer");
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#missingAccess()}.
+		 * @param missingAccess the value
+		 * @return this builder
+		 */
+		public Builder missingAccess(List<MissingAccess> missingAccess) {
+			this.missingAccess = Objects.requireNonNull(missingAccess, "missingAccess");
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#naming()}.
+		 * @param naming the value
+		 * @return this builder
+		 */
+		public Builder naming(Naming naming) {
+			this.naming = Objects.requireNonNull(naming, "naming");
+			return this;
+		}
+
+		/**
+		 * The stats.
+		 * @return new stats with the values set
+		 */
+		public RecorderStats build() {
+			return new RecorderStats(this);
+		}
+
+	}
+
 	/**
 	 * A queue's fill.
 	 * @param depth events waiting
@@ -101,8 +501,9 @@ public record RecorderStats(String state, Queue queue, long accepted, Map<String
 	}
 
 	/**
-	 * One subscriber's queue. A sink's events also wait in its writer threads' queues: for a sink, depth, capacity
-	 * and drops are those of its subscriber queue and its writer queues together.
+	 * One subscriber's queue. A sink has no subscriber queue (it runs on the distribution thread): for a sink,
+	 * depth, capacity and drops are those of its writer threads' queues together, and the policy is {@code wait}
+	 * (the distribution thread waits for room).
 	 * @param name its name
 	 * @param depth events waiting
 	 * @param capacity the most events that can wait

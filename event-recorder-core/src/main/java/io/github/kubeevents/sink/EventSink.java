@@ -11,93 +11,24 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where correlated core/v1 Events are written: client-go's {@code record.EventSink} without {@code Update},
- * which the recorder never calls. The sink must write into the namespace of the event. The recorder's own
- * implementation writes through the official Java client ({@code EventBroadcaster.startRecordingTo(ApiClient)});
- * implement this to write through another client ({@code EventBroadcaster.startRecordingToSink(EventSink)}).
+ * Where correlated core/v1 Events are written: a {@link Sink} of {@code CoreV1Event}s, client-go's
+ * {@code record.EventSink} without {@code Update}, which the recorder never calls. The requests:
+ * {@link #create} is {@code POST /api/v1/namespaces/{ns}/events}; {@link #patch} is
+ * {@code PATCH /api/v1/namespaces/{ns}/events/{name}} (strategic merge) of a {@link CountPatch}; {@link #get} is
+ * {@code GET /api/v1/namespaces/{ns}/events/{name}}. The recorder's own implementation writes through the official
+ * Java client ({@code EventBroadcaster.startRecordingTo(ApiClient)}); implement this to write through another
+ * client ({@code EventBroadcaster.startRecordingToSink(EventSink)}).
  *
- * <p>Implementations must be thread-safe: the recorder writes from several threads (different objects), and the
- * lifecycle calls ({@link #cancel()}, {@link #abort()}, ...) come from the stopping thread while a write may be in
- * progress.
+ * <p>In the readers' shape (the default, {@link EventShape#READERS}) the patch also sets the series and removes
+ * {@code eventTime}: send {@link CountPatch#toMap()} whole, null values included (Jackson writes them unless
+ * configured {@code NON_NULL}; Gson only with {@code serializeNulls()}). A sink that builds its own body from
+ * {@link CountPatch#count()}, {@link CountPatch#lastTimestamp()} and {@link CountPatch#message()} leaves the first
+ * occurrence's {@code eventTime} in place, which core/v1 readers then show for every repeat: such a sink should run
+ * with {@link EventShape#CLIENT_GO} ({@code kubeevents.sink.shape=client-go}).
+ *
+ * <p>Implementations must be thread-safe (see {@link Sink}).
  */
-public interface EventSink {
-
-	/**
-	 * Creates the Event ({@code POST /api/v1/namespaces/{ns}/events}).
-	 * @param event the event to create
-	 * @return the Event the server stored
-	 * @throws EventSinkException classified by {@link EventSinkException#kind()}; a {@code RuntimeException}
-	 * instead is retried like {@link EventSinkException.Kind#UNEXPECTED_RESPONSE}
-	 */
-	CoreV1Event create(CoreV1Event event) throws EventSinkException;
-
-	/**
-	 * Patches an existing Event ({@code PATCH /api/v1/namespaces/{ns}/events/{name}}, strategic merge). In the
-	 * readers' shape (the default, {@link EventShape#READERS}) the patch also sets the series and removes
-	 * {@code eventTime}: send {@link CountPatch#toMap()} whole, null values included (Jackson writes them unless
-	 * configured {@code NON_NULL}; Gson only with {@code serializeNulls()}). A sink that builds its own body from
-	 * {@link CountPatch#count()}, {@link CountPatch#lastTimestamp()} and {@link CountPatch#message()} leaves the
-	 * first occurrence's {@code eventTime} in place, which core/v1 readers then show for every repeat: such a sink
-	 * should run with {@link EventShape#CLIENT_GO} ({@code kubeevents.sink.shape=client-go}).
-	 * @param event the event being updated (its name and namespace address the target)
-	 * @param patch the fields to change
-	 * @return the Event the server stored
-	 * @throws EventSinkException classified by {@link EventSinkException#kind()}; a {@code RuntimeException}
-	 * instead is retried like {@link EventSinkException.Kind#UNEXPECTED_RESPONSE}
-	 */
-	CoreV1Event patch(CoreV1Event event, CountPatch patch) throws EventSinkException;
-
-	/**
-	 * Reads an Event ({@code GET /api/v1/namespaces/{ns}/events/{name}}). Only the deterministic-names mode calls
-	 * it (to continue an Event that another process wrote), and only when {@link #supportsGet()} says so.
-	 * @param namespace the Event's namespace
-	 * @param name the Event's name
-	 * @return the Event the server has
-	 * @throws EventSinkException classified like the other calls (404 when there is none); the default fails with
-	 * {@link EventSinkException.Kind#REQUEST_CONSTRUCTION}
-	 */
-	default CoreV1Event get(String namespace, String name) throws EventSinkException {
-		throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-				getClass().getName() + " cannot read Events", null);
-	}
-
-	/**
-	 * Whether {@link #get} is implemented and {@link CountPatch#resourceVersion()} is sent as a precondition
-	 * (both are, when the patch is written as {@link CountPatch#toMap()}). Without both, the deterministic-names
-	 * mode keeps client-go's names for this sink. The default is {@code false}.
-	 * @return whether the sink can continue Events that another process wrote
-	 */
-	default boolean supportsGet() {
-		return false;
-	}
-
-	/**
-	 * Called when the recorder stops or shuts down: a sink that waits inside a call should stop waiting and fail
-	 * that call at once. The default does nothing.
-	 */
-	default void cancel() {
-	}
-
-	/**
-	 * Called when the stop or shutdown deadline has passed: cancel the requests in flight (so a thread blocked on
-	 * a frozen server returns) and fail later calls at once, until {@link #resume()}. The default does nothing.
-	 */
-	default void abort() {
-	}
-
-	/**
-	 * Called when the recorder starts again after a stop: calls may be made again. The default does nothing.
-	 */
-	default void resume() {
-	}
-
-	/**
-	 * Called when the recorder has stopped (its threads ended): release what is idle, e.g. pooled connections, so
-	 * nothing stays open while stopped (a checkpoint, a paused test context). A {@link #resume()} may follow. The
-	 * default does nothing.
-	 */
-	default void stopped() {
-	}
+public interface EventSink extends Sink<CoreV1Event, EventSink.CountPatch> {
 
 	/**
 	 * The strategic-merge patch for a repeated core/v1 Event: exactly {@code count}, {@code lastTimestamp} and,
@@ -123,7 +54,7 @@ public interface EventSink {
 	 * latest occurrence when that option is on); empty for none, always without it
 	 */
 	record CountPatch(int count, OffsetDateTime lastTimestamp, String message, @Nullable String resourceVersion,
-			@Nullable Instant lastObservedTime, Map<String, String> annotations) {
+			@Nullable Instant lastObservedTime, Map<String, String> annotations) implements Sink.Patch {
 
 		/**
 		 * Copies the annotations.
@@ -196,6 +127,7 @@ public interface EventSink {
 		 * {@code "series":{"count":N,"lastObservedTime":"...000000Z"},"eventTime":null} when there is a
 		 * {@link #lastObservedTime()}
 		 */
+		@Override
 		public Map<String, Object> toMap() {
 			Map<String, Object> body = new LinkedHashMap<>();
 			Map<String, Object> metadata = EventsV1Sink.SeriesPatch.metadata(this.resourceVersion, this.annotations);

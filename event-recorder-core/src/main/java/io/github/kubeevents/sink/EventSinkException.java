@@ -2,6 +2,7 @@ package io.github.kubeevents.sink;
 
 import java.time.Duration;
 
+import io.kubernetes.client.openapi.ApiException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,6 +17,9 @@ public final class EventSinkException extends Exception {
 
 	/** client-go's {@code maxRetries} for answers with Retry-After. */
 	public static final int MAX_RETRY_AFTER_REPEATS = 10;
+
+	/** The longest {@code Retry-After} wait honoured: a longer one is cut to this (60 seconds). */
+	public static final Duration MAX_RETRY_AFTER = Duration.ofSeconds(60);
 
 	/** The error classes of client-go's {@code recordEvent}. */
 	public enum Kind {
@@ -101,6 +105,24 @@ public final class EventSinkException extends Exception {
 	 */
 	public static EventSinkException of(Kind kind, String message, @Nullable Throwable cause) {
 		return new EventSinkException(kind, 0, "", false, message, cause);
+	}
+
+	/**
+	 * The failure a request of the official client ({@code ApiException}) stands for, as the recorder's own sinks
+	 * classify it; for sinks over another HTTP client, build the {@code ApiException} from the answer or the I/O
+	 * failure ({@link EventsClient#read} reads a whole answer).
+	 * <ul>
+	 * <li>no HTTP answer (code 0: a refused connection, a timeout, a cancelled request) →
+	 * {@link Kind#TRANSPORT}, named by the first message down the cause chain;</li>
+	 * <li>an HTTP status → {@link Kind#HTTP_STATUS} with the Status body's {@code reason} and {@code message},
+	 * whether a cause says {@code NamespaceTerminating}, and a 429/5xx answer's {@code Retry-After} in seconds
+	 * (capped at {@link #MAX_RETRY_AFTER}).</li>
+	 * </ul>
+	 * @param failure the failed request
+	 * @return the classified failure, with {@code failure} as its cause
+	 */
+	public static EventSinkException of(ApiException failure) {
+		return ApiAnswers.classify(failure);
 	}
 
 	/**

@@ -1,7 +1,12 @@
 package io.github.kubeevents.sink;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.EventsV1Event;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,8 +19,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Implement this to write through another client (the {@code event-recorder-fabric8} module does, over a
  * fabric8 {@code KubernetesClient}). The sinks must classify failures as the official sinks do
- * ({@link EventSinkException}; {@code io.github.kubeevents.ApiAnswers} does it for a raw HTTP answer), and must not
- * retry on their own: the recorder retries.
+ * ({@link EventSinkException}; {@link #read}, {@link #namespaceOf}, {@link #nameOf} and
+ * {@link EventSinkException#of(io.kubernetes.client.openapi.ApiException)} do it for a raw HTTP answer, exactly as
+ * the recorder's sinks over the official client, so every client's failures take the same path through the
+ * recorder's retries), and must not retry on their own: the recorder retries.
  *
  * <p>Implementations must be thread-safe.
  */
@@ -26,14 +33,14 @@ public interface EventsClient {
 	 * @param requestTimeout the time limit of one request; {@link Duration#ZERO} for the client's own
 	 * @return the sink
 	 */
-	EventSink coreV1Sink(Duration requestTimeout);
+	Sink<CoreV1Event, EventSink.CountPatch> coreV1Sink(Duration requestTimeout);
 
 	/**
 	 * A new events.k8s.io/v1 sink writing through this client.
 	 * @param requestTimeout the time limit of one request; {@link Duration#ZERO} for the client's own
 	 * @return the sink
 	 */
-	EventsV1Sink eventsV1Sink(Duration requestTimeout);
+	Sink<EventsV1Event, EventsV1Sink.SeriesPatch> eventsV1Sink(Duration requestTimeout);
 
 	/**
 	 * Whether the API server serves events.k8s.io/v1: one discovery request ({@code GET /apis/events.k8s.io/v1},
@@ -58,5 +65,46 @@ public interface EventsClient {
 	 */
 	boolean eventsAllowed(String apiGroup, String verb, @Nullable String namespace, Duration timeout)
 			throws EventSinkException;
+
+	/**
+	 * The object an API server's answer carries, or the classified failure it stands for, as the recorder's sinks
+	 * over the official client read it: a 2xx answer is read leniently (unknown fields ignored,
+	 * {@code managedFields} skipped, like client-go's decoder), and one that is not a {@code type} with a name is
+	 * {@link EventSinkException.Kind#UNEXPECTED_RESPONSE} (retried); any other status is classified by
+	 * {@link EventSinkException#of(io.kubernetes.client.openapi.ApiException)}.
+	 * @param <T> the expected type, a client-java model such as {@code CoreV1Event}
+	 * @param verb what the request did ({@code create}, {@code patch}), for the message of an unexpected answer
+	 * @param status the HTTP status code
+	 * @param statusMessage the HTTP status line's message, may be empty
+	 * @param headers the answer's headers (for {@code Retry-After}), any case
+	 * @param body the answer's body, may be empty
+	 * @param type the expected type
+	 * @return the object of a 2xx answer
+	 * @throws EventSinkException for any other status, or a 2xx answer that is not a {@code type} with a name
+	 */
+	static <T> T read(String verb, int status, String statusMessage, Map<String, List<String>> headers, String body,
+			Class<T> type) throws EventSinkException {
+		return ApiAnswers.read(verb, status, statusMessage, headers, body, type);
+	}
+
+	/**
+	 * The namespace an Event is written to, checked before anything is sent.
+	 * @param metadata the Event's metadata, may be {@code null}
+	 * @return the namespace
+	 * @throws EventSinkException ({@link EventSinkException.Kind#REQUEST_CONSTRUCTION}) when there is none
+	 */
+	static String namespaceOf(@Nullable V1ObjectMeta metadata) throws EventSinkException {
+		return ApiAnswers.requireNamespace(metadata);
+	}
+
+	/**
+	 * The name of the Event a patch or read is for, checked before anything is sent.
+	 * @param metadata the Event's metadata, may be {@code null}
+	 * @return the name
+	 * @throws EventSinkException ({@link EventSinkException.Kind#REQUEST_CONSTRUCTION}) when there is none
+	 */
+	static String nameOf(@Nullable V1ObjectMeta metadata) throws EventSinkException {
+		return ApiAnswers.requireName(metadata);
+	}
 
 }

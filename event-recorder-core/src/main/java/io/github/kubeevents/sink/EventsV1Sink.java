@@ -10,88 +10,18 @@ import io.kubernetes.client.openapi.models.EventsV1Event;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where events.k8s.io/v1 Events are written: client-go's {@code events.EventSink} without {@code Update}, which
- * the recorder never calls. The sink must write into the namespace of the event. The recorder's own implementation
- * writes through the official Java client ({@code EventBroadcaster.startRecordingTo(ApiClient)}); implement this to
- * write through another client.
+ * Where events.k8s.io/v1 Events are written: a {@link Sink} of {@code EventsV1Event}s, client-go's
+ * {@code events.EventSink} without {@code Update}, which the recorder never calls. The requests: {@link #create}
+ * is {@code POST /apis/events.k8s.io/v1/namespaces/{ns}/events} (the event possibly with a series, after its Event
+ * expired or was deleted); {@link #patch} is {@code PATCH /apis/events.k8s.io/v1/namespaces/{ns}/events/{name}}
+ * (strategic merge) of a {@link SeriesPatch}; {@link #get} is
+ * {@code GET /apis/events.k8s.io/v1/namespaces/{ns}/events/{name}}. The recorder's own implementation writes through
+ * the official Java client ({@code EventBroadcaster.startRecordingTo(ApiClient)}); implement this to write through
+ * another client ({@code EventBroadcaster.startRecordingToSink(EventsV1Sink)}).
  *
- * <p>Implementations must be thread-safe: the recorder writes from several threads (different objects), and the
- * lifecycle calls ({@link #cancel()}, {@link #abort()}, ...) come from the stopping thread.
+ * <p>Implementations must be thread-safe (see {@link Sink}).
  */
-public interface EventsV1Sink {
-
-	/**
-	 * Creates the Event ({@code POST /apis/events.k8s.io/v1/namespaces/{ns}/events}).
-	 * @param event the event to create, possibly with a series (after its Event expired or was deleted)
-	 * @return the Event the server stored
-	 * @throws EventSinkException classified by {@link EventSinkException#kind()}; a {@code RuntimeException}
-	 * instead is retried like {@link EventSinkException.Kind#UNEXPECTED_RESPONSE}
-	 */
-	EventsV1Event create(EventsV1Event event) throws EventSinkException;
-
-	/**
-	 * Patches the series of an existing Event
-	 * ({@code PATCH /apis/events.k8s.io/v1/namespaces/{ns}/events/{name}}, strategic merge).
-	 * @param event the event being updated (its name and namespace address the target)
-	 * @param patch the new series count and last observed time
-	 * @return the Event the server stored
-	 * @throws EventSinkException classified by {@link EventSinkException#kind()}; a {@code RuntimeException}
-	 * instead is retried like {@link EventSinkException.Kind#UNEXPECTED_RESPONSE}
-	 */
-	EventsV1Event patch(EventsV1Event event, SeriesPatch patch) throws EventSinkException;
-
-	/**
-	 * Reads an Event ({@code GET /apis/events.k8s.io/v1/namespaces/{ns}/events/{name}}). Only the
-	 * deterministic-names mode calls it (to continue an Event that another process wrote), and only when
-	 * {@link #supportsGet()} says so.
-	 * @param namespace the Event's namespace
-	 * @param name the Event's name
-	 * @return the Event the server has
-	 * @throws EventSinkException classified like the other calls (404 when there is none); the default fails with
-	 * {@link EventSinkException.Kind#REQUEST_CONSTRUCTION}
-	 */
-	default EventsV1Event get(String namespace, String name) throws EventSinkException {
-		throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-				getClass().getName() + " cannot read Events", null);
-	}
-
-	/**
-	 * Whether {@link #get} is implemented and {@link SeriesPatch#resourceVersion()} is sent as a precondition
-	 * (both are, when the patch is written as {@link SeriesPatch#toMap()}). Without both, the deterministic-names
-	 * mode keeps client-go's names for this sink. The default is {@code false}.
-	 * @return whether the sink can continue Events that another process wrote
-	 */
-	default boolean supportsGet() {
-		return false;
-	}
-
-	/**
-	 * Called when the recorder stops or shuts down: a sink that waits inside a call should stop waiting and fail
-	 * that call at once. The default does nothing.
-	 */
-	default void cancel() {
-	}
-
-	/**
-	 * Called when the stop or shutdown deadline has passed: cancel the requests in flight (so a thread blocked on
-	 * a frozen server returns) and fail later calls at once, until {@link #resume()}. The default does nothing.
-	 */
-	default void abort() {
-	}
-
-	/**
-	 * Called when the recorder starts again after a stop: calls may be made again. The default does nothing.
-	 */
-	default void resume() {
-	}
-
-	/**
-	 * Called when the recorder has stopped (its threads ended): release what is idle, e.g. pooled connections, so
-	 * nothing stays open while stopped (a checkpoint, a paused test context). A {@link #resume()} may follow. The
-	 * default does nothing.
-	 */
-	default void stopped() {
-	}
+public interface EventsV1Sink extends Sink<EventsV1Event, EventsV1Sink.SeriesPatch> {
 
 	/**
 	 * The strategic-merge patch of an events.k8s.io/v1 Event's series (client-go's two-way diff between the event
@@ -108,7 +38,7 @@ public interface EventsV1Sink {
 	 * latest occurrence when that option is on); empty for none, always without it
 	 */
 	record SeriesPatch(int count, Instant lastObservedTime, @Nullable String resourceVersion,
-			Map<String, String> annotations) {
+			Map<String, String> annotations) implements Sink.Patch {
 
 		/**
 		 * {@code MicroTime} as the API server parses it: UTC with exactly six fractional digits
@@ -164,6 +94,7 @@ public interface EventsV1Sink {
 		 * {@code "metadata":{"resourceVersion":"...","annotations":{...}}} when there is a resourceVersion or there
 		 * are annotations (each only when present)
 		 */
+		@Override
 		public Map<String, Object> toMap() {
 			Map<String, Object> series = new LinkedHashMap<>();
 			series.put("count", this.count);

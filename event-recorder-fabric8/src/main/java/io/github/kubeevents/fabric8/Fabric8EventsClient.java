@@ -9,6 +9,9 @@ import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.sink.Sink;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.V1APIResourceList;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
@@ -58,8 +61,9 @@ public final class Fabric8EventsClient implements EventsClient {
 	 * @return the sink
 	 */
 	@Override
-	public EventSink coreV1Sink(Duration requestTimeout) {
-		return new Fabric8CoreV1Sink(new Fabric8Requests(this.client, requestTimeout));
+	public Sink<CoreV1Event, EventSink.CountPatch> coreV1Sink(Duration requestTimeout) {
+		return new Fabric8Sink<>(new Fabric8Requests(this.client, requestTimeout), Fabric8Sink.CORE_V1,
+				CoreV1Event.class);
 	}
 
 	/**
@@ -68,8 +72,9 @@ public final class Fabric8EventsClient implements EventsClient {
 	 * @return the sink
 	 */
 	@Override
-	public EventsV1Sink eventsV1Sink(Duration requestTimeout) {
-		return new Fabric8EventsV1Sink(new Fabric8Requests(this.client, requestTimeout));
+	public Sink<EventsV1Event, EventsV1Sink.SeriesPatch> eventsV1Sink(Duration requestTimeout) {
+		return new Fabric8Sink<>(new Fabric8Requests(this.client, requestTimeout), Fabric8Sink.EVENTS_V1,
+				EventsV1Event.class);
 	}
 
 	/**

@@ -22,9 +22,10 @@ import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.http.Interceptor;
-import io.github.kubeevents.ApiAnswers;
 import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventsClient;
 import com.google.gson.Gson;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
 
 /**
@@ -32,8 +33,8 @@ import io.kubernetes.client.openapi.JSON;
  * authentication, TLS, proxy and interceptors, token refresh included), derived once without fabric8's own
  * retries (the recorder retries, with client-go's rules; fabric8 would otherwise repeat a failed request up to ten
  * times inside one attempt), with a time limit per request over the whole exchange, cancellation of the requests
- * in flight by {@link #abort()}, and the answers classified by {@link ApiAnswers}, exactly as the sinks over the
- * official client classify theirs.
+ * in flight by {@link #abort()}, and the answers read and classified by {@link EventsClient#read} and
+ * {@link EventSinkException#of(ApiException)}, exactly as the sinks over the official client read theirs.
  *
  * <p>Bodies are client-java models serialised with client-java's {@link JSON}, which is what the official sinks
  * send: the same event gives the same bytes over both clients.
@@ -132,7 +133,7 @@ final class Fabric8Requests {
 					"Unable to construct " + verb + " request: " + ex.getMessage(), ex);
 		}
 		if (this.aborted) {
-			throw ApiAnswers.transportFailure(new IOException("sink aborted by the shutdown deadline"));
+			throw transportFailure(new IOException("sink aborted by the shutdown deadline"));
 		}
 		CompletableFuture<HttpResponse<String>> future = this.httpClient.sendAsync(request, String.class);
 		this.inFlight.add(future);
@@ -143,27 +144,32 @@ final class Fabric8Requests {
 			HttpResponse<String> response = this.requestTimeout.isZero() ? future.get()
 					: future.get(this.requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
 			String body = (response.body() != null) ? response.body() : "";
-			return ApiAnswers.read(verb, response.code(), response.message(), response.headers(), body, type);
+			return EventsClient.read(verb, response.code(), response.message(), response.headers(), body, type);
 		}
 		catch (TimeoutException ex) {
 			future.cancel(true);
-			throw ApiAnswers.transportFailure(new InterruptedIOException("timeout"));
+			throw transportFailure(new InterruptedIOException("timeout"));
 		}
 		catch (CancellationException ex) {
-			throw ApiAnswers.transportFailure(new IOException("Canceled"));
+			throw transportFailure(new IOException("Canceled"));
 		}
 		catch (InterruptedException ex) {
 			future.cancel(true);
 			Thread.currentThread().interrupt();
-			throw ApiAnswers.transportFailure(new InterruptedIOException("interrupted"));
+			throw transportFailure(new InterruptedIOException("interrupted"));
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-			throw ApiAnswers.transportFailure(withEndpoint(cause));
+			throw transportFailure(withEndpoint(cause));
 		}
 		finally {
 			this.inFlight.remove(future);
 		}
+	}
+
+	/** The failure of a request that got no HTTP answer, as the official client's is classified. */
+	private static EventSinkException transportFailure(Throwable cause) {
+		return EventSinkException.of(new ApiException(cause));
 	}
 
 	/**

@@ -8,7 +8,10 @@ import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.EventsV1Event;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -53,12 +56,12 @@ final class ConnectionDetailsEventsClient implements EventsClient {
 	}
 
 	@Override
-	public EventSink coreV1Sink(Duration requestTimeout) {
+	public Sink<CoreV1Event, EventSink.CountPatch> coreV1Sink(Duration requestTimeout) {
 		return official().coreV1Sink(requestTimeout);
 	}
 
 	@Override
-	public EventsV1Sink eventsV1Sink(Duration requestTimeout) {
+	public Sink<EventsV1Event, EventsV1Sink.SeriesPatch> eventsV1Sink(Duration requestTimeout) {
 		return official().eventsV1Sink(requestTimeout);
 	}
 

@@ -110,10 +110,9 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * @param writers Number of threads writing to the API server; writes are sharded by object, so one object's
 	 * writes stay in order (1 writes every event in recording order, as client-go does).
 	 * @param writerQueueCapacity Maximum number of events waiting for each writer thread; when one is full (a slow
-	 * API server, a writer sleeping before a retry), the sink stops taking events from its subscriber queue until
-	 * there is room, so they wait there and are dropped (queue_full) only when that queue is full too (see
-	 * queue.full-policy). The sink's capacity in the endpoint and the queue gauges is queue.subscriber-capacity plus
-	 * writers times this.
+	 * API server, a writer sleeping before a retry), distribution waits until there is room (every subscriber
+	 * waits), so events wait in the incoming queue and are dropped (queue_full) only when that is full too. The
+	 * sink's capacity in the endpoint and the queue gauges is writers times this.
 	 * @param seriesCacheSize Maximum number of Events remembered for their series (events.k8s.io/v1); the least
 	 * recently seen one is forgotten, after its final count is written.
 	 * @param rateLimit Client-side limit on API server requests (off unless qps is set).
@@ -204,11 +203,11 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * @param capacity Maximum number of events waiting to be distributed to the subscribers; when it is full, new
 	 * events are dropped (queue_full). client-go's is 1000; 10,000 absorbs what 1000 could not at a steady 20,000
 	 * events/s from a cold JVM.
-	 * @param subscriberCapacity Maximum number of events waiting for each subscriber (the API server sink, the
-	 * logger); the sink's events then wait in its writer queues (sink.writer-queue-capacity), and while one of those
-	 * is full they wait here. client-go's is 1000.
+	 * @param subscriberCapacity Maximum number of events waiting for each subscriber that has a queue of its own
+	 * (the logger, an application's handlers); not the API server sink, which runs on the distribution thread and
+	 * is bounded by sink.writer-queue-capacity. client-go's is 1000.
 	 * @param fullPolicy What to do when a subscriber's queue is full: "drop" the event for that subscriber, or
-	 * "wait" for room (which delays every subscriber).
+	 * "wait" for room (which delays every subscriber). Not for the API server sink, which always waits.
 	 */
 	public record Queue(@DefaultValue("10000") int capacity, @DefaultValue("10000") int subscriberCapacity,
 			@DefaultValue("drop") SubscriberOptions.FullQueuePolicy fullPolicy) {

@@ -107,7 +107,7 @@ class KubeEventsAutoConfigurationTests {
 				.hasSingleBean(EventRecorder.class)
 				.hasSingleBean(KubeEventsLifecycle.class)
 				.hasSingleBean(KubernetesConfigDetector.class);
-			assertThat(context.getBean(EventBroadcaster.class).isRunning()).isTrue();
+			assertThat(context.getBean(EventBroadcaster.class).stats().running()).isTrue();
 			assertThat(context.getBean(KubeEventsLifecycle.class).isRunning()).isTrue();
 		});
 	}
@@ -116,7 +116,7 @@ class KubeEventsAutoConfigurationTests {
 	void contextCloseShutsTheBroadcasterDown() {
 		EventBroadcaster[] broadcaster = new EventBroadcaster[1];
 		runner().run((context) -> broadcaster[0] = context.getBean(EventBroadcaster.class));
-		assertThat(broadcaster[0].isRunning()).isFalse();
+		assertThat(broadcaster[0].stats().running()).isFalse();
 		assertThat(broadcaster[0].stats().state()).isEqualTo("terminated");
 	}
 
@@ -151,12 +151,12 @@ class KubeEventsAutoConfigurationTests {
 		EventBroadcaster mine = EventBroadcaster.builder().incomingQueueCapacity(3).build();
 		runner().withBean("myBroadcaster", EventBroadcaster.class, () -> mine).run((context) -> {
 			assertThat(context).hasSingleBean(EventBroadcaster.class).getBean(EventBroadcaster.class).isSameAs(mine);
-			assertThat(mine.isRunning()).isTrue();
+			assertThat(mine.stats().running()).isTrue();
 			assertThat(mine.stats().queue().capacity()).isEqualTo(3);
 			context.getBean(EventRecorder.class).event(TestClusters.pod("web-1"), EventType.NORMAL, "", "no reason");
 			assertThat(mine.stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(1);
 		});
-		assertThat(mine.isRunning()).isFalse();
+		assertThat(mine.stats().running()).isFalse();
 	}
 
 	@Test
@@ -203,7 +203,7 @@ class KubeEventsAutoConfigurationTests {
 						Duration.ofSeconds(1)))
 			.run((context) -> {
 				assertThat(context).hasSingleBean(KubeEventsLifecycle.class).hasBean("myLifecycle");
-				assertThat(context.getBean(EventBroadcaster.class).isRunning()).isFalse();
+				assertThat(context.getBean(EventBroadcaster.class).stats().running()).isFalse();
 			});
 	}
 

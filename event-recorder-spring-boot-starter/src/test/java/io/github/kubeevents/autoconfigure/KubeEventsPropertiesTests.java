@@ -241,12 +241,12 @@ class KubeEventsPropertiesTests {
 	}
 
 	@Test
-	void sinkCapacityIsTheSubscriberQueuePlusEveryWriterQueue() {
+	void sinkCapacityIsEveryWriterQueueAndNoSubscriberQueue() {
 		runnerWithSink(new InMemoryEventSink())
 			.withPropertyValues("kubeevents.queue.subscriber-capacity=7", "kubeevents.sink.writers=3",
 					"kubeevents.sink.writer-queue-capacity=5", "kubeevents.log-events=true")
 			.run((context) -> assertThat(snapshot(context).subscribers()).containsExactly(
-					new RecorderStats.Subscriber("sink", 0, 7 + 3 * 5, "drop", 0),
+					new RecorderStats.Subscriber("sink", 0, 3 * 5, "wait", 0),
 					new RecorderStats.Subscriber("logging", 0, 7, "drop", 0)));
 	}
 
@@ -255,7 +255,7 @@ class KubeEventsPropertiesTests {
 		runnerWithSink(new InMemoryEventSink()).withPropertyValues("kubeevents.queue.subscriber-capacity=10")
 			.run((context) -> assertThat(snapshot(context).subscribers()).extracting(
 					RecorderStats.Subscriber::capacity)
-				.containsExactly(10 + 4 * 1000));
+				.containsExactly(4 * 1000));
 	}
 
 	@Test

@@ -118,7 +118,7 @@ class EventRecorderStarterIT {
 			// ApplicationContextRunner refreshes the context, so the SmartLifecycle has subscribed and started
 			assertThat(context.getBean("kubeEventsLifecycle", SmartLifecycle.class).isRunning()).isTrue();
 			broadcaster.set(context.getBean(EventBroadcaster.class));
-			assertThat(broadcaster.get().isRunning()).isTrue();
+			assertThat(broadcaster.get().stats().running()).isTrue();
 			Instant before = Instant.now();
 			context.getBean(EventRecorder.class).event(InvolvedObject.of(configMap), EventType.WARNING, "ConfigInvalid", message);
 			Instant after = Instant.now();
@@ -174,7 +174,7 @@ class EventRecorderStarterIT {
 			assertThat(snapshot.dropped()).isEqualTo(drops());
 		});
 		// closing the context stopped the lifecycle, which shut the broadcaster down
-		assertThat(broadcaster.get().isRunning()).isFalse();
+		assertThat(broadcaster.get().stats().running()).isFalse();
 	}
 
 	/**
@@ -356,7 +356,7 @@ class EventRecorderStarterIT {
 				for (int i = 0; i < 12; i++) {
 					recorder.event(InvolvedObject.of(pod), EventType.WARNING, "Unhealthy", "Readiness probe failed: HTTP 503");
 				}
-				// correlation is on the sink's subscriber thread, the writes on its writer thread: wait for both
+				// correlation is on the distribution thread, the writes on the sink's writer thread: wait for both
 				awaiting().until(() -> dropped(context, DropReason.SPAM_FILTERED) == 7 && http.size() == 5);
 
 				assertThat(http.summary()).containsExactly("POST 201", "PATCH 200", "PATCH 200", "PATCH 200",

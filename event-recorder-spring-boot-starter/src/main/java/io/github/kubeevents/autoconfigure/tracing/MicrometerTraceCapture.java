@@ -1,7 +1,7 @@
 package io.github.kubeevents.autoconfigure.tracing;
 
 import io.github.kubeevents.RecordedEvent;
-import io.github.kubeevents.tracing.RequestSpan;
+import io.github.kubeevents.tracing.TraceContext.RequestSpan;
 import io.github.kubeevents.tracing.TraceCapture;
 import io.github.kubeevents.tracing.TraceContext;
 import io.micrometer.common.KeyValue;

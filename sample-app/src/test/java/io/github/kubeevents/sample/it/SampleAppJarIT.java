@@ -1,26 +1,16 @@
 package io.github.kubeevents.sample.it;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -49,13 +39,9 @@ import static org.awaitility.Awaitility.await;
 @WithTestCluster
 class SampleAppJarIT {
 
-	private static final Duration STARTUP = Duration.ofSeconds(120);
-
 	private static final Duration AWAIT = Duration.ofSeconds(60);
 
 	private static final String POD_NAME = "sample-it-pod";
-
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
 	@ParameterizedTest
 	@CsvSource({ "core/v1, official", "events.k8s.io/v1, official", "core/v1, fabric8", "events.k8s.io/v1, fabric8" })
@@ -69,34 +55,16 @@ class SampleAppJarIT {
 				.data(Map.of("feature", "on")))
 			.execute();
 		String uid = configMap.getMetadata().getUid();
-		Path kubeconfig = tmp.resolve("kubeconfig.yaml");
-		Path log = tmp.resolve("sample-app.log");
-		int port = freePort();
-		String base = "http://127.0.0.1:" + port;
-		Process app = start(cp, tmp, port, api, log, "--kubeevents.sink.client=" + client);
+		SampleAppProcess app = SampleAppProcess.start(cp, tmp, POD_NAME, "--kubeevents.sink.api=" + api,
+				"--kubeevents.sink.client=" + client);
 		boolean passed = false;
 		try {
-			Instant startedAt = Instant.now();
-			await().atMost(STARTUP).pollInterval(Duration.ofMillis(250)).until(() -> {
-				assertThat(app.isAlive()).as("sample app exited with %s", app.isAlive() ? "-" : app.exitValue())
-					.isTrue();
-				return healthUp(base);
-			});
-			System.err.println("[sample-it] sample app up in " + Duration.between(startedAt, Instant.now()).toMillis()
-					+ " ms on port " + port);
-
 			String message = "Reloaded \"app-settings\": feature=on \u2713";
 			String body = """
 					{"kind": "ConfigMap", "apiVersion": "v1", "namespace": "%s", "name": "app-settings", "uid": "%s",
 					 "type": "Normal", "reason": "ConfigReloaded", "message": "Reloaded \\"app-settings\\": feature=on \u2713"}
 					""".formatted(ns, uid);
-			HttpResponse<String> posted = this.http.send(
-					HttpRequest.newBuilder(URI.create(base + "/events"))
-						.header("Content-Type", "application/json")
-						.POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-						.build(),
-					HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-			assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
+			HttpResponse<String> posted = app.post(body);
 			// the message is not echoed, only its size
 			assertThat(JsonParser.parseString(posted.body())).isEqualTo(JsonParser.parseString("""
 					{"object": "%s/app-settings", "kind": "ConfigMap", "type": "Normal", "reason": "ConfigReloaded",
@@ -150,7 +118,7 @@ class SampleAppJarIT {
 			// the stats are updated just after the write returns: wait for them, then compare exactly
 			JsonObject descriptor = await().atMost(AWAIT)
 				.pollInterval(Duration.ofMillis(200))
-				.until(() -> kubeEvents(base), (d) -> stats(d).get("created").getAsLong() == 1);
+				.until(app::kubeEvents, (d) -> stats(d).get("created").getAsLong() == 1);
 			assertThat(descriptor.get("component").getAsString()).isEqualTo("kube-events-sample");
 			assertThat(descriptor.get("host").getAsString()).isEqualTo(POD_NAME);
 			JsonObject sink = descriptor.getAsJsonObject("sink");
@@ -163,13 +131,13 @@ class SampleAppJarIT {
 			if (client.equals("fabric8")) {
 				// the bean is a client, not a cluster: written through where the official client would write
 				assertThat(sink.get("reason").getAsString())
-					.isEqualTo("KubernetesClient bean; cluster: kubeconfig " + kubeconfig + " (from $KUBECONFIG)");
+					.isEqualTo("KubernetesClient bean; cluster: kubeconfig " + app.kubeconfig() + " (from $KUBECONFIG)");
 				// fabric8 normalises the master URL with a trailing slash
 				assertThat(sink.get("apiServer").getAsString()).isEqualTo(cp.baseUrl() + "/");
-				assertThat(Files.readString(log)).contains("with the fabric8 client (kubeevents.sink.client=fabric8)");
+				assertThat(app.logText()).contains("with the fabric8 client (kubeevents.sink.client=fabric8)");
 			}
 			else {
-				assertThat(sink.get("reason").getAsString()).isEqualTo("kubeconfig " + kubeconfig + " (from $KUBECONFIG)");
+				assertThat(sink.get("reason").getAsString()).isEqualTo("kubeconfig " + app.kubeconfig() + " (from $KUBECONFIG)");
 				assertThat(sink.get("apiServer").getAsString()).isEqualTo(cp.baseUrl());
 			}
 			assertThat(stats(descriptor)).isEqualTo(
@@ -180,11 +148,9 @@ class SampleAppJarIT {
 			passed = true;
 		}
 		finally {
-			stop(app);
+			app.close();
 			if (!passed) {
-				System.err.println("---- sample app log (" + log + ") ----");
-				System.err.println(Files.exists(log) ? Files.readString(log) : "(no log)");
-				System.err.println("---- end of sample app log ----");
+				System.err.println("---- sample app log ----\n" + app.logText() + "\n---- end of sample app log ----");
 			}
 		}
 	}
@@ -199,42 +165,28 @@ class SampleAppJarIT {
 		CoreV1Api admin = new CoreV1Api(cp.adminClient());
 		String ns = "it-" + UUID.randomUUID().toString().substring(0, 8);
 		admin.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(ns))).execute();
-		int port = freePort();
-		String base = "http://127.0.0.1:" + port;
-		Path log = tmp.resolve("sample-app.log");
-		Process app = start(cp, tmp, port, "events.k8s.io/v1", log);
+		SampleAppProcess app = SampleAppProcess.start(cp, tmp, POD_NAME, "--kubeevents.sink.api=events.k8s.io/v1");
 		boolean passed = false;
 		try {
-			await().atMost(STARTUP).pollInterval(Duration.ofMillis(250)).until(() -> {
-				assertThat(app.isAlive()).as("sample app exited").isTrue();
-				return healthUp(base);
-			});
 			String body = """
 					{"kind": "Pod", "apiVersion": "v1", "namespace": "%s", "name": "db-0", "type": "Warning",
 					 "reason": "Unhealthy", "message": "Readiness probe failed"}
 					""".formatted(ns);
 			for (int i = 0; i < 6; i++) {
-				HttpResponse<String> posted = this.http.send(HttpRequest.newBuilder(URI.create(base + "/events"))
-					.header("Content-Type", "application/json")
-					.POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-					.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-				assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
+				app.post(body);
 			}
 			EventsV1Api events = new EventsV1Api(cp.adminClient());
 			await().atMost(AWAIT).pollInterval(Duration.ofMillis(200)).until(() -> seriesCount(events, ns) == 2);
-			app.destroy();
-			assertThat(app.waitFor(45, TimeUnit.SECONDS)).as("the app exits on SIGTERM").isTrue();
+			app.stop();
 			assertThat(events.listNamespacedEvent(ns).execute().getItems()).singleElement()
 				.satisfies((event) -> assertThat(event.getSeries().getCount()).isEqualTo(6));
-			assertThat(Files.readString(log)).contains("Kubernetes event recorder stopped: accepted 6, created 1, patched 2");
+			assertThat(app.logText()).contains("Kubernetes event recorder stopped: accepted 6, created 1, patched 2");
 			passed = true;
 		}
 		finally {
-			stop(app);
+			app.close();
 			if (!passed) {
-				System.err.println("---- sample app log (" + log + ") ----");
-				System.err.println(Files.exists(log) ? Files.readString(log) : "(no log)");
-				System.err.println("---- end of sample app log ----");
+				System.err.println("---- sample app log ----\n" + app.logText() + "\n---- end of sample app log ----");
 			}
 		}
 	}
@@ -244,78 +196,10 @@ class SampleAppJarIT {
 		return (stored.size() == 1 && stored.get(0).getSeries() != null) ? stored.get(0).getSeries().getCount() : 0;
 	}
 
-	/** Starts the packaged sample app against {@code cp} through a kubeconfig, with the given events API. */
-	private static Process start(KubernetesTestCluster cp, Path tmp, int port, String api, Path log,
-			String... arguments) throws IOException {
-		Path jar = Path.of(System.getProperty("sample.jar", "target/sample-app-1.0.0-SNAPSHOT.jar"));
-		assertThat(jar).as("the packaged sample app (run 'package' first)").isRegularFile();
-		Path kubeconfig = cp.writeKubeconfig(tmp.resolve("kubeconfig.yaml"), Identity.ADMIN);
-		Path home = Files.createDirectories(tmp.resolve("home"));
-		List<String> command = new java.util.ArrayList<>(List.of(javaExecutable(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
-				"-Duser.home=" + home, "-jar", jar.toAbsolutePath().toString(), "--server.port=" + port,
-				"--server.address=127.0.0.1", "--kubeevents.kubeconfig.enabled=true", "--kubeevents.sink.api=" + api));
-		command.addAll(List.of(arguments));
-		ProcessBuilder builder = new ProcessBuilder(command)
-			.redirectErrorStream(true)
-			.redirectOutput(log.toFile())
-			.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-		Map<String, String> env = builder.environment();
-		env.keySet().removeIf((name) -> name.startsWith("KUBERNETES_") || name.startsWith("KUBEEVENTS_"));
-		env.put("KUBECONFIG", kubeconfig.toString());
-		env.put("HOME", home.toString());
-		env.put("POD_NAME", POD_NAME);
-		return builder.start();
-	}
-
-	private boolean healthUp(String base) {
-		try {
-			HttpResponse<String> response = this.http.send(
-					HttpRequest.newBuilder(URI.create(base + "/actuator/health")).timeout(Duration.ofSeconds(5)).build(),
-					HttpResponse.BodyHandlers.ofString());
-			return response.statusCode() == 200
-					&& "UP".equals(JsonParser.parseString(response.body()).getAsJsonObject().get("status").getAsString());
-		}
-		catch (IOException ex) {
-			return false;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
-	}
-
-	private JsonObject kubeEvents(String base) throws IOException, InterruptedException {
-		HttpResponse<String> response = this.http.send(
-				HttpRequest.newBuilder(URI.create(base + "/actuator/kubeevents")).timeout(Duration.ofSeconds(5)).build(),
-				HttpResponse.BodyHandlers.ofString());
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-		return JsonParser.parseString(response.body()).getAsJsonObject();
-	}
-
 	private static JsonObject stats(JsonObject descriptor) {
 		JsonElement sinks = descriptor.getAsJsonObject("recorder").get("sinks");
 		assertThat(sinks.getAsJsonArray()).as("sinks in %s", descriptor).hasSize(1);
 		return sinks.getAsJsonArray().get(0).getAsJsonObject().getAsJsonObject("stats");
-	}
-
-	/** SIGTERM (graceful shutdown), then SIGKILL if it has not exited in time; always waits for the exit. */
-	private static void stop(Process app) throws InterruptedException {
-		app.destroy();
-		if (!app.waitFor(45, TimeUnit.SECONDS)) {
-			app.destroyForcibly();
-			app.waitFor(15, TimeUnit.SECONDS);
-		}
-	}
-
-	private static String javaExecutable() {
-		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			socket.setReuseAddress(true);
-			return socket.getLocalPort();
-		}
 	}
 
 }
