@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The composite of {@code auto}'s RBAC fallback, its hooks called directly as a subscriber thread would: which
+ * The composite of {@code auto}'s RBAC fallback, its hooks called directly as the distribution thread would: which
  * API each hook reaches before and after the switch, the bound of the rerouted occurrences, and the snapshot.
  */
 class SwitchingSinkSubscriberTests {
