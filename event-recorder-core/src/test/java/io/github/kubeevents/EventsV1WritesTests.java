@@ -47,13 +47,20 @@ class EventsV1WritesTests {
 		this.subscriber.stopped(false);
 	}
 
-	@Test
-	void aPatchRefusedWith403ThatTheProbeConfirmsIsWrittenAsAnEventOfItsOwnOccurrences() {
-		this.sink.failAt.put(1, EventSinkException.status(403, "Forbidden", "cannot patch events"));
+	/** Records one occurrence twice (a CREATE, then the series' PATCH, which the server refuses with {@code refusal}). */
+	private RecordedEvent twiceWithThePatchRefused(EventSinkException refusal) {
+		this.sink.failAt.put(1, refusal);
 		this.subscriber.started();
 		RecordedEvent occurrence = TestEvents.recorded("BackOff", "Back-off", TestEvents.object("Pod", "db-0", "ns"));
 		this.subscriber.onEvent(occurrence);
 		this.subscriber.onEvent(occurrence);
+		return occurrence;
+	}
+
+	@Test
+	void aPatchRefusedWith403ThatTheProbeConfirmsIsWrittenAsAnEventOfItsOwnOccurrences() {
+		RecordedEvent occurrence = twiceWithThePatchRefused(
+				EventSinkException.status(403, "Forbidden", "cannot patch events"));
 		await().atMost(WAIT).until(() -> this.sink.calls.size() == 3);
 		assertThat(this.sink.calls).extracting(EventsV1RecordingTests.Call::verb)
 			.containsExactly("create", "patch", "create");
@@ -71,11 +78,7 @@ class EventsV1WritesTests {
 
 	@Test
 	void aPatchRefusedForAnotherReasonIsNoCaseForWithoutPatch() {
-		this.sink.failAt.put(1, EventSinkException.status(422, "Invalid", "bad series"));
-		this.subscriber.started();
-		RecordedEvent occurrence = TestEvents.recorded("BackOff", "Back-off", TestEvents.object("Pod", "db-0", "ns"));
-		this.subscriber.onEvent(occurrence);
-		this.subscriber.onEvent(occurrence);
+		twiceWithThePatchRefused(EventSinkException.status(422, "Invalid", "bad series"));
 		await().atMost(WAIT).until(() -> this.counters.totalDropped() == 1);
 		assertThat(this.sink.calls).extracting(EventsV1RecordingTests.Call::verb).containsExactly("create", "patch");
 		assertThat(this.reviews).isEmpty();
