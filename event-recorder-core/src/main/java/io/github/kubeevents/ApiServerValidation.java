@@ -25,6 +25,20 @@ final class ApiServerValidation {
 	}
 
 	/**
+	 * Drops {@code event} as {@code invalid_input}, with its {@link #problem} in the drop line, when the API server
+	 * would refuse any Event of it (the first step of a sink subscriber, for either API).
+	 * @return whether it was dropped
+	 */
+	static boolean dropIfRefused(RecordedEvent event, EventCounters counters) {
+		String problem = problem(event);
+		if (problem == null) {
+			return false;
+		}
+		counters.dropAndLog(DropReason.INVALID_INPUT, event, problem, false);
+		return true;
+	}
+
+	/**
 	 * Why the API server would refuse any Event of {@code event}, or {@code null} when nothing here would be refused.
 	 * @param event the recorded event
 	 * @return the problem, for the drop line

@@ -45,29 +45,6 @@ final class EventNames {
 		return streamPrefix(objectName) + "." + streamHash(identity);
 	}
 
-	/**
-	 * Whether {@code name} has the form of {@link #forStream}: its last label is 32 lowercase hex digits (client-go's
-	 * names end in at most 16, or are UUIDs without a dot).
-	 * @param name an Event name, may be {@code null}
-	 * @return whether it is a deterministic name
-	 */
-	static boolean isStreamName(String name) {
-		if (name == null) {
-			return false;
-		}
-		int dot = name.lastIndexOf('.');
-		if (dot < 0 || name.length() - dot - 1 != STREAM_HASH_HEX_DIGITS) {
-			return false;
-		}
-		for (int i = dot + 1; i < name.length(); i++) {
-			char c = name.charAt(i);
-			if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-				return false;
-			}
-		}
-		return true;
-	}
-
 	/** The readable prefix of {@link #forStream}: a DNS-1123 subdomain of at most the prefix length. */
 	static String streamPrefix(String objectName) {
 		StringBuilder out = new StringBuilder(Math.min(objectName.length(), STREAM_PREFIX_MAX_LENGTH));

@@ -64,6 +64,9 @@ final class SeriesCache {
 
 		final RecordedEvent first;
 
+		/** Whether {@link #created} is named by its stream (deterministic names): its writes go to that Event. */
+		final boolean stream;
+
 		RecordedEvent last;
 
 		int count = 1;
@@ -76,8 +79,9 @@ final class SeriesCache {
 		/** The highest count the server confirmed (for the snapshot). */
 		int countOnServer;
 
-		Entry(Key key, EventsV1Event created, RecordedEvent first) {
+		Entry(Key key, EventsV1Event created, RecordedEvent first, boolean stream) {
 			this.key = key;
+			this.stream = stream;
 			this.created = created;
 			this.first = first;
 			this.last = first;
@@ -121,9 +125,11 @@ final class SeriesCache {
 	 * @param lastObserved when the series last occurred
 	 * @param occurrences how many occurrences it newly carries to the server (0 for a repeated final count)
 	 * @param previouslySubmitted the count submitted before it
+	 * @param stream whether {@code created} is named by its stream (deterministic names), so the write goes through
+	 * the stream path
 	 */
 	record Write(Object entry, Kind kind, EventsV1Event created, RecordedEvent recorded, int count,
-			Instant lastObserved, int occurrences, int previouslySubmitted) {
+			Instant lastObserved, int occurrences, int previouslySubmitted, boolean stream) {
 	}
 
 	/** The writes one occurrence needs: its own (or {@code null}) and an evicted series' final one (or {@code null}). */
@@ -148,12 +154,14 @@ final class SeriesCache {
 	 * Records one occurrence: the first of a key is a new entry and a CREATE; the second makes it a series and a
 	 * PATCH of count 2; later ones only count. When the cache is over capacity the least recently seen entry is
 	 * evicted, and a series among them whose count is ahead of what was submitted gets its final write.
+	 * @param stream whether {@code event} is named by its stream (deterministic names); a new entry's writes carry
+	 * it
 	 */
-	synchronized Observation observe(EventsV1Event event, RecordedEvent recorded) {
+	synchronized Observation observe(EventsV1Event event, RecordedEvent recorded, boolean stream) {
 		Key key = Key.of(event);
 		Entry entry = this.entries.get(key);
 		if (entry == null) {
-			entry = new Entry(key, event, recorded);
+			entry = new Entry(key, event, recorded, stream);
 			this.entries.put(key, entry);
 			Write evicted = null;
 			if (this.entries.size() > this.capacity) {
@@ -163,7 +171,8 @@ final class SeriesCache {
 				this.evictions++;
 				evicted = (gone.isSeries() && gone.count > gone.countSubmitted) ? submit(gone, Kind.FINAL) : null;
 			}
-			return new Observation(new Write(entry, Kind.CREATE, entry.created, recorded, 1, entry.lastObserved, 1, 0),
+			return new Observation(new Write(entry, Kind.CREATE, entry.created, recorded, 1, entry.lastObserved, 1, 0,
+					entry.stream),
 					evicted);
 		}
 		entry.count++;
@@ -234,7 +243,7 @@ final class SeriesCache {
 		entry.countSubmitted = Math.max(previous, entry.count);
 		RecordedEvent recorded = (kind == Kind.CREATE) ? entry.first : entry.last;
 		return new Write(entry, kind, entry.created, recorded, entry.count, entry.lastObserved,
-				Math.max(0, entry.count - previous), previous);
+				Math.max(0, entry.count - previous), previous, entry.stream);
 	}
 
 	/** The server confirmed {@code write}'s count. */

@@ -129,7 +129,7 @@ final class SinkFactory {
 			EventsAccess.Check eventsV1 = access.check(EventsApi.EVENTS_V1, namespace);
 			access.report(choice, eventsV1, eventsV1.describe());
 			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters,
-					startupNaming(namingFor, EventsApi.EVENTS_V1, namespace), null, null, access));
+					startupNaming(namingFor, EventsApi.EVENTS_V1, namespace), null, access));
 		}
 		ApiFallback apiFallback = new ApiFallback(access);
 		EventsAccess.Check[] checks = apiFallback.atStart(namespace);
@@ -141,8 +141,9 @@ final class SinkFactory {
 				(switched != null) ? EventsApi.CORE_V1 : EventsApi.EVENTS_V1, namespace);
 		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber(name + "-core", coreSink,
 				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters, access, naming);
-		return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, naming, fallback,
-				apiFallback, access));
+		return remember(new SwitchingSinkSubscriber(
+				new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, naming, apiFallback, access),
+				fallback, apiFallback, this.settings.writers() * this.settings.writerQueueCapacity()));
 	}
 
 	/**

@@ -64,6 +64,20 @@ abstract class SinkSubscriber implements EventHandler {
 		this.attempts = new WriteAttempts(choice.api(), settings, counters);
 	}
 
+	/**
+	 * A subscriber that writes through {@code primary}'s writers and attempts (the {@link SwitchingSinkSubscriber},
+	 * which builds none of its own): its {@link #writers()} are {@code primary}'s.
+	 */
+	SinkSubscriber(ApiChoice choice, SinkSubscriber primary) {
+		this.name = primary.name;
+		this.naming = primary.naming;
+		this.choice = choice;
+		this.sink = primary.sink;
+		this.counters = primary.counters;
+		this.writers = primary.writers;
+		this.attempts = primary.attempts;
+	}
+
 	/** A start: start the writer threads. */
 	void started() {
 		this.writers.start();
@@ -104,7 +118,7 @@ abstract class SinkSubscriber implements EventHandler {
 	 * no later write of their stream to ride on). A write that fails leaves them carried: counted at shutdown by
 	 * {@link #countCarried}, kept for the next start at a stop.
 	 */
-	<E> void submitCarried(StreamWriter<E> streams) {
+	<W> void submitCarried(StreamWriter<W, ?> streams) {
 		if (!this.naming.requested()) {
 			// only the deterministic-names mode writes through the streams
 			return;
@@ -114,9 +128,10 @@ abstract class SinkSubscriber implements EventHandler {
 
 			@Override
 			public void run() {
-				for (StreamWriter.Carried<E> carried : streams.carried()) {
+				for (StreamWriter.Carried<W> carried : streams.carried()) {
 					if (SinkSubscriber.this.writers.threadOf(SinkWriters.shard(carried.recorded())) == thread) {
-						SinkSubscriber.this.attempts.write(carried.recorded(), 0, () -> streams.writeCarried(carried));
+						SinkSubscriber.this.attempts.write(carried.recorded(), 0,
+								(requests) -> streams.writeCarried(carried, requests));
 					}
 				}
 			}
@@ -130,8 +145,8 @@ abstract class SinkSubscriber implements EventHandler {
 	}
 
 	/** At shutdown: the occurrences {@code streams} still carry become {@code shutdown} drops. */
-	<E> void countCarried(StreamWriter<E> streams) {
-		List<StreamWriter.Carried<E>> carried = streams.carried();
+	<W> void countCarried(StreamWriter<W, ?> streams) {
+		List<StreamWriter.Carried<W>> carried = streams.carried();
 		countUnwritten(carried, StreamWriter.Carried::recorded, StreamWriter.Carried::occurrences,
 				"occurrence(s) that lost the race for their Event to another writer were");
 		carried.forEach(streams::forget);

@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * occurrences onto whatever Event the server already has under the stream's name, which another process (this
  * service before a restart, a second replica) may have written. Only the SPI's operations are used
  * ({@link Operations}: create, get, and a patch with a resourceVersion precondition), so a sink over any client
- * gets the same behaviour.
+ * gets the same behaviour. The operations are the writer's, one instance for every write: what differs per write
+ * travels as the write's value ({@code W}).
  *
  * <p>Per write, with {@code occurrences} new occurrences:
  * <ul>
@@ -51,9 +52,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe; one stream's writes must not run concurrently (the recorder shards them onto one writer thread).
  *
+ * @param <W> the write value of the API's writer (the Event to write and the occurrence it is about)
  * @param <E> the Event type of the API
  */
-final class StreamWriter<E> {
+final class StreamWriter<W, E> {
 
 	/** How often one write reads the Event again after a 409 (Conflict or AlreadyExists) or a 404. */
 	static final int MAX_REREADS = 10;
@@ -76,23 +78,28 @@ final class StreamWriter<E> {
 	}
 
 	/**
-	 * The requests of one write, on the sink's SPI.
+	 * The requests of a write, on the sink's SPI, made through the write's {@link WriteAttempts.Requests}.
 	 *
+	 * @param <W> the write value
 	 * @param <E> the Event type
 	 */
-	interface Operations<E> {
+	interface Operations<W, E> {
 
 		/**
-		 * Creates the stream's Event with {@code count} occurrences (events.k8s.io/v1: with a series when at least
-		 * 2).
+		 * Creates the stream's Event of {@code write} with {@code count} occurrences (events.k8s.io/v1: with a
+		 * series when at least 2).
 		 */
-		E create(int count) throws EventSinkException;
+		E create(W write, int count, WriteAttempts.Requests requests) throws EventSinkException;
 
-		/** Reads the stream's Event. */
-		E get() throws EventSinkException;
+		/** Reads the stream's Event of {@code write}. */
+		E get(W write, WriteAttempts.Requests requests) throws EventSinkException;
 
-		/** Patches the Event's count (events.k8s.io/v1: series.count, at least 2) if it still has {@code resourceVersion}. */
-		E patch(int count, String resourceVersion) throws EventSinkException;
+		/**
+		 * Patches the count of the Event of {@code write} (events.k8s.io/v1: series.count, at least 2) if it still
+		 * has {@code resourceVersion}.
+		 */
+		E patch(W write, int count, String resourceVersion, WriteAttempts.Requests requests)
+				throws EventSinkException;
 
 		/** The count of an Event the server answered (events.k8s.io/v1: its series count, 1 without a series). */
 		int count(E event);
@@ -122,9 +129,9 @@ final class StreamWriter<E> {
 	 * @param stream the stream's Event, {@code namespace/name}
 	 * @param occurrences how many
 	 * @param recorded the latest of them (the recorder's drop accounting and sharding)
-	 * @param operations the requests of the write that carried them last (the body of the stream's Event)
+	 * @param write the write that carried them last (the body of the stream's Event)
 	 */
-	record Carried<E>(String stream, int occurrences, RecordedEvent recorded, Operations<E> operations) {
+	record Carried<W>(String stream, int occurrences, RecordedEvent recorded, W write) {
 	}
 
 	/** What this process last saw of one stream's Event. */
@@ -134,7 +141,7 @@ final class StreamWriter<E> {
 	private final Cache<String, Known> known;
 
 	/** Per stream; at most {@link #capacity} entries. A stream's writes run on one thread, so no two race on one. */
-	private final Map<String, Carried<E>> carried = new ConcurrentHashMap<>();
+	private final Map<String, Carried<W>> carried = new ConcurrentHashMap<>();
 
 	private final int capacity;
 
@@ -144,14 +151,19 @@ final class StreamWriter<E> {
 
 	private final Pause pause;
 
+	private final Operations<W, E> operations;
+
 	/**
 	 * @param capacity how many streams to remember
 	 * @param minimumPatchCount the smallest count a patch may write (1 for core/v1, 2 for a series); a write that
 	 * would patch less writes nothing
 	 * @param jitter uniform values in [0, 1) for the waits before re-reads
 	 * @param pause the wait before a re-read after a Conflict (the sink's, which stop and shutdown end)
+	 * @param operations the requests of every write
 	 */
-	StreamWriter(int capacity, int minimumPatchCount, DoubleSupplier jitter, Pause pause) {
+	StreamWriter(int capacity, int minimumPatchCount, DoubleSupplier jitter, Pause pause,
+			Operations<W, E> operations) {
+		this.operations = operations;
 		this.known = Caches.bounded(capacity);
 		this.capacity = capacity;
 		this.minimumPatchCount = minimumPatchCount;
@@ -177,14 +189,15 @@ final class StreamWriter<E> {
 	 * @param occurrencesIfUnknown the occurrences the write carries when this process has not written the stream
 	 * (or its local count started again)
 	 * @param recorded the latest occurrence
-	 * @param operations the requests
+	 * @param write the write's value, for the operations
+	 * @param requests the requests of the write's attempt
 	 * @return what the server answered, or {@link Result#carried()} when the occurrences lost the race
 	 * @throws EventSinkException a failure the recorder classifies as usual (retried or counted), or the last 409
 	 * after {@value #MAX_REREADS} re-reads when no more streams can carry occurrences
 	 */
-	Result<E> write(String stream, int localCount, int occurrencesIfUnknown, RecordedEvent recorded,
-			Operations<E> operations) throws EventSinkException {
-		return write(stream, localCount, occurrencesIfUnknown, recorded, operations, MAX_REREADS);
+	Result<E> write(String stream, int localCount, int occurrencesIfUnknown, RecordedEvent recorded, W write,
+			WriteAttempts.Requests requests) throws EventSinkException {
+		return write(stream, localCount, occurrencesIfUnknown, recorded, write, requests, MAX_REREADS);
 	}
 
 	/**
@@ -192,27 +205,28 @@ final class StreamWriter<E> {
 	 * {@value #MAX_REREADS_AT_STOP} re-reads; nothing when a write since has carried it already.
 	 * @return what the server answered, or {@link Result#carried()} when it lost the race again
 	 */
-	Result<E> writeCarried(Carried<E> carried) throws EventSinkException {
+	Result<E> writeCarried(Carried<W> carried, WriteAttempts.Requests requests) throws EventSinkException {
 		if (this.carried.get(carried.stream()) == null) {
 			return new Result<>(null, false);
 		}
-		return write(carried.stream(), 0, 0, carried.recorded(), carried.operations(), MAX_REREADS_AT_STOP);
+		return write(carried.stream(), 0, 0, carried.recorded(), carried.write(), requests, MAX_REREADS_AT_STOP);
 	}
 
 	/** What the streams carry now, for a stop to write and a shutdown to count. */
-	List<Carried<E>> carried() {
+	List<Carried<W>> carried() {
 		return List.copyOf(this.carried.values());
 	}
 
 	/** Forgets what a stream carries (a shutdown counted it). */
-	void forget(Carried<E> carried) {
+	void forget(Carried<W> carried) {
 		this.carried.remove(carried.stream(), carried);
 	}
 
-	private Result<E> write(String stream, int localCount, int occurrencesIfUnknown, RecordedEvent recorded,
-			Operations<E> operations, int maxRereads) throws EventSinkException {
+	private Result<E> write(String stream, int localCount, int occurrencesIfUnknown, RecordedEvent recorded, W write,
+			WriteAttempts.Requests requests, int maxRereads) throws EventSinkException {
+		Operations<W, E> operations = this.operations;
 		Known last = this.known.getIfPresent(stream);
-		Carried<E> held = this.carried.get(stream);
+		Carried<W> held = this.carried.get(stream);
 		int occurrences = ((last != null && localCount > last.localCount()) ? localCount - last.localCount()
 				: occurrencesIfUnknown) + ((held != null) ? held.occurrences() : 0);
 		int base = (last != null) ? last.serverCount() : 0;
@@ -224,15 +238,15 @@ final class StreamWriter<E> {
 			try {
 				E answer;
 				if (creating) {
-					answer = operations.create(Math.max(1, count));
+					answer = operations.create(write, Math.max(1, count), requests);
 				}
 				else if (count < this.minimumPatchCount) {
 					return new Result<>(null, false);
 				}
 				else {
-					answer = operations.patch(count, resourceVersion);
+					answer = operations.patch(write, count, resourceVersion, requests);
 				}
-				remember(stream, answer, localCount, operations);
+				remember(stream, answer, localCount);
 				if (held != null) {
 					this.carried.remove(stream);
 				}
@@ -247,7 +261,7 @@ final class StreamWriter<E> {
 					this.known.invalidate(stream);
 					if (held != null || this.carried.size() < this.capacity) {
 						// lost the race: the next write of the stream (or the stop) writes them
-						this.carried.put(stream, new Carried<>(stream, occurrences, recorded, operations));
+						this.carried.put(stream, new Carried<>(stream, occurrences, recorded, write));
 						return new Result<>(null, false, true);
 					}
 					throw new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 409, "Conflict", false,
@@ -261,7 +275,7 @@ final class StreamWriter<E> {
 			}
 			E current;
 			try {
-				current = operations.get();
+				current = operations.get(write, requests);
 			}
 			catch (EventSinkException ex) {
 				if (ex.isForbidden() && !ex.namespaceTerminating()) {
@@ -284,8 +298,9 @@ final class StreamWriter<E> {
 		}
 	}
 
-	private void remember(String stream, E answer, int localCount, Operations<E> operations) {
-		this.known.put(stream, new Known(operations.count(answer), operations.resourceVersion(answer), localCount));
+	private void remember(String stream, E answer, int localCount) {
+		this.known.put(stream,
+				new Known(this.operations.count(answer), this.operations.resourceVersion(answer), localCount));
 	}
 
 	/** The server count last seen for a stream, or -1 (for tests and the snapshot). */

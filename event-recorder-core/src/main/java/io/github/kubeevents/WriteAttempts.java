@@ -56,11 +56,11 @@ import org.slf4j.event.Level;
  */
 final class WriteAttempts {
 
-	/** One attempt of a write: one or more requests (a PATCH that falls back to a CREATE). */
+	/** One attempt of a write: one or more requests (a PATCH that falls back to a CREATE), made through {@code requests}. */
 	@FunctionalInterface
 	interface Attempt {
 
-		void run() throws EventSinkException;
+		void run(Requests requests) throws EventSinkException;
 
 	}
 
@@ -150,16 +150,10 @@ final class WriteAttempts {
 
 	private volatile @Nullable ForbiddenHandler forbiddenHandler;
 
-	/** Whether events carry trace context (else {@link #writeContext} is never used). */
+	/** Whether events carry trace context (else no request starts a span). */
 	private final boolean tracing;
 
-	/** The occurrence of the write running on this thread (a writer thread), when it has a trace context. */
-	private final ThreadLocal<RecordedEvent> tracedWrite = new ThreadLocal<>();
-
 	private final AtomicBoolean spanFailureLogged = new AtomicBoolean();
-
-	/** The verb of the last request that failed on this thread (a writer thread), for the 403 handler. */
-	private final ThreadLocal<String> failedVerb = ThreadLocal.withInitial(() -> "create");
 
 	/**
 	 * The attempts of one sink.
@@ -219,34 +213,21 @@ final class WriteAttempts {
 	}
 
 	private Outcome run(RecordedEvent recorded, int occurrences, Attempt attempt, int maxAttempts, boolean counted) {
-		if (!this.tracing || recorded.traceContext() == null) {
-			return attempts(recorded, occurrences, attempt, maxAttempts, counted);
-		}
-		this.tracedWrite.set(recorded);
-		try {
-			return attempts(recorded, occurrences, attempt, maxAttempts, counted);
-		}
-		finally {
-			this.tracedWrite.remove();
-		}
-	}
-
-	private Outcome attempts(RecordedEvent recorded, int occurrences, Attempt attempt, int maxAttempts,
-			boolean counted) {
+		Requests requests = new Requests((this.tracing && recorded.traceContext() != null) ? recorded : null);
 		for (int n = 1;; n++) {
 			try {
-				attempt.run();
+				attempt.run(requests);
 				this.rejectedInARow.set(0);
 				return Outcome.WRITTEN;
 			}
 			catch (RuntimeException ex) {
 				// not a sink failure (those arrive as EventSinkException from request): building the write failed
 				return refused(recorded, occurrences, EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-						ex.toString(), ex), counted);
+						ex.toString(), ex), "create", counted);
 			}
 			catch (EventSinkException ex) {
 				if (!ex.isRetryable()) {
-					return refused(recorded, occurrences, ex, counted);
+					return refused(recorded, occurrences, ex, requests.verbOf(ex), counted);
 				}
 				if (!counted) {
 					if (logger.isDebugEnabled()) {
@@ -297,14 +278,16 @@ final class WriteAttempts {
 	 * A refusal: dropped and counted once per occurrence the write carried, or taken over by the 403 handler; a
 	 * write that is not {@code counted} (a heartbeat) is only logged and leaves its occurrences to the next write,
 	 * whose count includes them.
+	 * @param verb the verb of the request the server refused ({@link Requests#verbOf})
 	 */
-	private Outcome refused(RecordedEvent recorded, int occurrences, EventSinkException ex, boolean counted) {
+	private Outcome refused(RecordedEvent recorded, int occurrences, EventSinkException ex, String verb,
+			boolean counted) {
 		ForbiddenHandler handler = this.forbiddenHandler;
 		if (ex.isForbidden() && !ex.namespaceTerminating() && handler != null
-				&& handler.forbidden(recorded, occurrences, this.failedVerb.get(), ex)) {
+				&& handler.forbidden(recorded, occurrences, verb, ex)) {
 			return Outcome.DROPPED;
 		}
-		boolean namespaceGone = namespaceGone(ex);
+		boolean namespaceGone = namespaceGone(ex, verb);
 		boolean expected = ex.isAlreadyExists() || namespaceGone;
 		if (!expected && ex.kind() != EventSinkException.Kind.REQUEST_CONSTRUCTION) {
 			this.rejectedInARow.incrementAndGet();
@@ -338,8 +321,8 @@ final class WriteAttempts {
 	 * behaviour: counted as {@code rejected_by_server}, not a refusal of the recorder (health unchanged), one WARN
 	 * per namespace per drop summary interval.
 	 */
-	private boolean namespaceGone(EventSinkException ex) {
-		return ex.namespaceTerminating() || (ex.isNotFound() && "create".equals(this.failedVerb.get()));
+	private static boolean namespaceGone(EventSinkException ex, String verb) {
+		return ex.namespaceTerminating() || (ex.isNotFound() && "create".equals(verb));
 	}
 
 	private void namespaceGoneDrop(RecordedEvent recorded, int occurrences, EventSinkException ex) {
@@ -363,23 +346,70 @@ final class WriteAttempts {
 	}
 
 	/**
+	 * The requests of one write, made on its writer thread: each in the write's trace context, and the verb of the
+	 * one the server refused travels with its failure to the 403 handler and the namespace-gone rule. Not
+	 * thread-safe: one write's requests run on one thread, one after the other.
+	 */
+	final class Requests {
+
+		/** The write's occurrence, when its requests run in its trace context. */
+		private final @Nullable RecordedEvent traced;
+
+		/** The failure the last failed request threw, and that request's verb. */
+		private @Nullable EventSinkException failure;
+
+		private String failedVerb = "create";
+
+		private Requests(@Nullable RecordedEvent traced) {
+			this.traced = traced;
+		}
+
+		/**
+		 * Makes one request of the write ({@link WriteAttempts#request(String, RecordedEvent, Request)}).
+		 * @param verb {@code create}, {@code patch} or {@code get}
+		 * @param request the request
+		 * @return the server's answer
+		 * @throws EventSinkException the classified failure
+		 */
+		<T> T request(String verb, Request<T> request) throws EventSinkException {
+			try {
+				return WriteAttempts.this.request(verb, this.traced, request);
+			}
+			catch (EventSinkException ex) {
+				this.failure = ex;
+				this.failedVerb = verb;
+				throw ex;
+			}
+		}
+
+		/**
+		 * The verb of the request that failed with {@code ex}; {@code create} for a failure no request of this
+		 * write threw (a write that could not be built).
+		 */
+		String verbOf(EventSinkException ex) {
+			return (ex == this.failure) ? this.failedVerb : "create";
+		}
+
+	}
+
+	/**
 	 * Makes one request: waits for a Retry-After hold and the write budget, times it, counts a successful create
 	 * or patch and a 429 answer (by source), and repeats it after a 429/5xx answer's Retry-After.
 	 * @param verb {@code create}, {@code patch} or {@code get} (a read of the deterministic-names mode, timed but
 	 * not counted as a write)
+	 * @param traced the occurrence whose trace context the request runs in, {@code null} for none
 	 * @param request the request
 	 * @return the server's answer
 	 * @throws EventSinkException the classified failure ({@link EventSinkException.Kind#UNAVAILABLE} when the
 	 * server stayed busy through every Retry-After wait)
 	 */
-	<T> T request(String verb, Request<T> request) throws EventSinkException {
+	<T> T request(String verb, @Nullable RecordedEvent traced, Request<T> request) throws EventSinkException {
 		awaitHold();
 		for (int repeat = 0;; repeat++) {
 			awaitBudget();
 			long start = this.nanoTime.getAsLong();
 			boolean create = "create".equals(verb);
 			Instant sentAt = create ? this.clock.instant() : null;
-			RecordedEvent traced = this.tracing ? this.tracedWrite.get() : null;
 			RequestSpan span = (traced != null) ? startSpan(traced, verb) : null;
 			try {
 				T answer = (span != null) ? send(request, span) : request.send();
@@ -402,7 +432,6 @@ final class WriteAttempts {
 			}
 			catch (EventSinkException ex) {
 				completed(verb, SinkRequestListener.resultOf(ex), start);
-				this.failedVerb.set(verb);
 				ServerThrottle throttle = ServerThrottle.of(ex);
 				if (throttle != null) {
 					this.counters.throttled(throttle);

@@ -58,11 +58,11 @@ class ApiFallbackTests {
 	}
 
 	/** An auto sink whose events.k8s.io/v1 writes are all refused, over the scripted sinks. */
-	private EventsV1SinkSubscriber autoSink(Boolean coreV1Allowed) {
+	private SwitchingSinkSubscriber autoSink(Boolean coreV1Allowed) {
 		return autoSink(coreV1Allowed, FORBIDDEN);
 	}
 
-	private EventsV1SinkSubscriber autoSink(Boolean coreV1Allowed, EventSinkException refusal) {
+	private SwitchingSinkSubscriber autoSink(Boolean coreV1Allowed, EventSinkException refusal) {
 		for (int i = 0; i < 100; i++) {
 			this.eventsV1.failAt.put(i, refusal);
 		}
@@ -71,12 +71,14 @@ class ApiFallbackTests {
 		}, this.clock);
 		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber("sink-core", this.coreV1,
 				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), settings, this.counters);
-		EventsV1SinkSubscriber sink = new EventsV1SinkSubscriber("sink", this.eventsV1,
+		ApiFallback apiFallback = new ApiFallback(new EventsAccess((group, verb, namespace) -> {
+			this.accessReviews.add(group + " " + verb + " " + namespace);
+			return group.isEmpty() ? coreV1Allowed : Boolean.FALSE;
+		}, EventsAccess.WRITE_VERBS, this.clock));
+		SwitchingSinkSubscriber sink = new SwitchingSinkSubscriber(new EventsV1SinkSubscriber("sink", this.eventsV1,
 				new ApiChoice(EventsApi.EVENTS_V1, "auto: the API server serves events.k8s.io/v1"), settings,
-				this.counters, EventNaming.clientGo(), fallback, new ApiFallback(new EventsAccess((group, verb, namespace) -> {
-					this.accessReviews.add(group + " " + verb + " " + namespace);
-					return group.isEmpty() ? coreV1Allowed : Boolean.FALSE;
-				}, EventsAccess.WRITE_VERBS, this.clock)), null);
+				this.counters, EventNaming.clientGo(), apiFallback, null), fallback, apiFallback,
+				settings.writers() * settings.writerQueueCapacity());
 		this.broadcaster.subscribe("sink", sink);
 		this.broadcaster.start();
 		return sink;
@@ -250,7 +252,7 @@ class ApiFallbackTests {
 
 	@Test
 	void forbiddenEventsV1SwitchesToCoreV1ForGoodAndWritesEveryOccurrenceThere() {
-		EventsV1SinkSubscriber sink;
+		SwitchingSinkSubscriber sink;
 		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
 			sink = autoSink(true);
 			pod("a").warning("FailedCreate", "quota exceeded");
@@ -298,7 +300,7 @@ class ApiFallbackTests {
 
 	@Test
 	void whenCoreV1IsRefusedTooNothingSwitchesAndTheRefusalIsCounted() {
-		EventsV1SinkSubscriber sink = autoSink(false);
+		SwitchingSinkSubscriber sink = autoSink(false);
 		pod("a").warning("FailedCreate", "quota exceeded");
 		pod("b").warning("FailedCreate", "quota exceeded");
 		await().atMost(WAIT).until(() -> this.counters.dropped(DropReason.REJECTED_BY_SERVER) == 2);
@@ -324,7 +326,7 @@ class ApiFallbackTests {
 
 	@Test
 	void aRefusalBecauseTheNamespaceIsTerminatingIsNoRbacRefusalAndSwitchesNothing() {
-		EventsV1SinkSubscriber sink = autoSink(true, NAMESPACE_TERMINATING);
+		SwitchingSinkSubscriber sink = autoSink(true, NAMESPACE_TERMINATING);
 		pod("a").warning("FailedDelete", "still has finalizers");
 		await().atMost(WAIT).until(() -> this.counters.dropped(DropReason.REJECTED_BY_SERVER) == 1);
 		assertThat(this.accessReviews).isEmpty();

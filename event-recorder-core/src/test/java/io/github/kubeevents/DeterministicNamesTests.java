@@ -92,25 +92,16 @@ class DeterministicNamesTests {
 		}
 	}
 
+	/** The form of a stream's name: a last label of 32 lowercase hex digits, which no client-go name has. */
+	static final Pattern STREAM_NAME = Pattern.compile(".*\\.[0-9a-f]{32}");
+
 	@Test
 	void streamNamesAreToldFromClientGosNames() {
-		assertThat(EventNames.isStreamName(EventNames.forStream("web-0", "x"))).isTrue();
-		assertThat(EventNames.isStreamName(EventNames.forStream("a".repeat(300), "x"))).isTrue();
-		assertThat(EventNames.isStreamName(EventNames.generate("web-0", TestEvents.TIME))).isFalse();
-		assertThat(EventNames.isStreamName("web-0.ffffffffffffffff")).isFalse();
-		assertThat(EventNames.isStreamName("0f8fad5b-d9cb-469f-a165-70867728950e")).isFalse();
-		assertThat(EventNames.isStreamName("web-0.73d3812a1275f48e4d0e92ad97a01deG")).isFalse();
-		assertThat(EventNames.isStreamName("73d3812a1275f48e4d0e92ad97a01ded")).isFalse();
-		assertThat(EventNames.isStreamName("web-0.0123456789abcdef0123456789abcdef")).isTrue();
-		assertThat(EventNames.isStreamName(".0123456789abcdef0123456789abcdef")).isTrue();
-		// one character just outside 0-9 or a-f at the end, else the same
-		for (char outside : new char[] { '/', ':', '`', 'g' }) {
-			assertThat(EventNames.isStreamName("web-0.0123456789abcdef0123456789abcde" + outside)).as("%s", outside)
-				.isFalse();
-		}
-		assertThat(EventNames.isStreamName("web-0.0123456789abcdef0123456789abcdef0")).isFalse();
-		assertThat(EventNames.isStreamName("web-0.0123456789abcdef0123456789abcde")).isFalse();
-		assertThat(EventNames.isStreamName(null)).isFalse();
+		assertThat(EventNames.forStream("web-0", "x")).matches(STREAM_NAME);
+		assertThat(EventNames.forStream("a".repeat(300), "x")).matches(STREAM_NAME);
+		assertThat(EventNames.generate("web-0", TestEvents.TIME)).doesNotMatch(STREAM_NAME);
+		assertThat(EventNames.generate("web-0.0123456789abcdef0123456789abcdef", TestEvents.TIME))
+			.doesNotMatch(STREAM_NAME);
 	}
 
 	@Test

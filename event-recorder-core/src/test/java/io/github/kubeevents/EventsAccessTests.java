@@ -697,7 +697,7 @@ class EventsAccessTests {
 		@Override
 		public CoreV1Event create(CoreV1Event event) throws EventSinkException {
 			refuseUnless("core", "create");
-			if (this.streamsExist && EventNames.isStreamName(event.getMetadata().getName())) {
+			if (this.streamsExist && DeterministicNamesTests.STREAM_NAME.matcher(event.getMetadata().getName()).matches()) {
 				this.calls.add("create 409");
 				throw EventSinkException.status(409, "AlreadyExists", "events already exists");
 			}

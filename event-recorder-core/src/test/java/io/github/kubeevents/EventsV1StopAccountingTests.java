@@ -57,15 +57,15 @@ class EventsV1StopAccountingTests {
 	}
 
 	/** An {@code auto} sink: events.k8s.io/v1 first, core/v1 once RBAC refuses events.k8s.io/v1 and allows core/v1. */
-	private EventsV1SinkSubscriber autoSink() {
+	private SwitchingSinkSubscriber autoSink() {
 		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber("sink-core", this.coreV1,
 				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters);
-		EventsV1SinkSubscriber sink = new EventsV1SinkSubscriber("sink", this.eventsV1,
+		ApiFallback apiFallback = new ApiFallback(
+				new EventsAccess((group, verb, namespace) -> group.isEmpty(), EventsAccess.WRITE_VERBS, this.clock));
+		SwitchingSinkSubscriber sink = new SwitchingSinkSubscriber(new EventsV1SinkSubscriber("sink", this.eventsV1,
 				new ApiChoice(EventsApi.EVENTS_V1, "auto: the API server serves events.k8s.io/v1"), this.settings,
-				this.counters, EventNaming.clientGo(), fallback,
-				new ApiFallback(new EventsAccess((group, verb, namespace) -> group.isEmpty(), EventsAccess.WRITE_VERBS,
-						this.clock)),
-				null);
+				this.counters, EventNaming.clientGo(), apiFallback, null), fallback, apiFallback,
+				this.settings.writers() * this.settings.writerQueueCapacity());
 		this.broadcaster.subscribe("sink", sink);
 		this.broadcaster.start();
 		return sink;

@@ -58,7 +58,7 @@ class RetryAfterTests {
 	}
 
 	private CoreV1Event create(WriteAttempts attempts) throws EventSinkException {
-		return attempts.request("create", () -> this.sink.create(event()));
+		return attempts.request("create", null, () -> this.sink.create(event()));
 	}
 
 	private static CoreV1Event event() {
@@ -82,7 +82,7 @@ class RetryAfterTests {
 	@Test
 	void patchIsRepeatedToo() throws Exception {
 		this.server.answer(new StubApiServer.Answer(429, "1"), new StubApiServer.Answer(200, null));
-		attempts().request("patch", () -> this.sink.patch(event(),
+		attempts().request("patch", null, () -> this.sink.patch(event(),
 				new EventSink.CountPatch(2, OffsetDateTime.parse("2026-11-30T12:00:00Z"), "m")));
 		assertThat(requests()).containsExactly("PATCH /api/v1/namespaces/ns/events/name",
 				"PATCH /api/v1/namespaces/ns/events/name");

@@ -30,7 +30,7 @@ class SeriesCacheTests {
 
 	private static SeriesCache.Observation observe(SeriesCache cache, RecordedEvent recorded) {
 		EventsV1Event event = EventsV1Events.of(recorded, recorded.message()).event();
-		return cache.observe(event, recorded);
+		return cache.observe(event, recorded, false);
 	}
 
 	/** Observes {@code n} occurrences of {@code pod}, one second apart from {@code from}; returns the last. */

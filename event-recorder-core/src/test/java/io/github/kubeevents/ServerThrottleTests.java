@@ -49,7 +49,7 @@ class ServerThrottleTests {
 				}, this.clock), this.counters);
 		RecordedEvent recorded = TestEvents.recorded("R", "m", TestEvents.object("Pod", "p", "ns"));
 		return attempts.write(recorded, 1,
-				() -> attempts.request("create", () -> this.sink.create(CoreV1Events.of(recorded))));
+				(requests) -> requests.request("create", () -> this.sink.create(CoreV1Events.of(recorded))));
 	}
 
 	@Test

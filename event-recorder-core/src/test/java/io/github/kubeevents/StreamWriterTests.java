@@ -34,7 +34,50 @@ class StreamWriterTests {
 
 	private final List<Duration> pauses = new ArrayList<>();
 
-	private final StreamWriter<CoreV1Event> writer = new StreamWriter<>(100, 1, () -> 0.5, this::pause);
+	/** What one write's requests do here: the test's write value, so each test scripts its own. */
+	private interface Ops {
+
+		CoreV1Event create(int count) throws EventSinkException;
+
+		CoreV1Event get() throws EventSinkException;
+
+		CoreV1Event patch(int count, String resourceVersion) throws EventSinkException;
+
+	}
+
+	/** The writer's operations, one instance for every write: each write's own {@link Ops}. */
+	private static final StreamWriter.Operations<Ops, CoreV1Event> OPERATIONS = new StreamWriter.Operations<>() {
+
+		@Override
+		public CoreV1Event create(Ops write, int count, WriteAttempts.Requests requests) throws EventSinkException {
+			return write.create(count);
+		}
+
+		@Override
+		public CoreV1Event get(Ops write, WriteAttempts.Requests requests) throws EventSinkException {
+			return write.get();
+		}
+
+		@Override
+		public CoreV1Event patch(Ops write, int count, String resourceVersion, WriteAttempts.Requests requests)
+				throws EventSinkException {
+			return write.patch(count, resourceVersion);
+		}
+
+		@Override
+		public int count(CoreV1Event answer) {
+			return answer.getCount();
+		}
+
+		@Override
+		public String resourceVersion(CoreV1Event answer) {
+			return answer.getMetadata().getResourceVersion();
+		}
+
+	};
+
+	private final StreamWriter<Ops, CoreV1Event> writer = new StreamWriter<>(100, 1, () -> 0.5, this::pause,
+			OPERATIONS);
 
 	private void pause(Duration delay) {
 		this.pauses.add(delay);
@@ -46,9 +89,9 @@ class StreamWriterTests {
 		return event;
 	}
 
-	private StreamWriter.Operations<CoreV1Event> operations() {
+	private Ops operations() {
 		CoreV1Event event = event();
-		return new StreamWriter.Operations<>() {
+		return new Ops() {
 
 			@Override
 			public CoreV1Event create(int count) throws EventSinkException {
@@ -68,22 +111,12 @@ class StreamWriterTests {
 						new EventSink.CountPatch(count, NOW, "Back-off", resourceVersion));
 			}
 
-			@Override
-			public int count(CoreV1Event answer) {
-				return answer.getCount();
-			}
-
-			@Override
-			public String resourceVersion(CoreV1Event answer) {
-				return answer.getMetadata().getResourceVersion();
-			}
-
 		};
 	}
 
 	private int write(int localCount, int occurrencesIfUnknown) throws EventSinkException {
 		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", localCount,
-				occurrencesIfUnknown, RECORDED, operations());
+				occurrencesIfUnknown, RECORDED, operations(), null);
 		assertThat(result.readRefused()).isFalse();
 		return result.event().getCount();
 	}
@@ -100,21 +133,11 @@ class StreamWriterTests {
 	}
 
 	/** Operations whose create and get a test scripts to fail; nothing is ever patched. */
-	private abstract static class FailingOperations implements StreamWriter.Operations<CoreV1Event> {
+	private abstract static class FailingOperations implements Ops {
 
 		@Override
 		public CoreV1Event patch(int count, String resourceVersion) {
 			throw new AssertionError("nothing to patch");
-		}
-
-		@Override
-		public int count(CoreV1Event answer) {
-			return 0;
-		}
-
-		@Override
-		public String resourceVersion(CoreV1Event answer) {
-			return null;
 		}
 
 	}
@@ -190,7 +213,7 @@ class StreamWriterTests {
 				this.server.bump("shop/web-0.stream", 1);
 			}
 		});
-		StreamWriter.Result<CoreV1Event> lost = this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations());
+		StreamWriter.Result<CoreV1Event> lost = this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations(), null);
 		assertThat(lost.carried()).isTrue();
 		assertThat(lost.event()).isNull();
 		List<String> requests = this.server.requests();
@@ -220,31 +243,31 @@ class StreamWriterTests {
 				this.server.bump("shop/web-0.stream", 1);
 			}
 		});
-		assertThat(this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations()).carried()).isTrue();
-		StreamWriter.Carried<CoreV1Event> carried = this.writer.carried().get(0);
-		StreamWriter.Result<CoreV1Event> written = this.writer.writeCarried(carried);
+		assertThat(this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations(), null).carried()).isTrue();
+		StreamWriter.Carried<Ops> carried = this.writer.carried().get(0);
+		StreamWriter.Result<CoreV1Event> written = this.writer.writeCarried(carried, null);
 		assertThat(written.carried()).isFalse();
 		assertThat(stored()).as("the first, 30 by others, the carried one").isEqualTo(1 + 30 + 1);
 		assertThat(this.writer.carried()).isEmpty();
 		this.server.clearRequests();
-		assertThat(this.writer.writeCarried(carried).event()).as("written already: nothing to do").isNull();
+		assertThat(this.writer.writeCarried(carried, null).event()).as("written already: nothing to do").isNull();
 		assertThat(this.server.requests()).isEmpty();
 	}
 
 	@Test
 	void pastItsCapacityOfCarryingStreamsALostRaceFailsWithThe409() throws EventSinkException {
-		StreamWriter<CoreV1Event> one = new StreamWriter<>(1, 1, () -> 0.5, this::pause);
-		one.write("shop/web-0.stream", 1, 1, RECORDED, operations());
+		StreamWriter<Ops, CoreV1Event> one = new StreamWriter<>(1, 1, () -> 0.5, this::pause, OPERATIONS);
+		one.write("shop/web-0.stream", 1, 1, RECORDED, operations(), null);
 		this.server.beforeRequest((request) -> {
 			if (request.startsWith("patch")) {
 				this.server.bump("shop/web-0.stream", 1);
 			}
 		});
-		assertThat(one.write("shop/web-0.stream", 2, 1, RECORDED, operations()).carried()).isTrue();
+		assertThat(one.write("shop/web-0.stream", 2, 1, RECORDED, operations(), null).carried()).isTrue();
 		// the same stream carries more; a second stream would exceed the capacity of 1
-		assertThat(one.write("shop/web-0.stream", 3, 1, RECORDED, operations()).carried()).isTrue();
+		assertThat(one.write("shop/web-0.stream", 3, 1, RECORDED, operations(), null).carried()).isTrue();
 		assertThat(one.carried()).singleElement().satisfies((carried) -> assertThat(carried.occurrences()).isEqualTo(2));
-		StreamWriter.Operations<CoreV1Event> other = new FailingOperations() {
+		Ops other = new FailingOperations() {
 
 			@Override
 			public CoreV1Event create(int count) throws EventSinkException {
@@ -258,7 +281,7 @@ class StreamWriterTests {
 
 		};
 		assertThatExceptionOfType(EventSinkException.class)
-			.isThrownBy(() -> one.write("shop/db-0.stream", 1, 1, RECORDED, other))
+			.isThrownBy(() -> one.write("shop/db-0.stream", 1, 1, RECORDED, other, null))
 			.satisfies((ex) -> assertThat(ex.getMessage()).contains("still after 10 re-reads"));
 	}
 
@@ -277,7 +300,7 @@ class StreamWriterTests {
 	void aRefusedReadWritesNothingAndSaysSo() throws EventSinkException {
 		existingEventWithCount(5);
 		this.server.forbidGet();
-		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", 1, 1, RECORDED, operations());
+		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", 1, 1, RECORDED, operations(), null);
 		assertThat(result.readRefused()).isTrue();
 		assertThat(result.event()).isNull();
 		assertThat(stored()).isEqualTo(5);
@@ -290,7 +313,7 @@ class StreamWriterTests {
 	@Test
 	void aMissingNamespaceIsOneCreateAndItsNotFound() {
 		List<String> requests = new ArrayList<>();
-		StreamWriter.Operations<CoreV1Event> missing = new FailingOperations() {
+		Ops missing = new FailingOperations() {
 
 			@Override
 			public CoreV1Event create(int count) throws EventSinkException {
@@ -306,7 +329,7 @@ class StreamWriterTests {
 
 		};
 		assertThatExceptionOfType(EventSinkException.class)
-			.isThrownBy(() -> this.writer.write("gone/web-0.stream", 1, 1, RECORDED, missing))
+			.isThrownBy(() -> this.writer.write("gone/web-0.stream", 1, 1, RECORDED, missing, null))
 			.satisfies((ex) -> {
 				assertThat(ex.isNotFound()).isTrue();
 				assertThat(ex.getMessage()).contains("namespaces \"gone\" not found");
@@ -317,7 +340,7 @@ class StreamWriterTests {
 
 	@Test
 	void otherFailuresAreThrownForTheRecordersRetries() {
-		StreamWriter.Operations<CoreV1Event> failing = new FailingOperations() {
+		Ops failing = new FailingOperations() {
 
 			@Override
 			public CoreV1Event create(int count) throws EventSinkException {
@@ -331,17 +354,18 @@ class StreamWriterTests {
 
 		};
 		assertThatExceptionOfType(EventSinkException.class)
-			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, RECORDED, failing))
+			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, RECORDED, failing, null))
 			.satisfies((ex) -> assertThat(ex.kind()).isEqualTo(EventSinkException.Kind.TRANSPORT));
 	}
 
 	@Test
 	void aSeriesWriteBelowTwoWritesNothing() throws EventSinkException {
-		StreamWriter<CoreV1Event> series = new StreamWriter<>(100, 2, () -> 0.5, this::pause);
-		series.write("shop/web-0.stream", 1, 1, RECORDED, operations());
+		StreamWriter<Ops, CoreV1Event> series = new StreamWriter<>(100, 2, () -> 0.5, this::pause,
+				OPERATIONS);
+		series.write("shop/web-0.stream", 1, 1, RECORDED, operations(), null);
 		this.server.clearRequests();
 		// a heartbeat of a series whose count 2 never reached the server: nothing to refresh
-		StreamWriter.Result<CoreV1Event> result = series.write("shop/web-0.stream", 1, 0, RECORDED, operations());
+		StreamWriter.Result<CoreV1Event> result = series.write("shop/web-0.stream", 1, 0, RECORDED, operations(), null);
 		assertThat(result.event()).isNull();
 		assertThat(this.server.requests()).isEmpty();
 	}
@@ -355,9 +379,10 @@ class StreamWriterTests {
 
 	@Test
 	void aSeriesWriteOfExactlyTwoPatches() throws EventSinkException {
-		StreamWriter<CoreV1Event> series = new StreamWriter<>(100, 2, () -> 0.5, this::pause);
-		series.write("shop/web-0.stream", 1, 1, RECORDED, operations());
-		StreamWriter.Result<CoreV1Event> result = series.write("shop/web-0.stream", 2, 1, RECORDED, operations());
+		StreamWriter<Ops, CoreV1Event> series = new StreamWriter<>(100, 2, () -> 0.5, this::pause,
+				OPERATIONS);
+		series.write("shop/web-0.stream", 1, 1, RECORDED, operations(), null);
+		StreamWriter.Result<CoreV1Event> result = series.write("shop/web-0.stream", 2, 1, RECORDED, operations(), null);
 		assertThat(result.event().getCount()).isEqualTo(2);
 		assertThat(this.server.requests()).containsExactly("create shop/web-0.stream", "patch shop/web-0.stream");
 	}
@@ -376,7 +401,7 @@ class StreamWriterTests {
 		write(1, 1);
 		this.server.bump("shop/web-0.stream", 4);
 		this.server.forbidGet();
-		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations());
+		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations(), null);
 		assertThat(result.readRefused()).isTrue();
 		assertThat(result.event()).isNull();
 		assertThat(this.writer.serverCount("shop/web-0.stream")).isEqualTo(-1);
@@ -384,7 +409,7 @@ class StreamWriterTests {
 	}
 
 	/** Operations whose create answers AlreadyExists and whose read fails with {@code failure}. */
-	private static StreamWriter.Operations<CoreV1Event> readFailing(EventSinkException failure) {
+	private static Ops readFailing(EventSinkException failure) {
 		return new FailingOperations() {
 
 			@Override
@@ -406,7 +431,7 @@ class StreamWriterTests {
 		EventSinkException terminating = new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 403, "Forbidden",
 				true, "unable to create new content in namespace shop because it is being terminated", null);
 		assertThatExceptionOfType(EventSinkException.class)
-			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, RECORDED, readFailing(terminating)))
+			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, RECORDED, readFailing(terminating), null))
 			.isSameAs(terminating);
 	}
 
@@ -414,7 +439,7 @@ class StreamWriterTests {
 	void aReadThatFailsOtherwiseIsThrownForTheRecordersRetries() {
 		EventSinkException unavailable = EventSinkException.status(503, "ServiceUnavailable", "etcd is down");
 		assertThatExceptionOfType(EventSinkException.class)
-			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, RECORDED, readFailing(unavailable)))
+			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, RECORDED, readFailing(unavailable), null))
 			.isSameAs(unavailable);
 	}
 
@@ -427,12 +452,12 @@ class StreamWriterTests {
 				this.server.bump("shop/web-0.stream", 1);
 			}
 		});
-		assertThat(this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations()).carried()).isTrue();
-		StreamWriter.Carried<CoreV1Event> carried = this.writer.carried().get(0);
+		assertThat(this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations(), null).carried()).isTrue();
+		StreamWriter.Carried<Ops> carried = this.writer.carried().get(0);
 		this.writer.forget(carried);
 		assertThat(this.writer.carried()).isEmpty();
 		this.server.clearRequests();
-		assertThat(this.writer.writeCarried(carried)).isEqualTo(new StreamWriter.Result<CoreV1Event>(null, false));
+		assertThat(this.writer.writeCarried(carried, null)).isEqualTo(new StreamWriter.Result<CoreV1Event>(null, false));
 		assertThat(this.server.requests()).isEmpty();
 	}
 

@@ -78,7 +78,7 @@ class WriteAttemptsTests {
 
 	/** An attempt that fails with {@code failure} every time and counts its runs. */
 	private static WriteAttempts.Attempt failing(AtomicInteger runs, EventSinkException failure) {
-		return () -> {
+		return (requests) -> {
 			runs.incrementAndGet();
 			throw failure;
 		};
@@ -128,7 +128,7 @@ class WriteAttemptsTests {
 		assertThat(this.sleeps).isEmpty();
 		assertThat(this.counters.totalDropped()).isZero();
 		assertThat(attempts.stats()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 0));
-		assertThat(attempts.writeOnce(this.event, 3, () -> {
+		assertThat(attempts.writeOnce(this.event, 3, (requests) -> {
 		})).isEqualTo(WriteAttempts.Outcome.WRITTEN);
 	}
 
@@ -157,7 +157,7 @@ class WriteAttemptsTests {
 		assertThat(this.counters.dropped(DropReason.INVALID_INPUT)).isEqualTo(1);
 		assertThat(attempts.rejectedInARow()).isEqualTo(2);
 
-		assertThat(attempts.write(this.event, 1, () -> {
+		assertThat(attempts.write(this.event, 1, (requests) -> {
 		})).isEqualTo(WriteAttempts.Outcome.WRITTEN);
 		assertThat(attempts.rejectedInARow()).isZero();
 		assertThat(attempts.stats()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 5));
@@ -265,7 +265,7 @@ class WriteAttemptsTests {
 		assertThat(told).containsExactly("BackOff x3 create 403", "BackOff x1 create 403");
 
 		// the handler is told the verb of the request the server refused
-		assertThat(attempts.write(this.event, 2, () -> attempts.request("patch", () -> {
+		assertThat(attempts.write(this.event, 2, (requests) -> requests.request("patch", () -> {
 			throw forbidden;
 		}))).isEqualTo(WriteAttempts.Outcome.DROPPED);
 		assertThat(told).last().isEqualTo("BackOff x2 patch 403");
@@ -347,7 +347,7 @@ class WriteAttemptsTests {
 		CoreV1Event created = new CoreV1Event()
 			.metadata(new V1ObjectMeta().creationTimestamp(OffsetDateTime.ofInstant(T0.minusSeconds(60), ZoneOffset.UTC)));
 		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
-			assertThat(attempts.request("create", () -> created)).isSameAs(created);
+			assertThat(attempts.request("create", null, () -> created)).isSameAs(created);
 			assertThat(log.warnings()).singleElement()
 				.asString()
 				.startsWith("The recorder's clock is at least 59000 ms ahead of the API server's");
@@ -357,17 +357,17 @@ class WriteAttemptsTests {
 	@Test
 	void requestsAreTimedOnTheTickerAndCountedByVerb() throws Exception {
 		WriteAttempts attempts = attempts(this.passing);
-		assertThat(attempts.request("create", () -> {
+		assertThat(attempts.request("create", null, () -> {
 			this.ticker.addAndGet(250_000_000L);
 			return "created";
 		})).isEqualTo("created");
-		assertThat(attempts.request("patch", () -> {
+		assertThat(attempts.request("patch", null, () -> {
 			this.ticker.addAndGet(40_000_000L);
 			return "patched";
 		})).isEqualTo("patched");
 		EventSinkException invalid = EventSinkException.status(422, "Invalid", "bad event");
 		try {
-			attempts.request("patch", () -> {
+			attempts.request("patch", null, () -> {
 				this.ticker.addAndGet(3_000_000L);
 				throw invalid;
 			});
@@ -385,7 +385,7 @@ class WriteAttemptsTests {
 	void aRetryAfterIsWaitedAndTheRequestRepeatedThenARequestAtTheEndOfTheHoldDoesNotWait() throws Exception {
 		WriteAttempts attempts = attempts(this.passing);
 		AtomicInteger sent = new AtomicInteger();
-		assertThat(attempts.request("create", () -> {
+		assertThat(attempts.request("create", null, () -> {
 			if (sent.incrementAndGet() == 1) {
 				throw throttled(Duration.ofSeconds(2));
 			}
@@ -396,7 +396,7 @@ class WriteAttemptsTests {
 				Map.entry("event_rate_limit", 0L));
 		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(2));
 		// the wait ended exactly when the hold does: the sink's next request goes at once
-		assertThat(attempts.request("create", () -> "again")).isEqualTo("again");
+		assertThat(attempts.request("create", null, () -> "again")).isEqualTo("again");
 		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(2));
 		assertThat(this.requests).containsExactly("core/v1 create client_error PT0S", "core/v1 create success PT0S",
 				"core/v1 create success PT0S");
@@ -407,21 +407,21 @@ class WriteAttemptsTests {
 		// one thread plays the sink's writers in turn; the recording sleeper lets no time pass, the test moves it
 		WriteAttempts attempts = attempts(this.recording);
 		AtomicInteger sent = new AtomicInteger();
-		attempts.request("create", () -> {
+		attempts.request("create", null, () -> {
 			if (sent.incrementAndGet() == 1) {
 				throw throttled(Duration.ofSeconds(30));
 			}
 			return "first writer";
 		});
 		this.ticker.addAndGet(Duration.ofSeconds(1).toNanos());
-		attempts.request("create", () -> {
+		attempts.request("create", null, () -> {
 			if (sent.incrementAndGet() == 3) {
 				throw throttled(Duration.ofSeconds(5));
 			}
 			return "second writer";
 		});
 		this.ticker.addAndGet(Duration.ofSeconds(9).toNanos());
-		attempts.request("create", () -> "third writer");
+		attempts.request("create", null, () -> "third writer");
 		// 30 s asked at 0 s; 29 s left at 1 s, whose own 5 s answer ends earlier; 20 s left at 10 s
 		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(30), Duration.ofSeconds(29), Duration.ofSeconds(5),
 				Duration.ofSeconds(20));

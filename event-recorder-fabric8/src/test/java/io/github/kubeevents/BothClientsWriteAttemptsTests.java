@@ -97,7 +97,7 @@ class BothClientsWriteAttemptsTests {
 	void throttledRequestIsRepeatedAfterTheServersDelay(String client) throws Exception {
 		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
 		this.server.answer(new StubApiServer.Answer(429, "2"), new StubApiServer.Answer(503, "1"));
-		CoreV1Event stored = attempts(RetryPolicy.defaults()).request("create", () -> sink.create(event()));
+		CoreV1Event stored = attempts(RetryPolicy.defaults()).request("create", null, () -> sink.create(event()));
 		assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
 		assertThat(requests()).containsExactly("POST /api/v1/namespaces/ns/events", "POST /api/v1/namespaces/ns/events",
 				"POST /api/v1/namespaces/ns/events");
@@ -112,7 +112,7 @@ class BothClientsWriteAttemptsTests {
 			this.server.answer(new StubApiServer.Answer(429, "1"));
 		}
 		EventSinkException failure = catchThrowableOfType(EventSinkException.class,
-				() -> attempts(RetryPolicy.defaults()).request("create", () -> sink.create(event())));
+				() -> attempts(RetryPolicy.defaults()).request("create", null, () -> sink.create(event())));
 		assertThat(failure.kind()).isEqualTo(EventSinkException.Kind.UNAVAILABLE);
 		assertThat(requests()).hasSize(11);
 		assertThat(this.sleeps).hasSize(10).containsOnly(Duration.ofSeconds(1));
@@ -125,7 +125,7 @@ class BothClientsWriteAttemptsTests {
 		WriteAttempts attempts = attempts(RetryPolicy.defaults());
 		this.server.answer(new StubApiServer.Answer(422, null));
 		RecordedEvent recorded = TestEvents.recorded("R", "m", TestEvents.object("Pod", "p", "ns"));
-		assertThat(attempts.write(recorded, 1, () -> attempts.request("create", () -> sink.create(event()))))
+		assertThat(attempts.write(recorded, 1, (requests) -> requests.request("create", () -> sink.create(event()))))
 			.isEqualTo(WriteAttempts.Outcome.DROPPED);
 		assertThat(requests()).hasSize(1);
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
@@ -141,10 +141,10 @@ class BothClientsWriteAttemptsTests {
 				new StubApiServer.Answer(200, null, "not an Event either"));
 		RecordedEvent recorded = TestEvents.recorded("R", "m", TestEvents.object("Pod", "p", "ns"));
 		// a 500 without Retry-After is a refusal (client-go: a StatusError), dropped at once
-		assertThat(attempts.write(recorded, 1, () -> attempts.request("create", () -> sink.create(event()))))
+		assertThat(attempts.write(recorded, 1, (requests) -> requests.request("create", () -> sink.create(event()))))
 			.isEqualTo(WriteAttempts.Outcome.DROPPED);
 		// an unreadable answer is retried: the third request gets the stub's default Event
-		assertThat(attempts.write(recorded, 1, () -> attempts.request("create", () -> sink.create(event()))))
+		assertThat(attempts.write(recorded, 1, (requests) -> requests.request("create", () -> sink.create(event()))))
 			.isEqualTo(WriteAttempts.Outcome.WRITTEN);
 		assertThat(requests()).hasSize(3);
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
@@ -161,7 +161,7 @@ class BothClientsWriteAttemptsTests {
 		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client, "http://127.0.0.1:" + port);
 		WriteAttempts attempts = attempts(new RetryPolicy(3, Duration.ofMillis(100)));
 		RecordedEvent recorded = TestEvents.recorded("R", "m", TestEvents.object("Pod", "p", "ns"));
-		assertThat(attempts.write(recorded, 1, () -> attempts.request("create", () -> sink.create(event()))))
+		assertThat(attempts.write(recorded, 1, (requests) -> requests.request("create", () -> sink.create(event()))))
 			.isEqualTo(WriteAttempts.Outcome.DROPPED);
 		assertThat(this.counters.dropped(DropReason.RETRIES_EXHAUSTED)).isEqualTo(1);
 		assertThat(attempts.stats().retried()).isEqualTo(2);
