@@ -16,7 +16,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The events.k8s.io/v1 writer where RBAC refuses patch and the probe learns it only from a refused PATCH: the
- * occurrences of that write become an Event of their own, under a generated name.
+ * occurrences of that write become an Event of their own, under a generated name; and where the series PATCH finds no
+ * Event (404): the Event is created again with its series, and an AlreadyExists while doing so is retried.
  */
 class EventsV1WritesTests {
 
@@ -84,6 +85,36 @@ class EventsV1WritesTests {
 		assertThat(this.reviews).isEmpty();
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
 		assertThat(this.counters.writtenWithoutPatchCount()).isZero();
+	}
+
+	@Test
+	void aSeriesPatchThatFindsNoEventCreatesItAgainWithItsSeries() {
+		twiceWithThePatchRefused(EventSinkException.status(404, "NotFound", "gone"));
+		await().atMost(WAIT).until(() -> this.sink.calls.size() == 3);
+		assertThat(this.sink.calls).extracting(EventsV1RecordingTests.Call::verb)
+			.containsExactly("create", "patch", "create");
+		EventsV1Event first = this.sink.calls.get(0).event();
+		EventsV1Event again = this.sink.calls.get(2).event();
+		assertThat(first.getSeries()).as("a first occurrence has no series").isNull();
+		assertThat(again.getMetadata().getName()).isEqualTo(first.getMetadata().getName());
+		assertThat(again.getSeries().getCount()).isEqualTo(2);
+		assertThat(again.getSeries().getLastObservedTime()).isEqualTo(EventsV1Events.microTime(TestEvents.TIME));
+		assertThat(again.getNote()).isEqualTo("Back-off");
+		assertThat(again.getReason()).isEqualTo("BackOff");
+		assertThat(this.reviews).as("a 404 asks nothing").isEmpty();
+		assertThat(this.counters.writtenWithoutPatchCount()).isZero();
+		assertThat(this.counters.totalDropped()).isZero();
+	}
+
+	@Test
+	void anAlreadyExistsWhileCreatingFromASeriesIsRetried() {
+		this.sink.failAt.put(2, EventSinkException.status(409, "AlreadyExists", "created meanwhile"));
+		twiceWithThePatchRefused(EventSinkException.status(404, "NotFound", "gone"));
+		await().atMost(WAIT).until(() -> this.sink.calls.size() == 4);
+		assertThat(this.sink.calls).extracting(EventsV1RecordingTests.Call::verb)
+			.containsExactly("create", "patch", "create", "patch");
+		assertThat(this.sink.calls.get(3).patch().count()).isEqualTo(2);
+		assertThat(this.counters.totalDropped()).isZero();
 	}
 
 }
