@@ -4,7 +4,6 @@ import java.time.Clock;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.github.kubeevents.tracing.TraceCapture;
 import io.github.kubeevents.tracing.TraceContext;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
@@ -16,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * into a {@link RecordedEvent} ({@link EventSpec}: type and reason checked, object referenced, message formatted
  * by the one rule) and publishes it without blocking. A call that cannot become an event is logged with the
  * problem and the object and counted as {@code invalid_input}; a pattern that fails to format is recorded anyway
- * and counted on its own. With a {@link TraceCapture}, the caller's trace context is captured with one call and
+ * and counted on its own. With a {@link TraceContext.Capture}, the caller's trace context is captured with one call and
  * carried with the event; without one (the default) nothing is called.
  *
  * <p>Thread-safe.
@@ -38,18 +37,18 @@ final class BroadcastingEventRecorder implements EventRecorder {
 	private final RegisteredKinds kinds;
 
 	/** The broadcaster's capture, or {@code null} without tracing (then nothing is called). */
-	private final @Nullable TraceCapture tracing;
+	private final TraceContext.@Nullable Capture tracing;
 
 	private final AtomicBoolean captureFailureLogged;
 
 	BroadcastingEventRecorder(Fanout fanout, EventSource source, Clock clock, int maxMessageBytes,
 			EventCounters counters, RegisteredKinds kinds) {
-		this(fanout, source, clock, maxMessageBytes, counters, kinds, TraceCapture.NONE, new AtomicBoolean());
+		this(fanout, source, clock, maxMessageBytes, counters, kinds, TraceContext.Capture.NONE, new AtomicBoolean());
 	}
 
 	BroadcastingEventRecorder(Fanout fanout, EventSource source, Clock clock, int maxMessageBytes,
-			EventCounters counters, RegisteredKinds kinds, TraceCapture tracing, AtomicBoolean captureFailureLogged) {
-		this.tracing = (tracing != TraceCapture.NONE) ? tracing : null;
+			EventCounters counters, RegisteredKinds kinds, TraceContext.Capture tracing, AtomicBoolean captureFailureLogged) {
+		this.tracing = (tracing != TraceContext.Capture.NONE) ? tracing : null;
 		this.captureFailureLogged = captureFailureLogged;
 		this.fanout = fanout;
 		this.source = source;
@@ -67,7 +66,7 @@ final class BroadcastingEventRecorder implements EventRecorder {
 
 	/** A recorder bound to an object of any client whose related objects are referenced by the registered kinds. */
 	@Override
-	public <T> ObjectRecorder about(T regarding, InvolvedObjectAdapter<? super T> adapter) {
+	public <T> ObjectRecorder about(T regarding, InvolvedObject.Adapter<? super T> adapter) {
 		return new ObjectRecorder(this, regarding, ObjectRecorder.erase(adapter), this.kinds::reference);
 	}
 
@@ -102,7 +101,7 @@ final class BroadcastingEventRecorder implements EventRecorder {
 	}
 
 	/** The caller's trace context; a failing capture loses the context, never the event. */
-	private @Nullable TraceContext capture(TraceCapture capture) {
+	private @Nullable TraceContext capture(TraceContext.Capture capture) {
 		try {
 			return capture.capture();
 		}

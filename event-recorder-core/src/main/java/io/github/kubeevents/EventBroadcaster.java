@@ -18,8 +18,7 @@ import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.RetryPolicy;
-import io.github.kubeevents.sink.SinkRequestListener;
-import io.github.kubeevents.tracing.TraceCapture;
+import io.github.kubeevents.sink.Sink;
 import io.github.kubeevents.tracing.TraceContext;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -37,7 +36,7 @@ import org.slf4j.Logger;
  * and hands the writes to the sink's writer threads ({@code kubeevents-writer-<sink>-<n>}); while a writer queue is
  * full it waits for room (so a slow API server holds up every subscriber, and a full incoming queue drops). It hands
  * each event to every other subscriber's own bounded queue (default 10,000), in order; a subscriber whose queue is
- * full misses the event (counted), or the thread waits, per {@link SubscriberOptions.FullQueuePolicy}. Each such
+ * full misses the event (counted), or the thread waits, per {@link Subscription.FullQueuePolicy}. Each such
  * subscriber runs on its own daemon thread ({@code kubeevents-subscriber-<name>}). A new subscriber sees exactly the
  * events recorded after it subscribed; subscribers added while not running also get what is queued when
  * distribution starts.</li>
@@ -88,7 +87,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	private final Duration shutdownTimeout;
 
-	private final SubscriberOptions subscriberOptions;
+	private final Subscription.Options subscriberOptions;
 
 	private final EventCounters counters;
 
@@ -102,9 +101,9 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	private final AtomicBoolean shutdownBegun = new AtomicBoolean();
 
-	private final TraceCapture tracing;
+	private final TraceContext.Capture tracing;
 
-	/** Whether a failing {@link TraceCapture} was logged (once per broadcaster). */
+	/** Whether a failing {@link TraceContext.Capture} was logged (once per broadcaster). */
 	private final AtomicBoolean captureFailureLogged = new AtomicBoolean();
 
 	private volatile boolean drained;
@@ -123,7 +122,7 @@ public final class EventBroadcaster implements AutoCloseable {
 				builder.clock, builder.sinkWriters, builder.writerQueueCapacity, builder.eventsApi,
 				builder.requestTimeout, builder.seriesCacheSize, builder.correlatorOptions.withDefaultClock(builder.clock),
 				builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock), builder.deterministicNames,
-				builder.eventShape, builder.tracing != TraceCapture.NONE, builder.traceparentAnnotation);
+				builder.eventShape, builder.tracing != TraceContext.Capture.NONE, builder.traceparentAnnotation);
 		this.tracing = builder.tracing;
 		this.sinks = new SinkFactory(this.sinkSettings, this.counters, builder.accessCheckNamespace);
 		this.kinds = builder.kinds.build();
@@ -165,7 +164,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @param options its queue capacity and full-queue policy
 	 * @return the subscription; inactive (and an ERROR logged) when the broadcaster has shut down
 	 */
-	public Subscription subscribe(String name, EventHandler handler, SubscriberOptions options) {
+	public Subscription subscribe(String name, EventHandler handler, Subscription.Options options) {
 		if (handler instanceof SinkSubscriber sink) {
 			// the library's own sinks run on the distribution thread, whatever subscribes them
 			return subscribe(new InlineSink(name, sink, this.counters, this.clock, this.fanout));
@@ -217,7 +216,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription
 	 */
 	public Subscription startRecordingTo(ApiClient client) {
-		return startRecordingTo(new OfficialEventsClient(Objects.requireNonNull(client, "client")));
+		return startRecordingTo(EventsClient.of(client));
 	}
 
 	/**
@@ -449,9 +448,12 @@ public final class EventBroadcaster implements AutoCloseable {
 		/** The default limit of a message: 1 MiB of UTF-8 (see {@link #maxMessageBytes(int)}). */
 		public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 
+		/** The default time limit of one request to the API server: 5 s (client-go has none; {@link #requestTimeout}). */
+		public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
+
 		int incomingQueueCapacity = DEFAULT_INCOMING_QUEUE_CAPACITY;
 
-		SubscriberOptions subscriberOptions = SubscriberOptions.defaults();
+		Subscription.Options subscriberOptions = Subscription.Options.defaults();
 
 		CorrelatorOptions correlatorOptions = CorrelatorOptions.defaults();
 
@@ -471,7 +473,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		Duration dropSummaryInterval = EventCounters.DEFAULT_SUMMARY_INTERVAL;
 
-		SinkRequestListener requestListener = SinkRequestListener.NONE;
+		Sink.RequestListener requestListener = Sink.RequestListener.NONE;
 
 		int sinkWriters = 4;
 
@@ -485,7 +487,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		EventShape eventShape = EventShape.READERS;
 
-		Duration requestTimeout = OfficialSink.DEFAULT_REQUEST_TIMEOUT;
+		Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
 
 		String accessCheckNamespace = DEFAULT_ACCESS_CHECK_NAMESPACE;
 
@@ -498,7 +500,7 @@ public final class EventBroadcaster implements AutoCloseable {
 			.spamFilterEnabled(false)
 			.build();
 
-		TraceCapture tracing = TraceCapture.NONE;
+		TraceContext.Capture tracing = TraceContext.Capture.NONE;
 
 		@Nullable String traceparentAnnotation;
 
@@ -511,16 +513,17 @@ public final class EventBroadcaster implements AutoCloseable {
 		 * ({@link RecordedEvent#traceContext()}). The sinks' writer threads then make it current around each request
 		 * of the event's write ({@link TraceContext#startRequest}), so the write joins the caller's trace instead of
 		 * starting a trace of its own; with {@link #traceparentAnnotation(String)} it is also written on the Event.
-		 * @param capture the capture (default {@link TraceCapture#NONE}: nothing is captured or called)
+		 * @param capture the capture (default {@link TraceContext.Capture#NONE}: nothing is captured or called)
 		 * @return this builder
 		 */
-		public Builder tracing(TraceCapture capture) {
+		public Builder tracing(TraceContext.Capture capture) {
 			this.tracing = Objects.requireNonNull(capture, "tracing");
 			return this;
 		}
 
 		/**
-		 * Writes the W3C {@code traceparent} of the captured trace context ({@link #tracing(TraceCapture)}) as an
+		 * Writes the W3C {@code traceparent} of the captured trace context ({@link #tracing(TraceContext.Capture)}) as
+		 * an
 		 * annotation of each Event: on its CREATE, for both events APIs, and on every PATCH of a repeat (core/v1
 		 * count, events.k8s.io/v1 series) the latest occurrence's, so {@code kubectl get event -o yaml} names the
 		 * trace of the last occurrence. Events recorded with no current span get no annotation, and an annotation
@@ -544,13 +547,13 @@ public final class EventBroadcaster implements AutoCloseable {
 		/**
 		 * Sets the incoming queue's capacity; when it is full, new events are dropped ({@code queue_full}).
 		 * @param capacity the capacity (default {@value #DEFAULT_INCOMING_QUEUE_CAPACITY}, at most
-		 * {@value SubscriberOptions#MAX_QUEUE_CAPACITY})
+		 * {@value Subscription.Options#MAX_QUEUE_CAPACITY})
 		 * @return this builder
 		 */
 		public Builder incomingQueueCapacity(int capacity) {
-			if (capacity < 1 || capacity > SubscriberOptions.MAX_QUEUE_CAPACITY) {
+			if (capacity < 1 || capacity > Subscription.Options.MAX_QUEUE_CAPACITY) {
 				throw new IllegalArgumentException("incoming queue capacity must be between 1 and "
-						+ SubscriberOptions.MAX_QUEUE_CAPACITY + ", was " + capacity);
+						+ Subscription.Options.MAX_QUEUE_CAPACITY + ", was " + capacity);
 			}
 			this.incomingQueueCapacity = capacity;
 			return this;
@@ -560,10 +563,11 @@ public final class EventBroadcaster implements AutoCloseable {
 		 * Sets the default queue options of subscribers ({@link #subscribe(String, EventHandler)},
 		 * {@link #startLogging()}). Sinks have no subscriber queue: they run on the distribution thread, and their
 		 * bound is {@link #writerQueueCapacity(int)}.
-		 * @param options the options (default {@value SubscriberOptions#DEFAULT_QUEUE_CAPACITY} events, drop when full)
+		 * @param options the options (default {@value Subscription.Options#DEFAULT_QUEUE_CAPACITY} events, drop when
+		 * full)
 		 * @return this builder
 		 */
-		public Builder subscriberOptions(SubscriberOptions options) {
+		public Builder subscriberOptions(Subscription.Options options) {
 			this.subscriberOptions = Objects.requireNonNull(options, "subscriberOptions");
 			return this;
 		}
@@ -625,7 +629,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		 * recorder a {@code runtime.Scheme}. Objects with kind and apiVersion are used as they are; for the rest a
 		 * class registered here wins over the deprecated global {@link InvolvedObject#registerKind} and the built-in
 		 * model table. Applies to the regarding and related objects of every recorder of the broadcaster (not to
-		 * calls with an {@link InvolvedObjectAdapter}). A later registration of the same class replaces the earlier.
+		 * calls with an {@link InvolvedObject.Adapter}). A later registration of the same class replaces the earlier.
 		 * @param type the model class, e.g. {@code V1Widget.class}
 		 * @param apiVersion e.g. {@code example.com/v1}
 		 * @param kind e.g. {@code Widget}
@@ -685,7 +689,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		 * @param listener the listener (default none)
 		 * @return this builder
 		 */
-		public Builder requestListener(SinkRequestListener listener) {
+		public Builder requestListener(Sink.RequestListener listener) {
 			this.requestListener = Objects.requireNonNull(listener, "requestListener");
 			return this;
 		}
@@ -719,13 +723,13 @@ public final class EventBroadcaster implements AutoCloseable {
 		 * While a writer queue is full the sink writes nothing to the others either (one server makes them all slow).
 		 * A snapshot shows a sink's writer queues added up as its depth and capacity.
 		 * @param capacity writes per writer queue (default {@value #DEFAULT_WRITER_QUEUE_CAPACITY}, at most
-		 * {@value SubscriberOptions#MAX_QUEUE_CAPACITY})
+		 * {@value Subscription.Options#MAX_QUEUE_CAPACITY})
 		 * @return this builder
 		 */
 		public Builder writerQueueCapacity(int capacity) {
-			if (capacity < 1 || capacity > SubscriberOptions.MAX_QUEUE_CAPACITY) {
+			if (capacity < 1 || capacity > Subscription.Options.MAX_QUEUE_CAPACITY) {
 				throw new IllegalArgumentException("writerQueueCapacity must be between 1 and "
-						+ SubscriberOptions.MAX_QUEUE_CAPACITY + ", was " + capacity);
+						+ Subscription.Options.MAX_QUEUE_CAPACITY + ", was " + capacity);
 			}
 			this.writerQueueCapacity = capacity;
 			return this;
@@ -799,7 +803,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		/**
 		 * Sets the time limit of one request of the sinks built by
 		 * {@link EventBroadcaster#startRecordingTo(io.kubernetes.client.openapi.ApiClient)}.
-		 * @param timeout the limit (default 5 s); {@link Duration#ZERO} for none
+		 * @param timeout the limit (default {@link #DEFAULT_REQUEST_TIMEOUT}, 5 s); {@link Duration#ZERO} for none
 		 * @return this builder
 		 */
 		public Builder requestTimeout(Duration timeout) {

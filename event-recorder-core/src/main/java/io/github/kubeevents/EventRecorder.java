@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Objects.</b> Like client-go's {@code runtime.Object}, the object is any object the recorder can reference
  * ({@link InvolvedObject#from(Object)}): an {@link InvolvedObject}, an object of the official Java client
  * ({@code KubernetesObject}: kind and apiVersion come from the object or its model class) or a
- * {@code V1ObjectReference}. Objects of other clients go through an {@link InvolvedObjectAdapter}
- * ({@link #about(Object, InvolvedObjectAdapter)}). The reference is taken when the event is recorded, so it
+ * {@code V1ObjectReference}. Objects of other clients go through an {@link InvolvedObject.Adapter}
+ * ({@link #about(Object, InvolvedObject.Adapter)}). The reference is taken when the event is recorded, so it
  * carries the object's current resourceVersion.
  *
  * <p><b>Messages.</b> One rule for every method: the message is a {@link String#format} pattern (in
@@ -92,7 +92,7 @@ public interface EventRecorder {
 	 * @param adapter turns the object into a reference
 	 * @return the bound recorder
 	 */
-	default <T> ObjectRecorder about(T regarding, InvolvedObjectAdapter<? super T> adapter) {
+	default <T> ObjectRecorder about(T regarding, InvolvedObject.Adapter<? super T> adapter) {
 		return new ObjectRecorder(this, regarding, ObjectRecorder.erase(adapter), InvolvedObject::from);
 	}
 

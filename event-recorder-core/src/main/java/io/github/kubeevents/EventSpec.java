@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>The regarding object</b> is kept as the caller passed it, so that a failure to reference it becomes a
  * counted drop instead of an exception in the caller. It is referenced by {@code adapter} when one is given
- * ({@link EventRecorder#about(Object, InvolvedObjectAdapter)}), else by {@link InvolvedObject#from(Object)}: an
+ * ({@link EventRecorder#about(Object, InvolvedObject.Adapter)}), else by {@link InvolvedObject#from(Object)}: an
  * {@link InvolvedObject}, an object of the official Java client ({@code KubernetesObject}) or a
  * {@code V1ObjectReference}.
  *
@@ -44,7 +44,7 @@ import org.jspecify.annotations.Nullable;
  * @param message the message (events.k8s.io/v1 {@code note}), or its format pattern when {@code args} are given
  * @param args {@link String#format} arguments; {@code null} or empty when {@code message} is used verbatim
  */
-public record EventSpec(@Nullable Object regarding, @Nullable InvolvedObjectAdapter<Object> adapter,
+public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Adapter<Object> adapter,
 		@Nullable InvolvedObject related, Map<String, String> annotations, @Nullable EventType type,
 		@Nullable String reason, @Nullable String action, @Nullable String message, Object @Nullable [] args) {
 
@@ -110,11 +110,11 @@ public record EventSpec(@Nullable Object regarding, @Nullable InvolvedObjectAdap
 			// AssertionError; only the JVM's own failures reach the caller
 			rethrowIfFatal(ex);
 			throw new IllegalArgumentException(
-					"the InvolvedObjectAdapter failed on " + object.getClass().getName() + ": " + ex, ex);
+					"the InvolvedObject.Adapter failed on " + object.getClass().getName() + ": " + ex, ex);
 		}
 		if (reference == null) {
 			throw new IllegalArgumentException(
-					"the InvolvedObjectAdapter returned null for " + object.getClass().getName());
+					"the InvolvedObject.Adapter returned null for " + object.getClass().getName());
 		}
 		return reference;
 	}

@@ -206,7 +206,7 @@ final class InlineSink extends Subscriber {
 	public RecorderStats.Subscriber stats() {
 		SinkWriters writers = this.sink.writers();
 		return new RecorderStats.Subscriber(name(), writers.depth(), writers.capacity(),
-				SubscriberOptions.FullQueuePolicy.WAIT.tag(), writers.queueFullCount());
+				Subscription.FullQueuePolicy.WAIT.tag(), writers.queueFullCount());
 	}
 
 	@Override

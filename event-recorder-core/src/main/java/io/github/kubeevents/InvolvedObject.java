@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Build one with {@link #of(KubernetesObject)} (kind and apiVersion resolved from the model class when the
  * object lacks them), {@link #of(V1ObjectReference)}, {@link #of(String, String, String, String)}, or an
- * {@link InvolvedObjectAdapter} for other clients' objects.
+ * {@link Adapter} for other clients' objects.
  *
  * <p>Immutable and thread-safe.
  *
@@ -124,7 +124,7 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 	/**
 	 * The reference of any object the recorder accepts: an {@code InvolvedObject} as it is, an object of the official
 	 * Java client ({@link #of(KubernetesObject)}) or a {@link V1ObjectReference} ({@link #of(V1ObjectReference)}).
-	 * Objects of other clients need an {@link InvolvedObjectAdapter}.
+	 * Objects of other clients need an {@link Adapter}.
 	 * @param object the object
 	 * @return the reference
 	 * @throws IllegalArgumentException when the object is {@code null}, of another type, or cannot be referenced
@@ -237,6 +237,37 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 
 	private static @Nullable String emptyToNull(@Nullable String value) {
 		return (value == null || value.isEmpty()) ? null : value;
+	}
+
+	/**
+	 * Turns an object of some Kubernetes client into an {@link InvolvedObject}, so a recorder can take it without
+	 * that client's types appearing in the recorder API. For example, for fabric8's {@code HasMetadata}:
+	 * <pre>{@code
+	 * InvolvedObject.Adapter<HasMetadata> fabric8 = (o) -> new InvolvedObject(o.getKind(), o.getApiVersion(),
+	 *         o.getMetadata().getNamespace(), o.getMetadata().getName(), o.getMetadata().getUid(),
+	 *         o.getMetadata().getResourceVersion(), null);
+	 * recorder.about(pod, fabric8).warning("FailedCreate", "Error creating: %s", err);
+	 * }</pre>
+	 * The recorder calls the adapter when it records; an exception thrown by it is not passed to the caller but
+	 * logged and counted as an {@code invalid_input} drop. Objects of the official Java client, {@link InvolvedObject}s
+	 * and {@code V1ObjectReference}s need no adapter ({@link #from(Object)}).
+	 *
+	 * <p>Implementations should be stateless and thread-safe.
+	 *
+	 * @param <T> the type of object adapted
+	 */
+	@FunctionalInterface
+	public interface Adapter<T> {
+
+		/**
+		 * The reference of {@code object}.
+		 * @param object the object
+		 * @return its reference
+		 * @throws IllegalArgumentException (or any runtime exception) when the object cannot be referenced, e.g. it has
+		 * no name
+		 */
+		InvolvedObject adapt(T object);
+
 	}
 
 }

@@ -35,7 +35,7 @@ public final class ObjectRecorder {
 
 	private final @Nullable Object regarding;
 
-	private final @Nullable InvolvedObjectAdapter<Object> adapter;
+	private final InvolvedObject.@Nullable Adapter<Object> adapter;
 
 	/** How a related object is referenced: {@link InvolvedObject#from(Object)}, or a broadcaster's registered kinds. */
 	private final Function<Object, InvolvedObject> references;
@@ -46,13 +46,13 @@ public final class ObjectRecorder {
 
 	private final Map<String, String> annotations;
 
-	ObjectRecorder(EventRecorder recorder, @Nullable Object regarding, @Nullable InvolvedObjectAdapter<Object> adapter,
+	ObjectRecorder(EventRecorder recorder, @Nullable Object regarding, InvolvedObject.@Nullable Adapter<Object> adapter,
 			Function<Object, InvolvedObject> references) {
 		this(recorder, regarding, adapter, references, null, null, Map.of());
 	}
 
 	private ObjectRecorder(EventRecorder recorder, @Nullable Object regarding,
-			@Nullable InvolvedObjectAdapter<Object> adapter, Function<Object, InvolvedObject> references,
+			InvolvedObject.@Nullable Adapter<Object> adapter, Function<Object, InvolvedObject> references,
 			@Nullable InvolvedObject related, @Nullable String action, Map<String, String> annotations) {
 		this.recorder = Objects.requireNonNull(recorder, "recorder");
 		this.regarding = regarding;
@@ -168,9 +168,9 @@ public final class ObjectRecorder {
 
 	/** The adapter for the object it is paired with; {@code null} (the built-in references) stays {@code null}. */
 	@SuppressWarnings("unchecked")
-	static <T> @Nullable InvolvedObjectAdapter<Object> erase(@Nullable InvolvedObjectAdapter<? super T> adapter) {
+	static <T> InvolvedObject.@Nullable Adapter<Object> erase(InvolvedObject.@Nullable Adapter<? super T> adapter) {
 		// safe: the adapter is only ever applied to the regarding object it was paired with
-		return (InvolvedObjectAdapter<Object>) adapter;
+		return (InvolvedObject.Adapter<Object>) adapter;
 	}
 
 }

@@ -7,7 +7,7 @@ import java.util.function.DoubleSupplier;
 import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
-import io.github.kubeevents.sink.SinkRequestListener;
+import io.github.kubeevents.sink.Sink;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,14 +38,14 @@ import org.jspecify.annotations.Nullable;
  * {@code null} for none (the default)
  */
 record SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jitter,
-		SinkRequestListener requestListener, @Nullable TokenBucket writeBudget, Clock clock, int writers,
+		Sink.RequestListener requestListener, @Nullable TokenBucket writeBudget, Clock clock, int writers,
 		int writerQueueCapacity, EventsApi eventsApi, Duration requestTimeout, int seriesCacheSize,
 		CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation, boolean deterministicNames, EventShape shape,
 		boolean tracing, @Nullable String traceparentAnnotation) {
 
 	/** Settings without tracing. */
 	SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jitter,
-			SinkRequestListener requestListener, @Nullable TokenBucket writeBudget, Clock clock, int writers,
+			Sink.RequestListener requestListener, @Nullable TokenBucket writeBudget, Clock clock, int writers,
 			int writerQueueCapacity, EventsApi eventsApi, Duration requestTimeout, int seriesCacheSize,
 			CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation, boolean deterministicNames,
 			EventShape shape) {

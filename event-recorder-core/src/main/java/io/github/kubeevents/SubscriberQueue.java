@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * {@code watch.Broadcaster}): a bounded queue filled by the distribution thread and a daemon thread
  * ({@code kubeevents-subscriber-<name>}) that hands each event to the handler, in order, so a slow handler holds up
  * nobody else. Sinks do not come here: they run on the distribution thread ({@link InlineSink}). When the queue is
- * full the event is dropped for this subscriber alone and counted ({@link SubscriberOptions.FullQueuePolicy#DROP}),
- * or the distribution thread waits ({@link SubscriberOptions.FullQueuePolicy#WAIT}).
+ * full the event is dropped for this subscriber alone and counted ({@link Subscription.FullQueuePolicy#DROP}),
+ * or the distribution thread waits ({@link Subscription.FullQueuePolicy#WAIT}).
  *
  * <p>The thread runs from {@link #start()} until its input is closed ({@link #closeInput(boolean)}: it finishes
  * the queue, then ends); a later {@link #start()} runs a new thread on the same queue, so a stopped recorder
@@ -40,7 +40,7 @@ final class SubscriberQueue extends Subscriber {
 
 	private final EventHandler handler;
 
-	private final SubscriberOptions options;
+	private final Subscription.Options options;
 
 
 	/**
@@ -83,7 +83,7 @@ final class SubscriberQueue extends Subscriber {
 	 */
 	private boolean consuming;
 
-	SubscriberQueue(String name, EventHandler handler, SubscriberOptions options, EventCounters counters,
+	SubscriberQueue(String name, EventHandler handler, Subscription.Options options, EventCounters counters,
 			Fanout fanout) {
 		super(name, fanout, counters);
 		this.handler = Objects.requireNonNull(handler, "handler");
@@ -99,7 +99,7 @@ final class SubscriberQueue extends Subscriber {
 		}
 		// once aborted the queue is closed, so an event put in now is counted as a shutdown drop by the queue
 		boolean admitted = this.queue.offer(event);
-		if (!admitted && this.options.fullQueuePolicy() == SubscriberOptions.FullQueuePolicy.WAIT) {
+		if (!admitted && this.options.fullQueuePolicy() == Subscription.FullQueuePolicy.WAIT) {
 			while (!admitted && !this.aborted && !this.closedByUser) {
 				LockSupport.parkNanos(this, FULL_RETRY_NANOS);
 				if (Thread.interrupted()) {

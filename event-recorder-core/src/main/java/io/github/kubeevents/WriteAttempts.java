@@ -14,7 +14,7 @@ import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
-import io.github.kubeevents.sink.SinkRequestListener;
+import io.github.kubeevents.sink.Sink;
 import io.github.kubeevents.tracing.TraceContext.RequestSpan;
 import io.github.kubeevents.tracing.TraceContext;
 import org.jspecify.annotations.Nullable;
@@ -44,7 +44,7 @@ import org.slf4j.event.Level;
  * layer); still busy after that, the write is retried on the retry policy.</li>
  * <li><b>The write budget</b> (optional, shared by every sink of a broadcaster): each request first takes a token,
  * waiting for it when there is none.</li>
- * <li><b>Timing and counters.</b> Every request is timed for the {@link SinkRequestListener}; created, patched,
+ * <li><b>Timing and counters.</b> Every request is timed for the {@link Sink.RequestListener}; created, patched,
  * retried and failed writes, and the refusals since the last successful write, are counted.</li>
  * <li><b>Trace context.</b> With tracing, each request of a write runs in the trace context captured when its
  * event was recorded ({@link TraceContext#startRequest}), so the HTTP span is a child of the caller's.</li>
@@ -111,7 +111,7 @@ final class WriteAttempts {
 
 	private final DoubleSupplier jitter;
 
-	private final SinkRequestListener listener;
+	private final Sink.RequestListener listener;
 
 	private final @Nullable TokenBucket budget;
 
@@ -427,11 +427,11 @@ final class WriteAttempts {
 				// a sink that breaks its contract: retried like an error client-go cannot classify
 				EventSinkException failure = EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
 						"The sink threw " + ex, ex);
-				completed(verb, SinkRequestListener.resultOf(failure), start);
+				completed(verb, Sink.RequestListener.resultOf(failure), start);
 				throw failure;
 			}
 			catch (EventSinkException ex) {
-				completed(verb, SinkRequestListener.resultOf(ex), start);
+				completed(verb, Sink.RequestListener.resultOf(ex), start);
 				ServerThrottle throttle = ServerThrottle.of(ex);
 				if (throttle != null) {
 					this.counters.throttled(throttle);
@@ -461,7 +461,7 @@ final class WriteAttempts {
 			return answer;
 		}
 		catch (EventSinkException ex) {
-			result = SinkRequestListener.resultOf(ex);
+			result = Sink.RequestListener.resultOf(ex);
 			throw ex;
 		}
 		finally {

@@ -127,7 +127,7 @@ class AbandonedThreadRestartTests {
 						Thread.currentThread().interrupt();
 					}
 				}
-			}, new SubscriberOptions(1, SubscriberOptions.FullQueuePolicy.WAIT));
+			}, new Subscription.Options(1, Subscription.FullQueuePolicy.WAIT));
 			this.broadcaster.start();
 			for (int i = 0; i < 3; i++) {
 				this.broadcaster.publish(this.event);

@@ -13,10 +13,10 @@ import java.util.concurrent.TimeUnit;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.Sink;
-import io.github.kubeevents.sink.SinkRequestListener;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -41,7 +41,7 @@ class CoreV1EventSinkTests {
 	}
 
 	private static Sink<CoreV1Event, EventSink.CountPatch> sink(ApiClient client) {
-		return OfficialSink.coreV1(client, OfficialSink.DEFAULT_REQUEST_TIMEOUT);
+		return EventsClient.of(client).coreV1Sink(EventBroadcaster.Builder.DEFAULT_REQUEST_TIMEOUT);
 	}
 
 	private static CoreV1Event event() {
@@ -233,7 +233,7 @@ class CoreV1EventSinkTests {
 		assertThat(ex.statusReason()).isEqualTo("Forbidden");
 		assertThat(ex.namespaceTerminating()).isTrue();
 		assertThat(ex.getMessage()).startsWith("HTTP 403 Forbidden: events \"x\" is forbidden");
-		assertThat(SinkRequestListener.resultOf(ex)).isEqualTo("client_error");
+		assertThat(Sink.RequestListener.resultOf(ex)).isEqualTo("client_error");
 	}
 
 	@Test
@@ -246,7 +246,7 @@ class CoreV1EventSinkTests {
 		assertThat(notFound.isNotFound()).isTrue();
 		assertThat(notFound.statusReason()).isEmpty();
 		assertThat(notFound.isRetryable()).isFalse();
-		assertThat(SinkRequestListener.resultOf(EventSinkException.of(new ApiException(503, Map.of(), ""))))
+		assertThat(Sink.RequestListener.resultOf(EventSinkException.of(new ApiException(503, Map.of(), ""))))
 			.isEqualTo("server_error");
 	}
 

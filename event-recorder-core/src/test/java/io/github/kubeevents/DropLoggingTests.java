@@ -144,7 +144,7 @@ class DropLoggingTests {
 		broadcaster.subscribe("slow", (event) -> {
 			handled.add(event);
 			blocked(event);
-		}, new SubscriberOptions(10, SubscriberOptions.FullQueuePolicy.DROP));
+		}, new Subscription.Options(10, Subscription.FullQueuePolicy.DROP));
 		EventRecorder recorder = broadcaster.newRecorder(EventSource.of("flood"));
 		for (int i = 0; i < 1000; i++) {
 			recorder.event(TestEvents.object("Pod", "p" + i, "ns"), EventType.NORMAL, "R", "m");
@@ -309,7 +309,7 @@ class DropLoggingTests {
 		}
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder()
 			.incomingQueueCapacity(50)
-			.subscriberOptions(new SubscriberOptions(30, SubscriberOptions.FullQueuePolicy.DROP))
+			.subscriberOptions(new Subscription.Options(30, Subscription.FullQueuePolicy.DROP))
 			.writerQueueCapacity(30)
 			.retryPolicy(new RetryPolicy(12, Duration.ofHours(1))));
 		broadcaster.startRecordingToSink(sink);

@@ -205,7 +205,7 @@ class EventAccountingTests {
 		// small queues, so that queue_full happens at record time and at the subscriber whatever the machine's load
 		EventBroadcaster broadcaster = EventBroadcaster.builder()
 			.incomingQueueCapacity(1024)
-			.subscriberOptions(new SubscriberOptions(256, SubscriberOptions.FullQueuePolicy.DROP))
+			.subscriberOptions(new Subscription.Options(256, Subscription.FullQueuePolicy.DROP))
 			.build();
 		broadcaster.startRecordingToSink(sink);
 		broadcaster.start();

@@ -380,7 +380,7 @@ class EventBroadcasterLifecycleTests {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
 		CountDownLatch entered = new CountDownLatch(1);
 		broadcaster.subscribe("waited-for", blockedUntilReleased(entered, new AtomicBoolean()),
-				new SubscriberOptions(1, SubscriberOptions.FullQueuePolicy.WAIT));
+				new Subscription.Options(1, Subscription.FullQueuePolicy.WAIT));
 		broadcaster.start();
 		for (int i = 0; i < 3; i++) {
 			broadcaster.publish(event(i));

@@ -115,7 +115,7 @@ class EventBroadcasterTests {
 			entered.countDown();
 			awaitLatch(release);
 			slow.add(e);
-		}, new SubscriberOptions(1, SubscriberOptions.FullQueuePolicy.DROP));
+		}, new Subscription.Options(1, Subscription.FullQueuePolicy.DROP));
 		broadcaster.subscribe("fast", fast::add);
 		broadcaster.start();
 		broadcaster.publish(event(0));
@@ -144,7 +144,7 @@ class EventBroadcasterTests {
 		broadcaster.subscribe("waited", (e) -> {
 			awaitLatch(release);
 			got.add(e);
-		}, new SubscriberOptions(1, SubscriberOptions.FullQueuePolicy.WAIT));
+		}, new Subscription.Options(1, Subscription.FullQueuePolicy.WAIT));
 		broadcaster.start();
 		for (int i = 0; i < 5; i++) {
 			broadcaster.publish(event(i));
@@ -362,7 +362,7 @@ class EventBroadcasterTests {
 	@Test
 	void sinkCapacityIsEveryWriterQueueAndNoSubscriberQueue() {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder()
-			.subscriberOptions(new SubscriberOptions(7, SubscriberOptions.FullQueuePolicy.DROP))
+			.subscriberOptions(new Subscription.Options(7, Subscription.FullQueuePolicy.DROP))
 			.sinkWriters(3)
 			.writerQueueCapacity(5));
 		broadcaster.startRecordingToSink(new ScriptedSink());
@@ -376,14 +376,14 @@ class EventBroadcasterTests {
 
 	@Test
 	void everyQueueCapacityIsBoundedSinceItsSlotsAreAllocatedUpFront() {
-		int max = SubscriberOptions.MAX_QUEUE_CAPACITY;
+		int max = Subscription.Options.MAX_QUEUE_CAPACITY;
 		assertThat(max).isEqualTo(16_777_216);
 		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().incomingQueueCapacity(max + 1))
 			.withMessage("incoming queue capacity must be between 1 and 16777216, was 16777217");
 		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().writerQueueCapacity(max + 1))
 			.withMessage("writerQueueCapacity must be between 1 and 16777216, was 16777217");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new SubscriberOptions(Integer.MAX_VALUE, SubscriberOptions.FullQueuePolicy.DROP))
+			.isThrownBy(() -> new Subscription.Options(Integer.MAX_VALUE, Subscription.FullQueuePolicy.DROP))
 			.withMessage("subscriber queue capacity must be between 1 and 16777216, was 2147483647");
 		assertThat(EventBroadcaster.builder().incomingQueueCapacity(max).writerQueueCapacity(max)).isNotNull();
 	}

@@ -227,27 +227,27 @@ class EventRecorderTests {
 				(line) -> assertThat(line).contains("object=java.lang.String",
 						"cannot reference an object of type java.lang.String"),
 				(line) -> assertThat(line).contains("involved object has no name (kind Pod"),
-				(line) -> assertThat(line).contains("the InvolvedObjectAdapter returned null for java.lang.String"),
+				(line) -> assertThat(line).contains("the InvolvedObject.Adapter returned null for java.lang.String"),
 				(line) -> assertThat(line).contains("Could not record event: the spec is null"));
 	}
 
 	@Test
 	void throwingAdapterIsAnInvalidInputWithTheProblemInTheWarning() {
-		InvolvedObjectAdapter<String> broken = (s) -> {
+		InvolvedObject.Adapter<String> broken = (s) -> {
 			throw new IllegalStateException("cache not synced");
 		};
 		assertThatNoException().isThrownBy(() -> this.recorder.about("widget-1", broken).warning("R", "m"));
 		assertThat(this.broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(1);
 		assertThat(warnings()).singleElement()
 			.satisfies((line) -> assertThat(line).contains("reason=\"R\"", "type=\"Warning\"",
-					"the InvolvedObjectAdapter failed on java.lang.String",
+					"the InvolvedObject.Adapter failed on java.lang.String",
 					"java.lang.IllegalStateException: cache not synced"));
 	}
 
 	@Test
 	void adapterThrowingACheckedExceptionIsAnInvalidInputToo() {
 		// Kotlin adapters (and @SneakyThrows) can throw checked exceptions the signature does not declare
-		InvolvedObjectAdapter<String> sneaky = (s) -> {
+		InvolvedObject.Adapter<String> sneaky = (s) -> {
 			throw EventRecorderTests.<RuntimeException>sneakyThrow(new IOException("metadata not readable"));
 		};
 		assertThatNoException().isThrownBy(() -> this.recorder.about("widget-1", sneaky).warning("R", "m"));
@@ -281,7 +281,7 @@ class EventRecorderTests {
 
 	@Test
 	void anErrorFromAnAdapterOrTheObjectIsACountedInvalidInputButOutOfMemoryPassesOn() {
-		InvolvedObjectAdapter<String> asserting = (s) -> {
+		InvolvedObject.Adapter<String> asserting = (s) -> {
 			throw new AssertionError("not a widget");
 		};
 		assertThatNoException().isThrownBy(() -> this.recorder.about("widget-1", asserting).warning("R", "m"));
@@ -289,12 +289,12 @@ class EventRecorderTests {
 		assertThat(warnings()).singleElement()
 			.satisfies((line) -> assertThat(line).contains("java.lang.AssertionError: not a widget"));
 		// a cyclic toString of an entity: its stack has unwound by the time it is caught
-		InvolvedObjectAdapter<String> cyclic = (s) -> {
+		InvolvedObject.Adapter<String> cyclic = (s) -> {
 			throw new StackOverflowError();
 		};
 		assertThatNoException().isThrownBy(() -> this.recorder.about("widget-2", cyclic).warning("R", "m"));
 		assertThat(this.broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag())).isEqualTo(2);
-		InvolvedObjectAdapter<String> exhausted = (s) -> {
+		InvolvedObject.Adapter<String> exhausted = (s) -> {
 			throw new OutOfMemoryError("test");
 		};
 		org.assertj.core.api.Assertions.assertThatThrownBy(() -> this.recorder.about("widget-3", exhausted).warning("R", "m"))

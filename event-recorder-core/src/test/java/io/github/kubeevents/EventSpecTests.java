@@ -214,7 +214,7 @@ class EventSpecTests {
 		V1ObjectReference reference = new V1ObjectReference().kind("Node").apiVersion("v1").name("n1");
 		assertThat(EventSpec.of(reference, EventType.NORMAL, "R", "m").regardingReference())
 			.isEqualTo(InvolvedObject.of("Node", "v1", null, "n1"));
-		InvolvedObjectAdapter<String> byName = (name) -> InvolvedObject.of("Widget", "example.com/v1", "ns", name);
+		InvolvedObject.Adapter<String> byName = (name) -> InvolvedObject.of("Widget", "example.com/v1", "ns", name);
 		EventSpec adapted = new EventSpec("w-1", ObjectRecorder.erase(byName), null, null, EventType.NORMAL, "R", null,
 				"m", null);
 		assertThat(adapted.regardingReference()).isEqualTo(InvolvedObject.of("Widget", "example.com/v1", "ns", "w-1"));
@@ -234,9 +234,9 @@ class EventSpecTests {
 					+ " recorder.about(object, adapter)");
 		assertThat(problem(EventSpec.of(new V1Pod().metadata(new V1ObjectMeta().namespace("ns")), EventType.NORMAL, "R",
 				"m"), time)).isEqualTo("involved object has no metadata.name: V1Pod");
-		InvolvedObjectAdapter<String> returnsNull = (name) -> null;
+		InvolvedObject.Adapter<String> returnsNull = (name) -> null;
 		assertThat(problem(new EventSpec("x", ObjectRecorder.erase(returnsNull), null, null, EventType.NORMAL, "R", null,
-				"m", null), time)).isEqualTo("the InvolvedObjectAdapter returned null for java.lang.String");
+				"m", null), time)).isEqualTo("the InvolvedObject.Adapter returned null for java.lang.String");
 	}
 
 	@Test

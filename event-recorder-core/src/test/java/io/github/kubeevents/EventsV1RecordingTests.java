@@ -113,7 +113,7 @@ class EventsV1RecordingTests {
 		// and the finish PATCH with the final count; core/v1 with its spam filter would write 25 + 3 times and
 		// drop the rest
 		EventRecorder recorder = recorder(EventBroadcaster.builder().incomingQueueCapacity(10_000)
-			.subscriberOptions(new SubscriberOptions(10_000, SubscriberOptions.FullQueuePolicy.WAIT)));
+			.subscriberOptions(new Subscription.Options(10_000, Subscription.FullQueuePolicy.WAIT)));
 		ObjectRecorder db = recorder.about(pod("db-0"));
 		for (int i = 0; i < 10_000; i++) {
 			db.warning("Unhealthy", "probe failed");
@@ -237,7 +237,7 @@ class EventsV1RecordingTests {
 	@Test
 	void seriesCacheStaysAtItsBoundAndWritesTheFinalCountOfAnEvictedSeries() {
 		EventRecorder recorder = recorder(EventBroadcaster.builder().seriesCacheSize(100).incomingQueueCapacity(200_000)
-			.subscriberOptions(new SubscriberOptions(200_000, SubscriberOptions.FullQueuePolicy.WAIT))
+			.subscriberOptions(new Subscription.Options(200_000, Subscription.FullQueuePolicy.WAIT))
 			.writerQueueCapacity(200_000));
 		ObjectRecorder first = recorder.about(pod("first"));
 		first.warning("Repeated", "x");

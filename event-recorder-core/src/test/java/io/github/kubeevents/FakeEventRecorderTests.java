@@ -94,12 +94,12 @@ class FakeEventRecorderTests {
 	@Test
 	void adapterThrowingACheckedExceptionIsListedNotThrown() {
 		FakeEventRecorder recorder = new FakeEventRecorder();
-		InvolvedObjectAdapter<String> sneaky = (s) -> {
+		InvolvedObject.Adapter<String> sneaky = (s) -> {
 			throw FakeEventRecorderTests.<RuntimeException>sneakyThrow(new IOException("metadata not readable"));
 		};
 		recorder.about("widget-1", sneaky).normal("R", "m");
 		assertThat(recorder.invalidInputs()).singleElement()
-			.isEqualTo("the InvolvedObjectAdapter failed on java.lang.String: java.io.IOException: metadata not readable");
+			.isEqualTo("the InvolvedObject.Adapter failed on java.lang.String: java.io.IOException: metadata not readable");
 	}
 
 	@SuppressWarnings("unchecked")

@@ -47,7 +47,7 @@ class ObjectRecorderTests {
 	}
 
 	/** What a spec must hold; {@code args == null} means verbatim. */
-	private static void assertSpec(EventSpec spec, Object regarding, InvolvedObjectAdapter<?> adapter,
+	private static void assertSpec(EventSpec spec, Object regarding, InvolvedObject.Adapter<?> adapter,
 			InvolvedObject related, Map<String, String> annotations, EventType type, String reason, String action,
 			String message, Object[] args) {
 		assertThat(spec.regarding()).isSameAs(regarding);
@@ -158,7 +158,7 @@ class ObjectRecorderTests {
 	@Test
 	void boundRecorderOfAKubernetesObjectAndOfAnAdaptedObject() {
 		this.recorder.about(this.pod).normal("A", "m");
-		InvolvedObjectAdapter<String> byName = (name) -> InvolvedObject.of("Widget", "example.com/v1", "ns", name);
+		InvolvedObject.Adapter<String> byName = (name) -> InvolvedObject.of("Widget", "example.com/v1", "ns", name);
 		this.recorder.about("widget-1", byName).normal("B", "m");
 		assertSpec(this.recorder.specs.get(0), this.pod, null, null, Map.of(), EventType.NORMAL,
 				"A", null, "m", null);

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
 
+import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsV1Sink;
@@ -31,7 +32,7 @@ class OfficialSinkTests {
 	}
 
 	private static Sink<EventsV1Event, EventsV1Sink.SeriesPatch> eventsV1Sink(StubApiServer server) {
-		return OfficialSink.eventsV1(server.client(), OfficialSink.DEFAULT_REQUEST_TIMEOUT);
+		return EventsClient.of(server.client()).eventsV1Sink(EventBroadcaster.Builder.DEFAULT_REQUEST_TIMEOUT);
 	}
 
 	@Test
@@ -55,7 +56,7 @@ class OfficialSinkTests {
 	@Test
 	void coreV1ReadIsAGetOfTheNamedEvent() throws Exception {
 		try (StubApiServer server = new StubApiServer()) {
-			CoreV1Event read = OfficialSink.coreV1(server.client(), OfficialSink.DEFAULT_REQUEST_TIMEOUT).get("ns", "other");
+			CoreV1Event read = EventsClient.of(server.client()).coreV1Sink(EventBroadcaster.Builder.DEFAULT_REQUEST_TIMEOUT).get("ns", "other");
 			assertThat(read.getCount()).isEqualTo(1);
 			assertThat(server.requests()).extracting(StubApiServer.Request::toString)
 				.containsExactly("GET /api/v1/namespaces/ns/events/other");

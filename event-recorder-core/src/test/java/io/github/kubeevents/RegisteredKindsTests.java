@@ -69,7 +69,7 @@ class RegisteredKindsTests {
 			.registerKind(Gizmo.class, "example.com/v1", "Gizmo")
 			.build();
 		List<RecordedEvent> events = recording(broadcaster);
-		InvolvedObjectAdapter<String> byName = (name) -> new InvolvedObject("Widget", "example.com/v1", "ns", name,
+		InvolvedObject.Adapter<String> byName = (name) -> new InvolvedObject("Widget", "example.com/v1", "ns", name,
 				null, null, null);
 		broadcaster.newRecorder(EventSource.of("a")).about("w-1", byName).related(new Gizmo("g-2")).normal("Synced",
 				"ok");

@@ -8,10 +8,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
+import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,12 +36,12 @@ class RetryAfterTests {
 
 	private StubApiServer server;
 
-	private OfficialSink<CoreV1Event, EventSink.CountPatch> sink;
+	private Sink<CoreV1Event, EventSink.CountPatch> sink;
 
 	@BeforeEach
 	void start() throws Exception {
 		this.server = new StubApiServer();
-		this.sink = OfficialSink.coreV1(this.server.client(), Duration.ofSeconds(5));
+		this.sink = EventsClient.of(this.server.client()).coreV1Sink(Duration.ofSeconds(5));
 	}
 
 	@AfterEach
@@ -87,7 +89,7 @@ class RetryAfterTests {
 		assertThat(requests()).containsExactly("PATCH /api/v1/namespaces/ns/events/name",
 				"PATCH /api/v1/namespaces/ns/events/name");
 		assertThat(this.server.requests()).extracting(StubApiServer.Request::contentType)
-			.containsOnly(ApiCalls.STRATEGIC_MERGE_PATCH);
+			.containsOnly("application/strategic-merge-patch+json");
 		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(1));
 	}
 

@@ -21,7 +21,7 @@ import io.kubernetes.client.openapi.models.CoreV1EventSeries;
  * name, applies patches to them (404 when the Event is not stored), and can be scripted to fail the next calls,
  * to fail every event a number of times, and to take a while per call.
  *
- * <p>{@link #abort()} behaves like {@link OfficialSink}'s: a call waiting in its {@link #delayEachCall delay}
+ * <p>{@link #abort()} behaves like the official client's sinks' ({@code EventsClient.of(ApiClient)}): a call waiting in its {@link #delayEachCall delay}
  * ends at once and every call from then on fails with a transport error.
  *
  * <p>Shared with the other modules' tests through core's test-jar. Thread-safe.

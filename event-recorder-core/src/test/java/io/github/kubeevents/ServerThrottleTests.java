@@ -5,9 +5,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
+import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,12 +32,12 @@ class ServerThrottleTests {
 
 	private StubApiServer server;
 
-	private OfficialSink<CoreV1Event, EventSink.CountPatch> sink;
+	private Sink<CoreV1Event, EventSink.CountPatch> sink;
 
 	@BeforeEach
 	void start() throws Exception {
 		this.server = new StubApiServer();
-		this.sink = OfficialSink.coreV1(this.server.client(), Duration.ofSeconds(5));
+		this.sink = EventsClient.of(this.server.client()).coreV1Sink(Duration.ofSeconds(5));
 	}
 
 	@AfterEach

@@ -47,7 +47,7 @@ class SubscriberQueueAbandonTests {
 						Thread.onSpinWait();
 					}
 					Thread.interrupted();
-				}, SubscriberOptions.defaults());
+				}, Subscription.Options.defaults());
 				long shutdownBefore = broadcaster.stats().dropped("shutdown");
 				subscriber.start();
 				for (int i = 0; i < EVENTS; i++) {

@@ -56,7 +56,7 @@ class SubscriberQueueModelTests {
 	private static final Fanout FANOUT = new Fanout(16, COUNTERS);
 
 	/** Room for every event of a scenario (no queue_full drop) in a small ring. */
-	private static final SubscriberOptions OPTIONS = new SubscriberOptions(4, SubscriberOptions.FullQueuePolicy.DROP);
+	private static final Subscription.Options OPTIONS = new Subscription.Options(4, Subscription.FullQueuePolicy.DROP);
 
 	private static final List<RecordedEvent> EVENTS = List.of(event("First"), event("Second"), event("Third"),
 			event("Fourth"));

@@ -5,7 +5,7 @@ import java.time.Clock;
 import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
-import io.github.kubeevents.sink.SinkRequestListener;
+import io.github.kubeevents.sink.Sink;
 
 /** Sink settings for tests of one sink subscriber: the defaults but for what a test sets. */
 final class TestSinks {
@@ -21,26 +21,26 @@ final class TestSinks {
 	 * @param clock the clock of the correlators and the series schedule
 	 * @return the settings
 	 */
-	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, SinkRequestListener listener, Clock clock) {
+	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, Sink.RequestListener listener, Clock clock) {
 		return settings(policy, sleeper, listener, clock, EventShape.CLIENT_GO);
 	}
 
 	/**
-	 * {@link #settings(RetryPolicy, Sleeper, SinkRequestListener, Clock)} writing core/v1 in {@code shape}.
+	 * {@link #settings(RetryPolicy, Sleeper, Sink.RequestListener, Clock)} writing core/v1 in {@code shape}.
 	 */
-	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, SinkRequestListener listener, Clock clock,
+	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, Sink.RequestListener listener, Clock clock,
 			EventShape shape) {
 		return settings(policy, sleeper, listener, clock, shape, CorrelatorOptions.builder().clock(clock).build());
 	}
 
 	/**
-	 * {@link #settings(RetryPolicy, Sleeper, SinkRequestListener, Clock, EventShape)} with the core/v1 sinks'
+	 * {@link #settings(RetryPolicy, Sleeper, Sink.RequestListener, Clock, EventShape)} with the core/v1 sinks'
 	 * correlator options {@code coreV1}.
 	 */
-	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, SinkRequestListener listener, Clock clock,
+	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, Sink.RequestListener listener, Clock clock,
 			EventShape shape, CorrelatorOptions coreV1) {
 		return new SinkSettings(policy, sleeper, () -> 0.5, listener, null, clock, 1, 1000, EventsApi.AUTO,
-				OfficialSink.DEFAULT_REQUEST_TIMEOUT, 4096, coreV1,
+				EventBroadcaster.Builder.DEFAULT_REQUEST_TIMEOUT, 4096, coreV1,
 				CorrelatorOptions.builder().aggregationEnabled(false).spamFilterEnabled(false).clock(clock).build(), false,
 				shape);
 	}

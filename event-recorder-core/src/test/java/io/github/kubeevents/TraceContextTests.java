@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.tracing.TraceContext.RequestSpan;
-import io.github.kubeevents.tracing.TraceCapture;
 import io.github.kubeevents.tracing.TraceContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -20,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Trace context on Events: what a broadcaster with a {@link TraceCapture} captures on the recording thread, carries
+ * Trace context on Events: what a broadcaster with a {@link TraceContext.Capture} captures on the recording thread, carries
  * with the event, makes current around each request on the writer thread, and (only with the option) writes as
  * the {@code traceparent} annotation of CREATEs and of the PATCHes of repeats, the latest occurrence's, for both
  * events APIs. A fake tracer stands for the starter's Micrometer Tracing: a thread-local current span.
@@ -202,7 +201,7 @@ class TraceContextTests {
 	@Test
 	void aFailingCaptureOrSpanLosesTheContextNeverTheEventOrTheWrite() {
 		ScriptedSink sink = new ScriptedSink();
-		TraceCapture failing = () -> {
+		TraceContext.Capture failing = () -> {
 			throw new IllegalStateException("tracer broken");
 		};
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder().tracing(failing)
@@ -265,7 +264,7 @@ class TraceContextTests {
 	 * A tracer with a thread-local current span: captures it, and on the writer thread makes the captured span
 	 * current around each request, logging "api verb in traceparent: result" with what was current then.
 	 */
-	static final class FakeTracer implements TraceCapture {
+	static final class FakeTracer implements TraceContext.Capture {
 
 		final ThreadLocal<String> current = new ThreadLocal<>();
 

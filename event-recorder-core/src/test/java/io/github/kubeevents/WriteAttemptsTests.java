@@ -57,7 +57,7 @@ class WriteAttemptsTests {
 	private WriteAttempts attempts(EventsApi api, RetryPolicy policy, Sleeper sleeper, DoubleSupplier jitter) {
 		SinkSettings settings = new SinkSettings(policy, sleeper, jitter,
 				(name, verb, result, duration) -> this.requests.add(name + " " + verb + " " + result + " " + duration),
-				null, this.clock, 1, 1000, EventsApi.AUTO, OfficialSink.DEFAULT_REQUEST_TIMEOUT, 4096,
+				null, this.clock, 1, 1000, EventsApi.AUTO, EventBroadcaster.Builder.DEFAULT_REQUEST_TIMEOUT, 4096,
 				CorrelatorOptions.builder().clock(this.clock).build(),
 				CorrelatorOptions.builder().clock(this.clock).build(), false, EventShape.CLIENT_GO);
 		return new WriteAttempts(api, settings, this.counters, this.ticker::get);

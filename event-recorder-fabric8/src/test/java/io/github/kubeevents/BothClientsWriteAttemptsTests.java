@@ -15,6 +15,7 @@ import io.github.kubeevents.fabric8.Fabric8TestClients;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.ApiClient;
@@ -69,7 +70,7 @@ class BothClientsWriteAttemptsTests {
 	}
 
 	private Sink<CoreV1Event, EventSink.CountPatch> sink(String client, String basePath) {
-		Function<String, Sink<CoreV1Event, EventSink.CountPatch>> official = (base) -> new OfficialEventsClient(new ApiClient().setBasePath(base))
+		Function<String, Sink<CoreV1Event, EventSink.CountPatch>> official = (base) -> EventsClient.of(new ApiClient().setBasePath(base))
 			.coreV1Sink(Duration.ofSeconds(5));
 		if (client.equals("official")) {
 			return official.apply(basePath);

@@ -85,7 +85,7 @@ class Fabric8WireTests {
 	}
 
 	private void assertSameRequests(SinkCall write, StubApiServer.Answer... answers) throws Exception {
-		List<StubApiServer.Request> official = sent((base) -> new OfficialEventsClient(new ApiClient().setBasePath(base)), write,
+		List<StubApiServer.Request> official = sent((base) -> EventsClient.of(new ApiClient().setBasePath(base)), write,
 				answers);
 		List<StubApiServer.Request> viaFabric8 = sent(this::fabric8, write, answers);
 		assertThat(viaFabric8).hasSize(1).hasSameSizeAs(official);

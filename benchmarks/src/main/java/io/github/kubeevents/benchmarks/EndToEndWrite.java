@@ -16,7 +16,7 @@ import io.github.kubeevents.EventKeys;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.SubscriberOptions;
+import io.github.kubeevents.Subscription;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.test.cluster.LocalControlPlane;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -29,7 +29,8 @@ import io.kubernetes.client.util.credentials.AccessTokenAuthentication;
 /**
  * The end-to-end write benchmark: records a burst of events through the public API ({@link EventBroadcaster},
  * {@code startRecordingTo(ApiClient)}) against a real kube-apiserver and prints the drain time and the requests
- * sent, for core/v1 Events. The workload is the one of the client-go twin in {@code benchmarks/client-go} (same flags), so the two can
+ * sent, for core/v1 Events. The workload is the one of the client-go twin in {@code benchmarks/client-go} (same flags),
+ * so the two can
  * be run alternately against the same server:
  * <ul>
  * <li>{@code --objects} Pods, each gets {@code --events / --objects} events; event {@code j} of a Pod has reason
@@ -144,7 +145,7 @@ public final class EndToEndWrite {
 		// the correlator releases a producer's permit, but unlike client-go's the writes queue behind it: room for
 		// the whole burst, so no queue drops whatever the number of writers (the server sets the pace either way)
 		EventBroadcaster.Builder builder = EventBroadcaster.builder()
-			.subscriberOptions(new SubscriberOptions(events, SubscriberOptions.FullQueuePolicy.DROP))
+			.subscriberOptions(new Subscription.Options(events, Subscription.FullQueuePolicy.DROP))
 			.writerQueueCapacity(events)
 			.sinkWriters(writers)
 			.eventsApi(EventsApi.CORE_V1)

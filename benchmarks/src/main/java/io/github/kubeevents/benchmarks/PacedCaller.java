@@ -52,7 +52,8 @@ import org.HdrHistogram.Histogram;
  * <p>Run: {@code java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar
  * io.github.kubeevents.benchmarks.PacedCaller --rate 20000 --sink instant} (options: {@code --rate},
  * {@code --warmup} and {@code --duration} in seconds, {@code --objects}, {@code --sink instant|stuck|official|fabric8},
- * {@code --label}, {@code --incoming-capacity}, {@code --subscriber-capacity}, {@code --tracing off|capture|annotation}:
+ * {@code --label}, {@code --incoming-capacity}, {@code --subscriber-capacity}, {@code --tracing
+ * off|capture|annotation}:
  * Micrometer Tracing with the caller inside a span, {@code PacedTracing}). The last line, starting with
  * {@code RESULT}, is what {@code benchmarks/paced.sh} reads.
  */
@@ -259,7 +260,7 @@ public final class PacedCaller {
 		}
 		if (options.has("subscriber-capacity")) {
 			// the record (queueCapacity, fullQueuePolicy); the policy enum moved between versions, so it is not named
-			Class<?> subscriberOptions = Class.forName("io.github.kubeevents.SubscriberOptions");
+			Class<?> subscriberOptions = Class.forName("io.github.kubeevents.Subscription.Options");
 			RecordComponent[] components = subscriberOptions.getRecordComponents();
 			Class<?>[] types = new Class<?>[components.length];
 			Object[] values = new Object[components.length];

@@ -2,7 +2,7 @@ package io.github.kubeevents.benchmarks;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.SubscriberOptions;
+import io.github.kubeevents.Subscription;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.test.cluster.LocalControlPlane;
 import io.kubernetes.client.openapi.ApiException;
@@ -50,7 +50,7 @@ final class PacedClientSink {
 			builder.incomingQueueCapacity(incomingCapacity);
 		}
 		if (subscriberCapacity > 0) {
-			builder.subscriberOptions(new SubscriberOptions(subscriberCapacity, SubscriberOptions.FullQueuePolicy.DROP));
+			builder.subscriberOptions(new Subscription.Options(subscriberCapacity, Subscription.FullQueuePolicy.DROP));
 		}
 		EventBroadcaster broadcaster = builder.build();
 		BenchmarkClients.startRecording(broadcaster, clientName, controlPlane.adminClient(), fabric8);

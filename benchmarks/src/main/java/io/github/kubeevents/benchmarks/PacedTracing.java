@@ -4,7 +4,6 @@ import java.lang.reflect.Constructor;
 import java.util.List;
 
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.tracing.TraceCapture;
 import io.github.kubeevents.tracing.TraceContext;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
@@ -50,7 +49,7 @@ public final class PacedTracing {
 		Constructor<?> constructor = Class.forName("io.github.kubeevents.autoconfigure.tracing.MicrometerTraceCapture")
 			.getDeclaredConstructor(Tracer.class, boolean.class, ObservationRegistry.class);
 		constructor.setAccessible(true);
-		TraceCapture capture = (TraceCapture) constructor.newInstance(tracer, true, registry);
+		TraceContext.Capture capture = (TraceContext.Capture) constructor.newInstance(tracer, true, registry);
 		Span span = tracer.nextSpan().name("paced-caller").start();
 		tracer.withSpan(span);
 		builder.tracing(capture);

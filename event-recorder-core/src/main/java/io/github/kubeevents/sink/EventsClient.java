@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -27,6 +29,20 @@ import org.jspecify.annotations.Nullable;
  * <p>Implementations must be thread-safe.
  */
 public interface EventsClient {
+
+	/**
+	 * The official Kubernetes Java client as an events client: what
+	 * {@code EventBroadcaster.startRecordingTo(ApiClient)} writes through, for an application that wants to decorate
+	 * it or hand it over as a bean. Its sinks make each request with a time limit (an OkHttp call timeout covering
+	 * connect, TLS, write and read), send a repeat as a strategic-merge PATCH, cancel requests in flight when the
+	 * recorder aborts at a stop or shutdown deadline, and classify every failure as
+	 * {@link EventSinkException#of(ApiException)} does.
+	 * @param client the client (its base path, authentication and timeouts are used as they are)
+	 * @return the events client; thread-safe as far as {@code client} is
+	 */
+	static EventsClient of(ApiClient client) {
+		return new OfficialEventsClient(client);
+	}
 
 	/**
 	 * A new core/v1 sink writing through this client.

@@ -3,7 +3,6 @@ package io.github.kubeevents.fabric8;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.github.kubeevents.InvolvedObject;
-import io.github.kubeevents.InvolvedObjectAdapter;
 
 /**
  * fabric8 objects as the objects events are about: {@code recorder.about(resource, Fabric8Objects.ADAPTER)}.
@@ -16,7 +15,7 @@ import io.github.kubeevents.InvolvedObjectAdapter;
 public final class Fabric8Objects {
 
 	/** The adapter of any fabric8 {@link HasMetadata}; a resource without metadata or name cannot be referenced. */
-	public static final InvolvedObjectAdapter<HasMetadata> ADAPTER = Fabric8Objects::reference;
+	public static final InvolvedObject.Adapter<HasMetadata> ADAPTER = Fabric8Objects::reference;
 
 	private Fabric8Objects() {
 	}

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 
-import io.github.kubeevents.RefreshingBearerToken;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.auth.ApiKeyAuth;
 import io.kubernetes.client.openapi.auth.Authentication;

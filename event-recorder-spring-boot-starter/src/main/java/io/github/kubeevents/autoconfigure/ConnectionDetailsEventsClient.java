@@ -3,7 +3,6 @@ package io.github.kubeevents.autoconfigure;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.github.kubeevents.OfficialEventsClient;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsClient;
@@ -28,7 +27,9 @@ final class ConnectionDetailsEventsClient implements EventsClient {
 
 	private final Object monitor = new Object();
 
-	private @Nullable OfficialEventsClient client;
+	private @Nullable ApiClient apiClient;
+
+	private @Nullable EventsClient client;
 
 	/**
 	 * The official client of {@code connectionDetails}.
@@ -52,7 +53,10 @@ final class ConnectionDetailsEventsClient implements EventsClient {
 	 * @throws NoKubernetesClusterException when auto-configured details find no usable cluster
 	 */
 	ApiClient apiClient() {
-		return official().apiClient();
+		synchronized (this.monitor) {
+			official();
+			return Objects.requireNonNull(this.apiClient);
+		}
 	}
 
 	@Override
@@ -76,10 +80,12 @@ final class ConnectionDetailsEventsClient implements EventsClient {
 		return official().eventsAllowed(apiGroup, verb, namespace, timeout);
 	}
 
-	private OfficialEventsClient official() {
+	private EventsClient official() {
 		synchronized (this.monitor) {
 			if (this.client == null) {
-				this.client = OfficialEventsClient.of(this.connectionDetails.apiClient());
+				ApiClient details = this.connectionDetails.apiClient();
+				this.client = EventsClient.of(details);
+				this.apiClient = details;
 			}
 			return this.client;
 		}

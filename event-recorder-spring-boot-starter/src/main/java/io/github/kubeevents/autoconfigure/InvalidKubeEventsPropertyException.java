@@ -1,6 +1,6 @@
 package io.github.kubeevents.autoconfigure;
 
-import io.github.kubeevents.SubscriberOptions;
+import io.github.kubeevents.Subscription;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -56,8 +56,8 @@ public final class InvalidKubeEventsPropertyException extends IllegalArgumentExc
 
 	/** A queue capacity: its slots are allocated at startup, so a typo must not become an OutOfMemoryError. */
 	static void requireCapacity(int capacity, String property) {
-		require(capacity >= 1 && capacity <= SubscriberOptions.MAX_QUEUE_CAPACITY, property, capacity,
-				"must be between 1 and " + SubscriberOptions.MAX_QUEUE_CAPACITY
+		require(capacity >= 1 && capacity <= Subscription.Options.MAX_QUEUE_CAPACITY, property, capacity,
+				"must be between 1 and " + Subscription.Options.MAX_QUEUE_CAPACITY
 						+ ", as a queue's slots are allocated at startup");
 	}
 

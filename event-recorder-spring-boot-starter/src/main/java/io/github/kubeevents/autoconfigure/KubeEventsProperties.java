@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import io.github.kubeevents.CorrelatorOptions;
-import io.github.kubeevents.SubscriberOptions;
+import io.github.kubeevents.Subscription;
 import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
@@ -210,7 +210,7 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * "wait" for room (which delays every subscriber). Not for the API server sink, which always waits.
 	 */
 	public record Queue(@DefaultValue("10000") int capacity, @DefaultValue("10000") int subscriberCapacity,
-			@DefaultValue("drop") SubscriberOptions.FullQueuePolicy fullPolicy) {
+			@DefaultValue("drop") Subscription.FullQueuePolicy fullPolicy) {
 
 		/**
 		 * Validates the queue settings.
@@ -226,8 +226,8 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 		 * The subscriber options these settings describe.
 		 * @return the options
 		 */
-		SubscriberOptions toSubscriberOptions() {
-			return new SubscriberOptions(this.subscriberCapacity, this.fullPolicy);
+		Subscription.Options toSubscriberOptions() {
+			return new Subscription.Options(this.subscriberCapacity, this.fullPolicy);
 		}
 
 	}
@@ -406,12 +406,13 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	/**
 	 * Trace context on Events ({@code kubeevents.tracing.*}), used when the application has Micrometer Tracing (a
 	 * {@code Tracer} bean), else the OpenTelemetry API (an {@code OpenTelemetry} bean or the Java agent's global
-	 * one), or a {@code TraceCapture} bean of its own: the caller's current span is captured when an
+	 * one), or a {@code TraceContext.Capture} bean of its own: the caller's current span is captured when an
 	 * event is recorded and travels with it to the writer thread.
 	 *
 	 * @param writeSpans Whether each API server request of an event's write runs in the trace context of the code
 	 * that recorded the event, with a span of its own ("event create", "event patch": the Observation
-	 * "kubeevents.event.write" with Micrometer Tracing; child of the caller's span), so that the write, and the OpenTelemetry Java agent's HTTP client span, join the caller's trace
+	 * "kubeevents.event.write" with Micrometer Tracing; child of the caller's span), so that the write, and the
+	 * OpenTelemetry Java agent's HTTP client span, join the caller's trace
 	 * instead of starting new root spans. False: no span, and the writes stay outside the caller's trace.
 	 * @param traceparentAnnotation Whether each Event carries the W3C traceparent of the span that recorded it as an
 	 * annotation (on a repeat, the latest occurrence's), so that kubectl get event -o yaml leads to the trace.

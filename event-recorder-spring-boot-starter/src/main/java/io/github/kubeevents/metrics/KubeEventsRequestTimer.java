@@ -3,7 +3,7 @@ package io.github.kubeevents.metrics;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.github.kubeevents.sink.SinkRequestListener;
+import io.github.kubeevents.sink.Sink;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -16,7 +16,7 @@ import io.micrometer.core.instrument.Timer;
  *
  * <p>Thread-safe.
  */
-public final class KubeEventsRequestTimer implements SinkRequestListener {
+public final class KubeEventsRequestTimer implements Sink.RequestListener {
 
 	private final MeterRegistry registry;
 

@@ -19,7 +19,6 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.LogCapture;
-import io.github.kubeevents.RefreshingBearerToken;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;

@@ -19,7 +19,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventKeys;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
-import io.github.kubeevents.SubscriberOptions;
+import io.github.kubeevents.Subscription;
 import io.github.kubeevents.introspect.RecorderSnapshot.CorrelatorSnapshot;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
@@ -130,7 +130,7 @@ class KubeEventsPropertiesTests {
 						new KubeEventsProperties.RateLimit(null, 10),
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)), SinkClient.AUTO, false,
 						"readers"),
-				new KubeEventsProperties.Queue(10_000, 10_000, SubscriberOptions.FullQueuePolicy.DROP),
+				new KubeEventsProperties.Queue(10_000, 10_000, Subscription.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT, false,
 								null, null),
@@ -232,7 +232,7 @@ class KubeEventsPropertiesTests {
 				"kubeevents.queue.full-policy=wait")
 			.run((context) -> {
 				assertThat(properties(context).queue())
-					.isEqualTo(new KubeEventsProperties.Queue(5, 7, SubscriberOptions.FullQueuePolicy.WAIT));
+					.isEqualTo(new KubeEventsProperties.Queue(5, 7, Subscription.FullQueuePolicy.WAIT));
 				RecorderSnapshot snapshot = snapshot(context);
 				assertThat(snapshot.queue()).isEqualTo(new RecorderStats.Queue(0, 5));
 				assertThat(snapshot.subscribers())
@@ -556,7 +556,7 @@ class KubeEventsPropertiesTests {
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
 			kubeevents.sink.mode=cluster                            | kubeevents.sink.mode' to {SinkMode}
-			kubeevents.queue.full-policy=block                      | kubeevents.queue.full-policy' to io.github.kubeevents.SubscriberOptions$FullQueuePolicy
+			kubeevents.queue.full-policy=block                      | kubeevents.queue.full-policy' to io.github.kubeevents.Subscription$FullQueuePolicy
 			kubeevents.correlator.spam-filter.key=reason            | kubeevents.correlator.spam-filter.key' to io.github.kubeevents.autoconfigure.SpamKey
 			kubeevents.correlator.spam-filter.refill-interval=often | kubeevents.correlator.spam-filter.refill-interval' to java.time.Duration
 			kubeevents.sink.retry.max-attempts=many                      | kubeevents.sink.retry.max-attempts' to int

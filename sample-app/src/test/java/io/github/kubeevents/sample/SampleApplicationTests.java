@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.kubeevents.SubscriberOptions;
+import io.github.kubeevents.Subscription;
 import io.github.kubeevents.autoconfigure.KubeEventsProperties;
 import io.github.kubeevents.status.SinkClient;
 import io.github.kubeevents.status.SinkMode;
@@ -108,7 +108,7 @@ class SampleApplicationTests {
 				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
 						new KubeEventsProperties.RateLimit(null, 10),
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)), SinkClient.AUTO, false, "readers"),
-				new KubeEventsProperties.Queue(10000, 10000, SubscriberOptions.FullQueuePolicy.DROP),
+				new KubeEventsProperties.Queue(10000, 10000, Subscription.FullQueuePolicy.DROP),
 				new KubeEventsProperties.Correlator(4096,
 						new KubeEventsProperties.SpamFilter(true, 25, Duration.ofSeconds(300), SpamKey.OBJECT, false,
 								null, null),

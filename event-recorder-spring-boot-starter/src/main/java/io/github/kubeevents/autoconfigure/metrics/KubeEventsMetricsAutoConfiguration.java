@@ -11,7 +11,7 @@ import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.metrics.KubeEventsMeterBinder;
 import io.github.kubeevents.metrics.KubeEventsRequestTimer;
-import io.github.kubeevents.sink.SinkRequestListener;
+import io.github.kubeevents.sink.Sink;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -67,11 +67,11 @@ public final class KubeEventsMetricsAutoConfiguration {
 	}
 
 	/** Delegates to the timer bean, resolved on first use. */
-	private static final class LazyRequestListener implements SinkRequestListener {
+	private static final class LazyRequestListener implements Sink.RequestListener {
 
 		private final ObjectProvider<KubeEventsRequestTimer> provider;
 
-		private volatile @Nullable SinkRequestListener delegate;
+		private volatile Sink.@Nullable RequestListener delegate;
 
 		LazyRequestListener(ObjectProvider<KubeEventsRequestTimer> provider) {
 			this.provider = provider;
@@ -79,10 +79,10 @@ public final class KubeEventsMetricsAutoConfiguration {
 
 		@Override
 		public void requestCompleted(String api, String verb, String result, Duration duration) {
-			SinkRequestListener listener = this.delegate;
+			Sink.RequestListener listener = this.delegate;
 			if (listener == null) {
 				KubeEventsRequestTimer timer = this.provider.getIfAvailable();
-				listener = (timer != null) ? timer : SinkRequestListener.NONE;
+				listener = (timer != null) ? timer : Sink.RequestListener.NONE;
 				this.delegate = listener;
 			}
 			listener.requestCompleted(api, verb, result, duration);

@@ -4,7 +4,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.autoconfigure.KubeEventsProperties;
-import io.github.kubeevents.tracing.TraceCapture;
+import io.github.kubeevents.tracing.TraceContext;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
 import io.opentelemetry.api.GlobalOpenTelemetry;
@@ -23,15 +23,16 @@ import org.springframework.context.annotation.Configuration;
  * Events ({@code kubeevents.tracing.*}):
  * <ul>
  * <li>with Micrometer Tracing (a {@link Tracer} bean other than the no-op one Spring Boot declares without a
- * bridge), a {@link TraceCapture} that captures the current span at every {@code record}/{@code eventf} call,
+ * bridge), a {@link TraceContext.Capture} that captures the current span at every {@code record}/{@code eventf} call,
  * unless both {@code kubeevents.tracing.write-spans} and {@code kubeevents.tracing.traceparent-annotation} are
  * off;</li>
  * <li>else, with the OpenTelemetry API (an {@code OpenTelemetry} bean, or the global one the Java agent sets), a
  * capture of {@code Context.current()} whose write spans are OpenTelemetry spans;</li>
- * <li>a customizer that hands the capture (the application's own {@link TraceCapture} bean when it declares one)
+ * <li>a customizer that hands the capture (the application's own {@link TraceContext.Capture} bean when it declares
+ * one)
  * and the annotation option to the broadcaster.</li>
  * </ul>
- * Without Micrometer Tracing, OpenTelemetry or a {@link TraceCapture} bean nothing is configured and the
+ * Without Micrometer Tracing, OpenTelemetry or a {@link TraceContext.Capture} bean nothing is configured and the
  * recorder captures nothing.
  */
 @AutoConfiguration(after = KubeEventsAutoConfiguration.class,
@@ -40,7 +41,7 @@ import org.springframework.context.annotation.Configuration;
 				"org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.OpenTelemetryTracingAutoConfiguration",
 				"org.springframework.boot.micrometer.tracing.brave.autoconfigure.BraveAutoConfiguration",
 				"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
-@ConditionalOnClass(TraceCapture.class)
+@ConditionalOnClass(TraceContext.Capture.class)
 @ConditionalOnBean({ EventBroadcaster.class, KubeEventsProperties.class })
 public final class KubeEventsTracingAutoConfiguration {
 
@@ -51,12 +52,12 @@ public final class KubeEventsTracingAutoConfiguration {
 
 		@Bean
 		@ConditionalOnBean(Tracer.class)
-		@ConditionalOnMissingBean(TraceCapture.class)
-		TraceCapture kubeEventsTraceCapture(Tracer tracer, ObjectProvider<ObservationRegistry> observationRegistry,
+		@ConditionalOnMissingBean(TraceContext.Capture.class)
+		TraceContext.Capture kubeEventsTraceCapture(Tracer tracer, ObjectProvider<ObservationRegistry> observationRegistry,
 				KubeEventsProperties properties) {
 			KubeEventsProperties.Tracing tracing = properties.tracing();
 			if (tracer == Tracer.NOOP || !tracing.captures()) {
-				return TraceCapture.NONE;
+				return TraceContext.Capture.NONE;
 			}
 			ObservationRegistry registry = tracing.writeSpans() ? observationRegistry.getIfAvailable() : null;
 			return new MicrometerTraceCapture(tracer, tracing.writeSpans(), registry);
@@ -76,8 +77,8 @@ public final class KubeEventsTracingAutoConfiguration {
 	static class OpenTelemetryCapture {
 
 		@Bean
-		@ConditionalOnMissingBean(TraceCapture.class)
-		TraceCapture kubeEventsOpenTelemetryTraceCapture(ObjectProvider<OpenTelemetry> openTelemetry,
+		@ConditionalOnMissingBean(TraceContext.Capture.class)
+		TraceContext.Capture kubeEventsOpenTelemetryTraceCapture(ObjectProvider<OpenTelemetry> openTelemetry,
 				KubeEventsProperties properties) {
 			KubeEventsProperties.Tracing tracing = properties.tracing();
 			OpenTelemetry configured = openTelemetry.getIfAvailable();
@@ -85,7 +86,7 @@ public final class KubeEventsTracingAutoConfiguration {
 				configured = GlobalOpenTelemetry.get();
 			}
 			if (configured == null || configured == OpenTelemetry.noop() || !tracing.captures()) {
-				return TraceCapture.NONE;
+				return TraceContext.Capture.NONE;
 			}
 			return new OpenTelemetryTraceCapture(
 					tracing.writeSpans() ? configured.getTracer(OpenTelemetryTraceCapture.SCOPE) : null);
@@ -104,12 +105,12 @@ public final class KubeEventsTracingAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnBean(TraceCapture.class)
+	@ConditionalOnBean(TraceContext.Capture.class)
 	@ConditionalOnMissingBean(name = "kubeEventsTracingCustomizer")
-	EventBroadcasterCustomizer kubeEventsTracingCustomizer(TraceCapture capture, KubeEventsProperties properties) {
+	EventBroadcasterCustomizer kubeEventsTracingCustomizer(TraceContext.Capture capture, KubeEventsProperties properties) {
 		KubeEventsProperties.Tracing tracing = properties.tracing();
 		return (builder) -> {
-			if (capture != TraceCapture.NONE) {
+			if (capture != TraceContext.Capture.NONE) {
 				builder.tracing(capture);
 				builder.traceparentAnnotation(tracing.traceparentAnnotation() ? tracing.annotationKey() : null);
 			}

@@ -2,7 +2,6 @@ package io.github.kubeevents.autoconfigure.tracing;
 
 import io.github.kubeevents.RecordedEvent;
 import io.github.kubeevents.tracing.TraceContext.RequestSpan;
-import io.github.kubeevents.tracing.TraceCapture;
 import io.github.kubeevents.tracing.TraceContext;
 import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
@@ -12,7 +11,7 @@ import io.micrometer.tracing.Tracer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@link TraceCapture} of Micrometer Tracing: captures the current span's context (one call of
+ * The {@link TraceContext.Capture} of Micrometer Tracing: captures the current span's context (one call of
  * {@link CurrentTraceContext#context()}, an immutable reference, whatever the bridge: OpenTelemetry or Brave); on
  * the writer thread it makes that context current around each request of the event's write and, with write spans,
  * starts the observation {@value #OBSERVATION} as its child, so the write, and an HTTP client span of the
@@ -20,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe.
  */
-final class MicrometerTraceCapture implements TraceCapture {
+final class MicrometerTraceCapture implements TraceContext.Capture {
 
 	/** The observation of one API server request of an event's write. */
 	static final String OBSERVATION = "kubeevents.event.write";

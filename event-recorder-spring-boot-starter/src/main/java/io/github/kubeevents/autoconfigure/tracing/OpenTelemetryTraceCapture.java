@@ -2,7 +2,6 @@ package io.github.kubeevents.autoconfigure.tracing;
 
 import io.github.kubeevents.RecordedEvent;
 import io.github.kubeevents.tracing.TraceContext.RequestSpan;
-import io.github.kubeevents.tracing.TraceCapture;
 import io.github.kubeevents.tracing.TraceContext;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -14,7 +13,8 @@ import io.opentelemetry.context.Scope;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@link TraceCapture} of the OpenTelemetry API, for applications without Micrometer Tracing (the OpenTelemetry
+ * The {@link TraceContext.Capture} of the OpenTelemetry API, for applications without Micrometer Tracing (the
+ * OpenTelemetry
  * Java agent, or an SDK of their own): captures {@link Context#current()} when it holds a valid span; on the writer
  * thread makes it current around each request of the event's write and, with write spans, starts a span
  * {@code event <verb>} as its child (what the Micrometer capture's observation gives), so the agent's HTTP client
@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe.
  */
-final class OpenTelemetryTraceCapture implements TraceCapture {
+final class OpenTelemetryTraceCapture implements TraceContext.Capture {
 
 	/** The instrumentation scope of the write spans. */
 	static final String SCOPE = "io.github.kubeevents";

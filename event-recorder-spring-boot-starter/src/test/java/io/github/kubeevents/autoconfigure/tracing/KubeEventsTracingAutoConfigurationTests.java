@@ -14,7 +14,6 @@ import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import io.github.kubeevents.testsupport.TestTracing;
-import io.github.kubeevents.tracing.TraceCapture;
 import io.github.kubeevents.tracing.TraceContext;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
@@ -65,7 +64,7 @@ class KubeEventsTracingAutoConfigurationTests {
 	void capturesNothingWithoutATracerOrOpenTelemetry() {
 		runner().run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(context.getBean(TraceCapture.class)).isSameAs(TraceCapture.NONE);
+			assertThat(context.getBean(TraceContext.Capture.class)).isSameAs(TraceContext.Capture.NONE);
 		});
 	}
 
@@ -73,7 +72,7 @@ class KubeEventsTracingAutoConfigurationTests {
 	void backsOffWithoutMicrometerTracingAndOpenTelemetryOnTheClassPath() {
 		runner().withClassLoader(new FilteredClassLoader(Tracer.class, OpenTelemetry.class))
 			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(TraceCapture.class)
+				.doesNotHaveBean(TraceContext.Capture.class)
 				.doesNotHaveBean("kubeEventsTracingCustomizer"));
 	}
 
@@ -81,11 +80,11 @@ class KubeEventsTracingAutoConfigurationTests {
 	void capturesFromOpenTelemetryWithoutMicrometerTracing() {
 		runner().withClassLoader(new FilteredClassLoader(Tracer.class))
 			.withBean(OpenTelemetry.class, this.tracing::openTelemetry)
-			.run((context) -> assertThat(context.getBean(TraceCapture.class))
+			.run((context) -> assertThat(context.getBean(TraceContext.Capture.class))
 				.isInstanceOf(OpenTelemetryTraceCapture.class));
 		// Micrometer Tracing wins when there are both
 		withTracer().withBean(OpenTelemetry.class, this.tracing::openTelemetry)
-			.run((context) -> assertThat(context.getBean(TraceCapture.class))
+			.run((context) -> assertThat(context.getBean(TraceContext.Capture.class))
 				.isInstanceOf(MicrometerTraceCapture.class));
 	}
 
@@ -126,29 +125,29 @@ class KubeEventsTracingAutoConfigurationTests {
 	@Test
 	void capturesFromMicrometerTracingWhenItHasATracer() {
 		withTracer().run((context) -> {
-			assertThat(context).hasSingleBean(TraceCapture.class).hasBean("kubeEventsTracingCustomizer");
-			assertThat(context.getBean(TraceCapture.class)).isInstanceOf(MicrometerTraceCapture.class);
+			assertThat(context).hasSingleBean(TraceContext.Capture.class).hasBean("kubeEventsTracingCustomizer");
+			assertThat(context.getBean(TraceContext.Capture.class)).isInstanceOf(MicrometerTraceCapture.class);
 		});
 	}
 
 	@Test
 	void theNoopTracerOrBothOptionsOffCaptureNothing() {
 		runner().withBean(Tracer.class, () -> Tracer.NOOP).run((context) -> {
-			assertThat(context.getBean(TraceCapture.class)).isSameAs(TraceCapture.NONE);
+			assertThat(context.getBean(TraceContext.Capture.class)).isSameAs(TraceContext.Capture.NONE);
 		});
 		withTracer().withPropertyValues("kubeevents.tracing.write-spans=false").run((context) -> {
-			assertThat(context.getBean(TraceCapture.class)).isSameAs(TraceCapture.NONE);
+			assertThat(context.getBean(TraceContext.Capture.class)).isSameAs(TraceContext.Capture.NONE);
 		});
 		withTracer()
 			.withPropertyValues("kubeevents.tracing.write-spans=false", "kubeevents.tracing.traceparent-annotation=true")
-			.run((context) -> assertThat(context.getBean(TraceCapture.class)).isInstanceOf(MicrometerTraceCapture.class));
+			.run((context) -> assertThat(context.getBean(TraceContext.Capture.class)).isInstanceOf(MicrometerTraceCapture.class));
 	}
 
 	@Test
 	void theApplicationsOwnCaptureWins() {
-		TraceCapture own = () -> null;
-		withTracer().withBean(TraceCapture.class, () -> own).run((context) -> {
-			assertThat(context.getBean(TraceCapture.class)).isSameAs(own);
+		TraceContext.Capture own = () -> null;
+		withTracer().withBean(TraceContext.Capture.class, () -> own).run((context) -> {
+			assertThat(context.getBean(TraceContext.Capture.class)).isSameAs(own);
 			assertThat(context).hasBean("kubeEventsTracingCustomizer");
 		});
 	}

@@ -1,4 +1,4 @@
-package io.github.kubeevents;
+package io.github.kubeevents.autoconfigure;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,17 +42,14 @@ import org.slf4j.LoggerFactory;
  * read) once at WARN, until the token changes.</li>
  * </ul>
  *
- * <pre>{@code
- * ApiClient client = new ClientBuilder().setBasePath(url).setCertificateAuthority(ca).build();
- * RefreshingBearerToken.fromFile(tokenFile).installOn(client);
- * }</pre>
+ * <p>{@link ClusterConfig} installs one on each client the starter builds (in-cluster and kubeconfig).
  *
  * <p>Thread-safe.
  */
-public final class RefreshingBearerToken implements Interceptor {
+final class RefreshingBearerToken implements Interceptor {
 
 	/** How often a token file is read again without a 401: client-go's and client-java's minute. */
-	public static final Duration TOKEN_FILE_PERIOD = Duration.ofMinutes(1);
+	static final Duration TOKEN_FILE_PERIOD = Duration.ofMinutes(1);
 
 	private static final Logger logger = LoggerFactory.getLogger(RefreshingBearerToken.class);
 
@@ -107,7 +104,7 @@ public final class RefreshingBearerToken implements Interceptor {
 	 * @return the authentication
 	 * @throws IllegalStateException when the file cannot be read or is empty
 	 */
-	public static RefreshingBearerToken fromFile(Path file) {
+	static RefreshingBearerToken fromFile(Path file) {
 		Objects.requireNonNull(file, "file");
 		return new RefreshingBearerToken("token file " + file, () -> readFile(file), null, TOKEN_FILE_PERIOD,
 				Clock.systemUTC());
@@ -129,7 +126,7 @@ public final class RefreshingBearerToken implements Interceptor {
 	 * @return the token
 	 * @throws IllegalStateException when {@code current} is {@code null} and the first read fails
 	 */
-	public static RefreshingBearerToken of(String source, Supplier<@Nullable String> reader, @Nullable String current,
+	static RefreshingBearerToken of(String source, Supplier<@Nullable String> reader, @Nullable String current,
 			Duration period) {
 		return new RefreshingBearerToken(source, reader, current, period, Clock.systemUTC());
 	}
@@ -150,7 +147,7 @@ public final class RefreshingBearerToken implements Interceptor {
 	 * @param client the client, changed in place
 	 * @return {@code client}
 	 */
-	public ApiClient installOn(ApiClient client) {
+	ApiClient installOn(ApiClient client) {
 		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(this).build());
 		return client;
 	}
@@ -159,7 +156,7 @@ public final class RefreshingBearerToken implements Interceptor {
 	 * What the token is read from.
 	 * @return e.g. {@code "token file /var/run/secrets/kubernetes.io/serviceaccount/token"}
 	 */
-	public String source() {
+	String source() {
 		return this.source;
 	}
 
@@ -258,11 +255,32 @@ public final class RefreshingBearerToken implements Interceptor {
 	/** One WARN per token: a 401 storm, or a file gone for good, does not flood the log. */
 	private void warnOnce(String token, String message) {
 		if (token.equals(this.warnedFor)) {
-			logger.debug("{}", LogText.oneLine(message));
+			logger.debug("{}", oneLine(message));
 			return;
 		}
 		this.warnedFor = token;
-		logger.warn("{}", LogText.oneLine(message));
+		logger.warn("{}", oneLine(message));
+	}
+
+	/**
+	 * The message on one log line: its paths and exception texts come from files and plugins, so a control
+	 * character (a line break, an ANSI escape) is written as {@code \}{@code uXXXX} instead of ending the record.
+	 */
+	private static String oneLine(String message) {
+		@Nullable StringBuilder line = null;
+		for (int i = 0; i < message.length(); i++) {
+			char c = message.charAt(i);
+			if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+				if (line == null) {
+					line = new StringBuilder(message.length() + 16).append(message, 0, i);
+				}
+				line.append(String.format("\\u%04x", (int) c));
+			}
+			else if (line != null) {
+				line.append(c);
+			}
+		}
+		return (line != null) ? line.toString() : message;
 	}
 
 	/** Reads the token: trimmed, never empty, nothing an HTTP header cannot carry. */

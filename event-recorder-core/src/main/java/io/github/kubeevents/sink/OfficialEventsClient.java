@@ -1,14 +1,10 @@
-package io.github.kubeevents;
+package io.github.kubeevents.sink;
 
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
-import io.github.kubeevents.sink.EventSink;
-import io.github.kubeevents.sink.EventSinkException;
-import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
@@ -25,35 +21,17 @@ import org.jspecify.annotations.Nullable;
 /**
  * The official Kubernetes Java client as an {@link EventsClient}: its {@link OfficialSink}s, discovery with the
  * generated {@link EventsV1Api}, the access review with {@link AuthorizationV1Api}; failures classified by
- * {@link EventSinkException#of(ApiException)}. What
- * {@link EventBroadcaster#startRecordingTo(ApiClient)} writes through; public so that an {@link EventsClient} of an
- * application (a Spring bean, a decorator) can be the official client.
+ * {@link EventSinkException#of(ApiException)}. What {@code EventBroadcaster.startRecordingTo(ApiClient)} writes
+ * through, and what {@link EventsClient#of(ApiClient)} gives an application (a Spring bean, a decorator).
  *
  * <p>Thread-safe (as thread-safe as the {@link ApiClient}).
  */
-public final class OfficialEventsClient implements EventsClient {
+final class OfficialEventsClient implements EventsClient {
 
 	private final ApiClient client;
 
 	OfficialEventsClient(ApiClient client) {
 		this.client = Objects.requireNonNull(client, "client");
-	}
-
-	/**
-	 * The recorder's view of {@code client}.
-	 * @param client the official client (its base path, authentication and timeouts are used as they are)
-	 * @return the events client
-	 */
-	public static OfficialEventsClient of(ApiClient client) {
-		return new OfficialEventsClient(client);
-	}
-
-	/**
-	 * The client written through.
-	 * @return the client given to {@link #of(ApiClient)}
-	 */
-	public ApiClient apiClient() {
-		return this.client;
 	}
 
 	@Override

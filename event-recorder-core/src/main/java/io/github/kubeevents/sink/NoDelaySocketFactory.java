@@ -1,4 +1,4 @@
-package io.github.kubeevents;
+package io.github.kubeevents.sink;
 
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,12 +1,8 @@
-package io.github.kubeevents;
+package io.github.kubeevents.sink;
 
 import java.time.Duration;
 
-import io.github.kubeevents.sink.EventSink;
-import io.github.kubeevents.sink.EventSinkException;
-import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
@@ -25,7 +21,7 @@ import okhttp3.Call;
  * refused with 415), which is what client-java's {@code PatchUtils} does, without depending on {@code client-java};
  * the read of the deterministic-names mode with the generated API.
  *
- * <p>Each request has a time limit ({@link #DEFAULT_REQUEST_TIMEOUT} unless given): connecting, the TLS
+ * <p>Each request has the time limit it is given (the broadcaster's default is 5 s): connecting, the TLS
  * handshake, writing and reading together. A server that accepts connections and never answers then costs an
  * attempt about what a refused connection costs, instead of holding the sink for a client's read timeout. client-go
  * has no such limit; the client's own timeouts still apply.
@@ -46,9 +42,6 @@ import okhttp3.Call;
  * @param <P> its patch
  */
 final class OfficialSink<E extends KubernetesObject, P extends Sink.Patch> implements Sink<E, P> {
-
-	/** The time limit of one request unless another is given. */
-	static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
 
 	private final ApiCalls calls;
 

@@ -1,9 +1,8 @@
-package io.github.kubeevents;
+package io.github.kubeevents.sink;
 
 import java.time.Duration;
 import java.util.Map;
 
-import io.github.kubeevents.sink.EventSinkException;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;

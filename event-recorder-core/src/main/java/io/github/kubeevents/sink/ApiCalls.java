@@ -1,4 +1,4 @@
-package io.github.kubeevents;
+package io.github.kubeevents.sink;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,8 +10,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import com.google.gson.Gson;
-import io.github.kubeevents.sink.EventSinkException;
-import io.github.kubeevents.sink.EventsClient;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
@@ -28,7 +26,7 @@ import okhttp3.Response;
  * client-java's {@code PatchUtils}, cancellation of requests in flight at the stop or shutdown deadline, and the
  * classification of answers and failures ({@link EventsClient#read} and {@link EventSinkException#of(ApiException)},
  * which other clients' sinks use too, with the {@code Retry-After} of a 429/5xx answer, which the recorder's
- * {@link WriteAttempts} honours for all of a sink's writers).
+ * retries honour for all of a sink's writers).
  *
  * <p>Requests are built once per write with the generated API (so the client's authentication, base path and
  * default headers apply as usual) and sent on the client's OkHttp client with TCP_NODELAY (OkHttp leaves Nagle's

@@ -1,4 +1,4 @@
-package io.github.kubeevents;
+package io.github.kubeevents.autoconfigure;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,9 +18,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import ch.qos.logback.classic.Level;
+import io.github.kubeevents.LogCapture;
+import io.github.kubeevents.TickingClock;
+import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.EventsClient;
+import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import okhttp3.Interceptor;
@@ -197,6 +201,26 @@ class RefreshingBearerTokenTests {
 	}
 
 	@Test
+	void aFailedReadsTextCannotEndTheLogLine() throws IOException {
+		AtomicInteger reads = new AtomicInteger();
+		Supplier<String> reader = () -> {
+			if (reads.incrementAndGet() == 1) {
+				return "t1";
+			}
+			throw new IllegalStateException("cannot read /run/tok\nen\u001b[31m\u2028: gone");
+		};
+		this.server.accept("none");
+		OkHttpClient client = client(new RefreshingBearerToken("test tokens", reader, null, Duration.ZERO,
+				TickingClock.fixed(T0)));
+
+		assertThat(get(client)).isEqualTo(401);
+
+		assertThat(this.log.warnings()).containsExactly("The Kubernetes API server refused the bearer token (HTTP 401)"
+				+ " and it could not be read again from test tokens: cannot read /run/tok\\u000aen\\u001b[31m\\u2028:"
+				+ " gone; requests keep failing until a read succeeds");
+	}
+
+	@Test
 	void aBodyThatCannotBeSentTwiceIsNotSentAgain() throws IOException {
 		Tokens tokens = new Tokens("t1", "t2");
 		this.server.accept("t2");
@@ -324,16 +348,15 @@ class RefreshingBearerTokenTests {
 		ApiClient apiClient = new ApiClient().setBasePath("http://127.0.0.1:1");
 		RefreshingBearerToken.of("test tokens", tokens, null, Duration.ZERO).installOn(apiClient);
 		apiClient.setHttpClient(apiClient.getHttpClient().newBuilder().addInterceptor(this.server).build());
-		ApiCalls calls = new ApiCalls(apiClient, Duration.ofSeconds(10));
+		Sink<CoreV1Event, EventSink.CountPatch> sink = EventsClient.of(apiClient).coreV1Sink(Duration.ofSeconds(10));
 		CoreV1Event event = new CoreV1Event().metadata(new V1ObjectMeta().name("e").namespace("ns"));
-		ApiCalls.CallBuilder create = () -> new CoreV1Api(apiClient).createNamespacedEvent("ns", event).buildCall(null);
 
 		this.server.accept("t2");
-		assertThat(calls.call(create, CoreV1Event.class, "create").getMetadata().getName()).isEqualTo("e");
+		assertThat(sink.create(event).getMetadata().getName()).isEqualTo("e");
 
 		this.server.accept("none");
 		EventSinkException refusal = catchThrowableOfType(EventSinkException.class,
-				() -> calls.call(create, CoreV1Event.class, "create"));
+				() -> sink.create(event));
 		assertThat(refusal.kind()).isEqualTo(EventSinkException.Kind.HTTP_STATUS);
 		assertThat(refusal.statusCode()).isEqualTo(401);
 		assertThat(refusal.isRetryable()).isFalse();
