@@ -16,7 +16,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The composite of {@code auto}'s RBAC fallback, its hooks called directly as the distribution thread would: which
- * API each hook reaches before and after the switch, the bound of the rerouted occurrences, and the snapshot.
+ * API each hook reaches before and after the switch, the bound of the rerouted occurrences, the series' held
+ * occurrences handed over once each (or counted at a shutdown), and the snapshot.
  */
 class SwitchingSinkSubscriberTests {
 
@@ -76,13 +77,21 @@ class SwitchingSinkSubscriberTests {
 		}));
 	}
 
-	@Test
-	void beforeTheSwitchEveryHookReachesEventsV1AndTheSnapshotSaysSo() {
+	/**
+	 * Starts the sink and records three occurrences: a CREATE, the series' PATCH, and the third held in the series
+	 * until the next pass.
+	 */
+	private void threeOccurrencesTheThirdHeldInTheSeries() {
 		this.sink.started();
 		this.sink.onEvent(occurrence());
 		this.sink.onEvent(occurrence());
 		await().atMost(WAIT).until(() -> this.eventsV1.calls.size() == 2);
 		this.sink.onEvent(occurrence());
+	}
+
+	@Test
+	void beforeTheSwitchEveryHookReachesEventsV1AndTheSnapshotSaysSo() {
+		threeOccurrencesTheThirdHeldInTheSeries();
 		// the passes are due 6 and 30 minutes after the start: a tick runs them (the series ends with its count)
 		this.clock.advance(Duration.ofMinutes(30));
 		this.sink.tick(this.clock.instant());
@@ -136,11 +145,11 @@ class SwitchingSinkSubscriberTests {
 
 		this.sink.cancel();
 		assertThat(this.coreV1.cancelCalls()).isEqualTo(1);
-		assertThat(refusedWriteOfEventsV1Transport()).as("cancelled: one attempt, no sleep")
+		assertThat(failingWithATransportError(this.v1)).as("cancelled: one attempt, no sleep")
 			.isEqualTo(WriteAttempts.Outcome.DROPPED);
 		assertThat(this.sleeps).hasValue(0);
 		this.sink.resume();
-		assertThat(refusedWriteOfEventsV1Transport()).as("resumed: retried").isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(failingWithATransportError(this.v1)).as("resumed: retried").isEqualTo(WriteAttempts.Outcome.DROPPED);
 		assertThat(this.sleeps).hasValue(2);
 
 		this.sink.beforeStop(false);
@@ -158,9 +167,9 @@ class SwitchingSinkSubscriberTests {
 		assertThat(this.sink.aborted()).isTrue();
 	}
 
-	/** An events.k8s.io/v1 write that fails with a transport error every time. */
-	private WriteAttempts.Outcome refusedWriteOfEventsV1Transport() {
-		return this.v1.attempts.write(occurrence(), 1, (requests) -> requests.request("create", () -> {
+	/** A write of {@code side} that fails with a transport error every time. */
+	private static WriteAttempts.Outcome failingWithATransportError(SinkSubscriber side) {
+		return side.attempts.write(occurrence(), 1, (requests) -> requests.request("create", () -> {
 			throw EventSinkException.of(EventSinkException.Kind.TRANSPORT, "connection refused", null);
 		}));
 	}
@@ -175,6 +184,55 @@ class SwitchingSinkSubscriberTests {
 		this.stopped = true;
 		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(2);
 		assertThat(this.coreV1.calls()).isEmpty();
+	}
+
+	@Test
+	void theOccurrencesTheSeriesHeldAreHandedToCoreV1OnceEachAtTheSwitch() {
+		threeOccurrencesTheThirdHeldInTheSeries();
+		// then a refused write switches
+		assertThat(refusedWrite(1)).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		this.sink.tick(this.clock.instant());
+		await().atMost(WAIT).until(() -> this.core.writers().pending() == 0);
+		assertThat(this.coreV1.calls()).as("the held one, then the refused one").extracting(ScriptedSink.Call::verb)
+			.containsExactly("create", "patch");
+		assertThat(this.coreV1.calls().get(1).patch().count()).isEqualTo(2);
+		assertThat(this.eventsV1.calls).hasSize(2);
+		assertThat(this.counters.totalDropped()).isZero();
+	}
+
+	@Test
+	void aShutdownCountsTheOccurrencesTheSeriesStillHeldAsShutdown() {
+		threeOccurrencesTheThirdHeldInTheSeries();
+		assertThat(this.sink.aborted()).isFalse();
+		// the deadline passed before the final write
+		this.sink.abort();
+		assertThat(this.sink.aborted()).isTrue();
+		this.sink.stopped(true);
+		this.stopped = true;
+		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(1);
+		assertThat(this.counters.totalDropped()).isEqualTo(1);
+		assertThat(this.coreV1.calls()).isEmpty();
+	}
+
+	@Test
+	void aResumeAfterACancelLetsCoreV1RetryAgain() {
+		this.sink.started();
+		this.sink.cancel();
+		assertThat(failingWithATransportError(this.core)).as("cancelled: one attempt, no sleep")
+			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(this.sleeps).hasValue(0);
+		this.sink.resume();
+		assertThat(failingWithATransportError(this.core)).as("resumed: retried")
+			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(this.sleeps).hasValue(2);
+	}
+
+	@Test
+	void theWritersHaveNotEndedWhileTheEventsV1WriterRuns() {
+		this.sink.started();
+		this.sink.onEvent(occurrence());
+		await().atMost(WAIT).until(() -> this.eventsV1.calls.size() == 1);
+		assertThat(this.sink.awaitTermination(System.nanoTime())).isFalse();
 	}
 
 }
