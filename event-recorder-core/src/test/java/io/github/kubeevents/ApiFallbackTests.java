@@ -44,7 +44,7 @@ class ApiFallbackTests {
 
 	private final EventCounters counters = new EventCounters(this.clock, Duration.ofSeconds(10));
 
-	private final EventsV1RecordingTests.Script eventsV1 = new EventsV1RecordingTests.Script();
+	private final EventsV1SinkSubscriberTests.Script eventsV1 = new EventsV1SinkSubscriberTests.Script();
 
 	private final ScriptedSink coreV1 = new ScriptedSink();
 

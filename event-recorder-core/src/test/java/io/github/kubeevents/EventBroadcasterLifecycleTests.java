@@ -272,7 +272,7 @@ class EventBroadcasterLifecycleTests {
 			@Override
 			public EventsV1Sink eventsV1Sink(Duration requestTimeout) {
 				requests.add("eventsV1Sink");
-				return new EventsV1RecordingTests.Script();
+				return new EventsV1SinkSubscriberTests.Script();
 			}
 
 			@Override

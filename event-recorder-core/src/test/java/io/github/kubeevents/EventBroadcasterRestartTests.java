@@ -112,7 +112,7 @@ class EventBroadcasterRestartTests {
 
 	@Test
 	void aSeriesAheadOfTheServerGetsItsFinalCountBeforeAStopAndAShutdownEnd() {
-		EventsV1RecordingTests.Script sink = new EventsV1RecordingTests.Script();
+		EventsV1SinkSubscriberTests.Script sink = new EventsV1SinkSubscriberTests.Script();
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
 		broadcaster.startRecordingToSink(sink);
 		broadcaster.start();
@@ -133,7 +133,7 @@ class EventBroadcasterRestartTests {
 
 	@Test
 	void aFinalCountThatCannotBeWrittenAtShutdownIsCountedInTheFinalSummary() {
-		EventsV1RecordingTests.Script sink = new EventsV1RecordingTests.Script();
+		EventsV1SinkSubscriberTests.Script sink = new EventsV1SinkSubscriberTests.Script();
 		sink.failAt.put(2, EventSinkException.of(EventSinkException.Kind.TRANSPORT, "connection refused", null));
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder());
 		broadcaster.startRecordingToSink(sink);

@@ -35,7 +35,7 @@ class EventsV1WritesTests {
 
 	private final EventCounters counters = new EventCounters(this.clock, Duration.ofSeconds(10));
 
-	private final EventsV1RecordingTests.Script sink = new EventsV1RecordingTests.Script();
+	private final EventsV1SinkSubscriberTests.Script sink = new EventsV1SinkSubscriberTests.Script();
 
 	private final List<String> reviews = new CopyOnWriteArrayList<>();
 
@@ -115,7 +115,7 @@ class EventsV1WritesTests {
 		RecordedEvent occurrence = twiceWithThePatchRefused(
 				EventSinkException.status(403, "Forbidden", "cannot patch events"));
 		await().atMost(WAIT).until(() -> this.sink.calls.size() == 3);
-		assertThat(this.sink.calls).extracting(EventsV1RecordingTests.Call::verb)
+		assertThat(this.sink.calls).extracting(EventsV1SinkSubscriberTests.Call::verb)
 			.containsExactly("create", "patch", "create");
 		EventsV1Event own = this.sink.calls.get(2).event();
 		assertThat(own.getMetadata().getName()).isEqualTo(occurrence.generateEventName());
@@ -133,7 +133,7 @@ class EventsV1WritesTests {
 	void aPatchRefusedForAnotherReasonIsNoCaseForWithoutPatch() {
 		twiceWithThePatchRefused(EventSinkException.status(422, "Invalid", "bad series"));
 		await().atMost(WAIT).until(() -> this.counters.totalDropped() == 1);
-		assertThat(this.sink.calls).extracting(EventsV1RecordingTests.Call::verb).containsExactly("create", "patch");
+		assertThat(this.sink.calls).extracting(EventsV1SinkSubscriberTests.Call::verb).containsExactly("create", "patch");
 		assertThat(this.reviews).isEmpty();
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
 		assertThat(this.counters.writtenWithoutPatchCount()).isZero();
@@ -143,7 +143,7 @@ class EventsV1WritesTests {
 	void aSeriesPatchThatFindsNoEventCreatesItAgainWithItsSeries() {
 		twiceWithThePatchRefused(EventSinkException.status(404, "NotFound", "gone"));
 		await().atMost(WAIT).until(() -> this.sink.calls.size() == 3);
-		assertThat(this.sink.calls).extracting(EventsV1RecordingTests.Call::verb)
+		assertThat(this.sink.calls).extracting(EventsV1SinkSubscriberTests.Call::verb)
 			.containsExactly("create", "patch", "create");
 		EventsV1Event first = this.sink.calls.get(0).event();
 		EventsV1Event again = this.sink.calls.get(2).event();
@@ -163,7 +163,7 @@ class EventsV1WritesTests {
 		this.sink.failAt.put(2, EventSinkException.status(409, "AlreadyExists", "created meanwhile"));
 		twiceWithThePatchRefused(EventSinkException.status(404, "NotFound", "gone"));
 		await().atMost(WAIT).until(() -> this.sink.calls.size() == 4);
-		assertThat(this.sink.calls).extracting(EventsV1RecordingTests.Call::verb)
+		assertThat(this.sink.calls).extracting(EventsV1SinkSubscriberTests.Call::verb)
 			.containsExactly("create", "patch", "create", "patch");
 		assertThat(this.sink.calls.get(3).patch().count()).isEqualTo(2);
 		assertThat(this.counters.totalDropped()).isZero();
@@ -175,7 +175,7 @@ class EventsV1WritesTests {
 		occur(this.subscriber);
 		assertThat(entry(this.subscriber).countOnServer()).isEqualTo(1);
 		occur(this.subscriber);
-		assertThat(this.sink.calls).extracting(EventsV1RecordingTests.Call::verb).containsExactly("create", "patch");
+		assertThat(this.sink.calls).extracting(EventsV1SinkSubscriberTests.Call::verb).containsExactly("create", "patch");
 		assertThat(entry(this.subscriber).countOnServer()).isEqualTo(2);
 	}
 
@@ -198,7 +198,7 @@ class EventsV1WritesTests {
 		this.clock.advance(Duration.ofMinutes(12).minusSeconds(4));
 		this.subscriber.tick(this.clock.instant());
 		settle(this.subscriber);
-		assertThat(this.sink.calls).extracting(EventsV1RecordingTests.Call::verb)
+		assertThat(this.sink.calls).extracting(EventsV1SinkSubscriberTests.Call::verb)
 			.containsExactly("create", "patch", "create", "patch", "create");
 		assertThat(this.sink.calls.get(3).patch().count()).isEqualTo(4);
 		EventsV1Event rest = this.sink.calls.get(4).event();
@@ -223,7 +223,7 @@ class EventsV1WritesTests {
 		occur(this.subscriber);
 		this.clock.advance(Duration.ofSeconds(1));
 		occur(this.subscriber);
-		assertThat(this.sink.calls).extracting(EventsV1RecordingTests.Call::verb)
+		assertThat(this.sink.calls).extracting(EventsV1SinkSubscriberTests.Call::verb)
 			.containsExactly("create", "patch", "create");
 		assertThat(entry(this.subscriber).nextHeartbeat()).isEqualTo(TestEvents.TIME.plus(Duration.ofMinutes(30)));
 		this.clock.advance(Duration.ofMinutes(5).minusSeconds(1));
@@ -240,13 +240,13 @@ class EventsV1WritesTests {
 		EventsAccess coreV1Allowed = new EventsAccess(
 				(group, verb, namespace) -> !("events.k8s.io".equals(group) && "patch".equals(verb)),
 				EventsAccess.WRITE_VERBS, this.clock);
-		EventsV1RecordingTests.Script script = new EventsV1RecordingTests.Script();
+		EventsV1SinkSubscriberTests.Script script = new EventsV1SinkSubscriberTests.Script();
 		script.failAt.put(1, EventSinkException.status(403, "Forbidden", "cannot patch events"));
 		EventsV1SinkSubscriber auto = subscriber(script, EventNaming.clientGo(), new ApiFallback(coreV1Allowed),
 				coreV1Allowed);
 		occur(auto);
 		occur(auto);
-		assertThat(script.calls).extracting(EventsV1RecordingTests.Call::verb).containsExactly("create", "patch");
+		assertThat(script.calls).extracting(EventsV1SinkSubscriberTests.Call::verb).containsExactly("create", "patch");
 		assertThat(this.counters.writtenWithoutPatchCount()).isZero();
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
 	}

@@ -47,7 +47,7 @@ class SeriesDeterminismTests {
 	/** The requests of one run, per object (writes about one object keep their order; objects interleave). */
 	private static Map<String, List<String>> run(List<Step> steps) {
 		TickingClock clock = TickingClock.fixed(T0);
-		EventsV1RecordingTests.Script sink = new EventsV1RecordingTests.Script();
+		EventsV1SinkSubscriberTests.Script sink = new EventsV1SinkSubscriberTests.Script();
 		EventBroadcaster broadcaster = EventBroadcaster.builder().clock(clock).sinkWriters(4).build();
 		broadcaster.startRecordingToSink(sink);
 		broadcaster.start();
@@ -71,7 +71,7 @@ class SeriesDeterminismTests {
 			broadcaster.shutdown(WAIT);
 		}
 		Map<String, List<String>> requests = new TreeMap<>();
-		for (EventsV1RecordingTests.Call call : sink.calls) {
+		for (EventsV1SinkSubscriberTests.Call call : sink.calls) {
 			EventsV1Sink.SeriesPatch patch = call.patch();
 			requests.computeIfAbsent(call.event().getRegarding().getName(), (k) -> new ArrayList<>())
 				.add(call.verb() + " " + call.event().getMetadata().getName() + " " + call.event().getReason()

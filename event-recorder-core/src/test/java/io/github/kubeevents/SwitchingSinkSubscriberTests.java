@@ -30,7 +30,7 @@ class SwitchingSinkSubscriberTests {
 
 	private final EventCounters counters = new EventCounters(this.clock, Duration.ofSeconds(10));
 
-	private final EventsV1RecordingTests.Script eventsV1 = new EventsV1RecordingTests.Script();
+	private final EventsV1SinkSubscriberTests.Script eventsV1 = new EventsV1SinkSubscriberTests.Script();
 
 	private final ScriptedSink coreV1 = new ScriptedSink();
 
@@ -96,7 +96,7 @@ class SwitchingSinkSubscriberTests {
 		this.clock.advance(Duration.ofMinutes(30));
 		this.sink.tick(this.clock.instant());
 		await().atMost(WAIT).until(() -> this.eventsV1.calls.size() == 3);
-		assertThat(this.eventsV1.calls).extracting(EventsV1RecordingTests.Call::verb)
+		assertThat(this.eventsV1.calls).extracting(EventsV1SinkSubscriberTests.Call::verb)
 			.containsExactly("create", "patch", "patch");
 		assertThat(this.eventsV1.calls.get(2).patch().count()).isEqualTo(3);
 		assertThat(this.coreV1.calls()).isEmpty();

@@ -117,7 +117,7 @@ class TraceContextTests {
 
 	@Test
 	void eventsV1CreateAndSeriesPatchesCarryTheirOccurrencesTraceparent() {
-		EventsV1RecordingTests.Script sink = new EventsV1RecordingTests.Script();
+		EventsV1SinkSubscriberTests.Script sink = new EventsV1SinkSubscriberTests.Script();
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder().tracing(this.tracer)
 			.traceparentAnnotation("tracing.k8s.io/traceparent"));
 		broadcaster.startRecordingToSink(sink);

@@ -25,7 +25,7 @@ import static org.awaitility.Awaitility.await;
  * machine of client-go's {@code tools/events} (spec §2.4–2.6), its error classes, the bound on the series cache,
  * and validation before sending (§6.3).
  */
-class EventsV1RecordingTests {
+class EventsV1SinkSubscriberTests {
 
 	private static final Instant T0 = Instant.parse("2026-11-30T12:00:00.123456789Z");
 
