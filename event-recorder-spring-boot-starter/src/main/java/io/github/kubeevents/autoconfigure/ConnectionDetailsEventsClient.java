@@ -29,8 +29,6 @@ final class ConnectionDetailsEventsClient implements EventsClient {
 
 	private @Nullable ApiClient apiClient;
 
-	private @Nullable EventsClient client;
-
 	/**
 	 * The official client of {@code connectionDetails}.
 	 * @param connectionDetails where the cluster's client comes from
@@ -54,8 +52,10 @@ final class ConnectionDetailsEventsClient implements EventsClient {
 	 */
 	ApiClient apiClient() {
 		synchronized (this.monitor) {
-			official();
-			return Objects.requireNonNull(this.apiClient);
+			if (this.apiClient == null) {
+				this.apiClient = this.connectionDetails.apiClient();
+			}
+			return this.apiClient;
 		}
 	}
 
@@ -80,15 +80,9 @@ final class ConnectionDetailsEventsClient implements EventsClient {
 		return official().eventsAllowed(apiGroup, verb, namespace, timeout);
 	}
 
+	/** The official client's view of {@link #apiClient()}: stateless, so one per call costs an allocation only. */
 	private EventsClient official() {
-		synchronized (this.monitor) {
-			if (this.client == null) {
-				ApiClient details = this.connectionDetails.apiClient();
-				this.client = EventsClient.of(details);
-				this.apiClient = details;
-			}
-			return this.client;
-		}
+		return EventsClient.of(apiClient());
 	}
 
 	@Override

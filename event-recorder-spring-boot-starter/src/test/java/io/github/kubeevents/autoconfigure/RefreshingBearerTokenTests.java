@@ -180,15 +180,7 @@ class RefreshingBearerTokenTests {
 	@Test
 	void aFailedReadAfterA401LeavesThe401AndWarnsOnce() throws IOException {
 		AtomicInteger reads = new AtomicInteger();
-		Supplier<String> reader = () -> {
-			if (reads.incrementAndGet() == 1) {
-				return "t1";
-			}
-			throw new IllegalStateException("cannot read /run/token: No such file or directory");
-		};
-		this.server.accept("none");
-		OkHttpClient client = client(new RefreshingBearerToken("test tokens", reader, null, Duration.ZERO,
-				TickingClock.fixed(T0)));
+		OkHttpClient client = clientWhoseSecondReadFails(reads, "cannot read /run/token: No such file or directory");
 
 		assertThat(get(client)).isEqualTo(401);
 		assertThat(get(client)).isEqualTo(401);
@@ -202,16 +194,8 @@ class RefreshingBearerTokenTests {
 
 	@Test
 	void aFailedReadsTextCannotEndTheLogLine() throws IOException {
-		AtomicInteger reads = new AtomicInteger();
-		Supplier<String> reader = () -> {
-			if (reads.incrementAndGet() == 1) {
-				return "t1";
-			}
-			throw new IllegalStateException("cannot read /run/tok\nen\u001b[31m\u2028: gone");
-		};
-		this.server.accept("none");
-		OkHttpClient client = client(new RefreshingBearerToken("test tokens", reader, null, Duration.ZERO,
-				TickingClock.fixed(T0)));
+		OkHttpClient client = clientWhoseSecondReadFails(new AtomicInteger(),
+				"cannot read /run/tok\nen\u001b[31m\u2028: gone");
 
 		assertThat(get(client)).isEqualTo(401);
 
@@ -361,6 +345,21 @@ class RefreshingBearerTokenTests {
 		assertThat(refusal.statusCode()).isEqualTo(401);
 		assertThat(refusal.isRetryable()).isFalse();
 		assertThat(this.server.seen()).containsExactly("Bearer t1", "Bearer t2", "Bearer t2", "Bearer t3");
+	}
+
+	/**
+	 * A client whose token is {@code t1} at first and whose every later read fails with {@code failure}, against a
+	 * server that accepts no token; {@code reads} counts the reads.
+	 */
+	private OkHttpClient clientWhoseSecondReadFails(AtomicInteger reads, String failure) {
+		Supplier<String> reader = () -> {
+			if (reads.incrementAndGet() == 1) {
+				return "t1";
+			}
+			throw new IllegalStateException(failure);
+		};
+		this.server.accept("none");
+		return client(new RefreshingBearerToken("test tokens", reader, null, Duration.ZERO, TickingClock.fixed(T0)));
 	}
 
 	private static RefreshingBearerToken token(Tokens tokens, Duration period, TickingClock clock) {
