@@ -12,18 +12,21 @@ import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The core/v1 sink subscriber (client-go's {@code recordToSink}): on the distribution thread it turns each recorded
- * event into a core/v1 Event and correlates it (aggregation, count PATCHes, spam filter), and hands the write to its
- * writer threads, where its {@link CoreV1Writes} makes the requests.
+ * event into a core/v1 Event and correlates it (aggregation, count PATCHes, spam filter), and submits the write to
+ * its {@link SinkRun}, whose writer threads make the requests with an {@link EventWriter} over {@link CoreV1Writes}.
  *
  * <ul>
  * <li>Spam-filtered events are counted as {@code spam_filtered} (client-go drops them silently).</li>
  * <li>After a successful write, the correlator learns what the server stored.</li>
- * <li>Retries, refusals and Retry-After are the {@link WriteAttempts}' (core/v1 delay rule).</li>
+ * <li>Retries, refusals and Retry-After are the run's (core/v1 delay rule).</li>
  * <li><b>Deterministic names</b> (opt-in, {@link EventNaming}): the Event and a new aggregate are named by their
- * stream ({@link DeterministicNames}) before correlation; a write whose Event carries its stream's name (now, or
+ * stream ({@link DeterministicNames}) before correlation, unless RBAC is known to refuse {@code get} in the
+ * namespace (no question is asked here: the writer asks); a write whose Event carries its stream's name (now, or
  * from before a fallback to client-go's names) goes through the writer's stream path. The correlator keeps this
  * process's counts (its decisions stay client-go's); it learns the name and resourceVersion of what was
  * written.</li>
@@ -35,39 +38,57 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe: correlation on the distribution thread, writes on the writer threads.
  */
-final class CoreV1SinkSubscriber extends SinkSubscriber {
+final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.Target<CoreV1Writes.Write> {
+
+	private static final Logger logger = LoggerFactory.getLogger(CoreV1SinkSubscriber.class);
+
+	private final ApiChoice choice;
 
 	private final EventCorrelator correlator;
 
 	private final @Nullable EventsAccess access;
 
-	private final CoreV1Writes writes;
+	private final SinkRun<CoreV1Event, EventSink.CountPatch> run;
+
+	private final EventWriter<CoreV1Writes.Write, CoreV1Event, EventSink.CountPatch> writer;
 
 	private final UpdateCoalescer coalescer;
 
+	/** Whether repeats are coalesced ({@link UpdateCoalescer#enabled()}). */
+	private final boolean coalescing;
+
+	/** Whether deterministic names were asked for ({@link EventNaming#requested()}). */
+	private final boolean streams;
+
 	CoreV1SinkSubscriber(String name, Sink<CoreV1Event, EventSink.CountPatch> sink, ApiChoice choice,
 			SinkSettings settings, EventCounters counters) {
-		this(name, sink, choice, settings, counters, null, EventNaming.clientGo());
+		this(name, sink, choice, settings, counters, null, EventNaming.clientGo(), "");
 	}
 
 	/**
 	 * @param access the RBAC probe, for writing repeats as new Events where {@code patch} is refused; {@code null}
 	 * for none (every repeat is a PATCH)
 	 * @param naming how Events are named (client-go's, or deterministic)
+	 * @param server the API server written to, for failures in health and stats; empty when unknown
 	 */
 	CoreV1SinkSubscriber(String name, Sink<CoreV1Event, EventSink.CountPatch> sink, ApiChoice choice,
-			SinkSettings settings, EventCounters counters, @Nullable EventsAccess access, EventNaming naming) {
-		super(name, choice, sink, settings, counters, naming);
+			SinkSettings settings, EventCounters counters, @Nullable EventsAccess access, EventNaming naming,
+			String server) {
+		super(name, counters, naming);
 		Objects.requireNonNull(sink, "sink");
-		this.correlator = new EventCorrelator(settings.coreV1Correlation(),
-				naming.requested() ? this::aggregateName : null);
+		this.choice = choice;
+		this.streams = naming.requested();
+		this.correlator = new EventCorrelator(settings.coreV1Correlation(), this.streams ? this::aggregateName : null);
 		this.access = access;
-		this.writes = new CoreV1Writes(sink, this.attempts, settings, counters, access, naming);
+		this.run = new SinkRun<>(name, EventsApi.CORE_V1, sink, server, settings, counters, this);
+		this.writer = new EventWriter<>(EventsApi.CORE_V1, new CoreV1Writes(settings), this.run.requests(),
+				counters, naming, access, null, settings.coreV1Correlation().cacheSize(), settings);
 		this.coalescer = new UpdateCoalescer(settings.coreV1Correlation().minUpdateInterval(),
 				settings.coreV1Correlation().cacheSize());
+		this.coalescing = this.coalescer.enabled();
 	}
 
-	private String aggregateName(CoreV1Event aggregate) {
+	private @Nullable String aggregateName(CoreV1Event aggregate) {
 		return this.naming.deterministic(EventsApi.CORE_V1, aggregate.getMetadata().getNamespace())
 				? DeterministicNames.coreV1(aggregate, true) : null;
 	}
@@ -78,7 +99,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 			return;
 		}
 		CoreV1Event event = CoreV1Events.of(recorded);
-		if (this.naming.deterministic(EventsApi.CORE_V1, event.getMetadata().getNamespace())) {
+		if (this.streams && this.naming.deterministic(EventsApi.CORE_V1, event.getMetadata().getNamespace())) {
 			event.getMetadata().setName(DeterministicNames.coreV1(event, false));
 		}
 		CorrelationResult result = this.correlator.correlate(event);
@@ -86,7 +107,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 			this.counters.drop(DropReason.SPAM_FILTERED, recorded);
 			return;
 		}
-		if (!this.coalescer.enabled()) {
+		if (!this.coalescing) {
 			submit(recorded, result, 1, recorded.timestamp());
 			return;
 		}
@@ -96,7 +117,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	/** Writes the held repeats whose minimum update interval has ended. */
 	@Override
 	void tick(Instant now) {
-		if (this.coalescer.enabled()) {
+		if (this.coalescing) {
 			submitAll(this.coalescer.due(now));
 		}
 	}
@@ -108,45 +129,60 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	}
 
 	/**
-	 * Hands one write to the writers: {@code occurrences} recorded occurrences (more than one when repeats were
-	 * coalesced), the first of them at {@code first}; each one counted if the write is dropped.
+	 * Submits one write: {@code occurrences} recorded occurrences (more than one when repeats were coalesced), the
+	 * first of them at {@code first}; each one counted if the write is dropped.
 	 */
 	private void submit(RecordedEvent recorded, CorrelationResult result, int occurrences, Instant first) {
-		CoreV1Writes.Write write = new CoreV1Writes.Write(recorded, result, occurrences, first,
-				namedByStream(result.event()));
-		this.writers.submit(SinkWriters.shard(recorded), new SinkWriters.Write() {
-
-			@Override
-			public void run() {
-				CoreV1SinkSubscriber.this.attempts.write(recorded, occurrences,
-						(requests) -> CoreV1SinkSubscriber.this.correlator
-							.updateState(CoreV1SinkSubscriber.this.writes.write(write, requests)));
-			}
-
-			@Override
-			public void dropped(DropReason reason) {
-				CoreV1SinkSubscriber.this.counters.drop(reason, recorded, occurrences);
-			}
-
-		});
+		this.run.writers().submit(recorded,
+				new CoreV1Writes.Write(recorded, result, occurrences, first, this.streams && namedByStream(result.event())));
 	}
 
 	/**
-	 * Whether {@code event} carries its stream's name (deterministic names): the name given to it, or to it as an
-	 * aggregate, now or before a fallback to client-go's names; a name the server gave back after a refused read is
-	 * client-go's.
+	 * Whether {@code event} carries its stream's name: the name given to it, or to it as an aggregate, now or
+	 * before a fallback to client-go's names; a name the server gave back after a refused read is client-go's.
 	 */
-	private boolean namedByStream(CoreV1Event event) {
+	private static boolean namedByStream(CoreV1Event event) {
 		String name = event.getMetadata().getName();
-		return this.naming.requested() && name != null && (name.equals(DeterministicNames.coreV1(event, false))
+		return name != null && (name.equals(DeterministicNames.coreV1(event, false))
 				|| name.equals(DeterministicNames.coreV1(event, true)));
+	}
+
+	/** Writes one write on a writer thread; the correlator learns what was written. */
+	@Override
+	public void write(CoreV1Writes.Write write) {
+		EventWriter.Written<CoreV1Event> written = this.run.attempts()
+			.write(write, write.recorded(), write.occurrences(), this.writer)
+			.written();
+		CoreV1Event learned = (written != null) ? CoreV1Writes.learned(write, written) : null;
+		if (learned == null) {
+			return;
+		}
+		try {
+			this.correlator.updateState(learned);
+		}
+		catch (RuntimeException ex) {
+			// written: a failure of the bookkeeping is not the server's, and not a drop
+			logger.error("Event written, but the correlator could not learn it: {}", write.recorded().describe(), ex);
+		}
+	}
+
+	@Override
+	public void dropped(CoreV1Writes.Write write, DropReason reason) {
+		this.counters.drop(reason, write.recorded(), write.occurrences());
+	}
+
+	@Override
+	public void writeCarried(int thread) {
+		writeCarried(thread, this.run, this.writer.streams());
 	}
 
 	/** Writes what the streams carry (deterministic names: occurrences that lost the race had no later write). */
 	@Override
 	void beforeStop(boolean shutdown) {
 		submitAll(this.coalescer.releaseAll());
-		submitCarried(this.writes.streams());
+		if (this.streams) {
+			this.run.writers().submitCarried();
+		}
 	}
 
 	/**
@@ -155,20 +191,31 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 	 * the next start at a stop.
 	 */
 	@Override
-	void stopped(boolean shutdown) {
-		if (!aborted()) {
+	void end(boolean shutdown) {
+		if (!this.run.aborted()) {
 			submitAll(this.coalescer.releaseAll());
 		}
-		super.stopped(shutdown);
+		this.run.end();
 		if (shutdown) {
-			countHeld();
-			countCarried(this.writes.streams());
+			countUnwritten(this.coalescer.releaseAll(), UpdateCoalescer.Release::recorded,
+					UpdateCoalescer.Release::occurrences, "repeat(s) held for the minimum update interval were");
+			countCarried(this.writer.streams());
 		}
 	}
 
-	private void countHeld() {
-		countUnwritten(this.coalescer.releaseAll(), UpdateCoalescer.Release::recorded,
-				UpdateCoalescer.Release::occurrences, "repeat(s) held for the minimum update interval were");
+	@Override
+	List<SinkRun<?, ?>> runs() {
+		return List.of(this.run);
+	}
+
+	@Override
+	SinkRun<?, ?> current() {
+		return this.run;
+	}
+
+	@Override
+	ApiChoice choice() {
+		return this.choice;
 	}
 
 	/** Every verb the probe found refused, both APIs; empty without a probe. */
@@ -184,8 +231,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber {
 
 	@Override
 	RecorderSnapshot.SinkSnapshot snapshot(int limit, Predicate<RecorderSnapshot.ObjectRef> filter) {
-		ApiChoice choice = choice();
-		return new RecorderSnapshot.SinkSnapshot(this.name, choice.api().value(), choice.reason(), writes(),
+		return new RecorderSnapshot.SinkSnapshot(this.name, this.choice.api().value(), this.choice.reason(), writes(),
 				this.correlator.snapshot(limit, filter, this.coalescer.heldEvents(), this.coalescer.heldOccurrences()),
 				null, missingAccess());
 	}

@@ -119,10 +119,10 @@ public final class EventBroadcaster implements AutoCloseable {
 				(builder.sleeper != null) ? builder.sleeper : Sleeper.real(), builder.jitter, builder.requestListener,
 				(builder.writeBudgetQps > 0)
 						? new TokenBucket(builder.writeBudgetBurst, builder.writeBudgetQps, builder.clock.instant()) : null,
-				builder.clock, builder.sinkWriters, builder.writerQueueCapacity, builder.eventsApi,
+				builder.clock, builder.sinkWriters, builder.sinkBacklogCapacity, builder.eventsApi,
 				builder.requestTimeout, builder.seriesCacheSize, builder.correlatorOptions.withDefaultClock(builder.clock),
 				builder.eventsV1CorrelatorOptions.withDefaultClock(builder.clock), builder.deterministicNames,
-				builder.eventShape, builder.tracing != TraceContext.Capture.NONE, builder.traceparentAnnotation);
+				builder.eventShape, builder.tracing != TraceContext.Capture.NONE, builder.traceparentAnnotation, System::nanoTime);
 		this.tracing = builder.tracing;
 		this.sinks = new SinkFactory(this.sinkSettings, this.counters, builder.accessCheckNamespace);
 		this.kinds = builder.kinds.build();
@@ -165,10 +165,6 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription; inactive (and an ERROR logged) when the broadcaster has shut down
 	 */
 	public Subscription subscribe(String name, EventHandler handler, Subscription.Options options) {
-		if (handler instanceof SinkSubscriber sink) {
-			// the library's own sinks run on the distribution thread, whatever subscribes them
-			return subscribe(new InlineSink(name, sink, this.counters, this.clock, this.fanout));
-		}
 		return subscribe(new SubscriberQueue(name, handler, options, this.counters, this.fanout));
 	}
 
@@ -261,8 +257,9 @@ public final class EventBroadcaster implements AutoCloseable {
 		return this.fanout.state().isShutdown();
 	}
 
-	private Subscription subscribeSink(SinkSubscriber sink) {
-		return subscribe(sink.name, sink);
+	/** Subscribes a sink: it runs on the distribution thread, its writes on its own writer threads. */
+	Subscription subscribeSink(SinkSubscriber sink) {
+		return subscribe(new InlineSink(sink.name, sink, this.counters, this.clock, this.fanout));
 	}
 
 	/**
@@ -370,6 +367,9 @@ public final class EventBroadcaster implements AutoCloseable {
 			.writes(this.sinks.writes())
 			.rejectedInARow(this.sinks.rejectedInARow())
 			.lastRejection(this.counters.lastRejection())
+			.failedInARow(this.sinks.failedInARow())
+			.lastFailure(this.sinks.lastFailure())
+			.lastWritten(this.sinks.lastWritten())
 			.subscribers(subscriberStats())
 			.writeBudget(writeBudget())
 			.writtenWithoutPatch(this.counters.writtenWithoutPatchCount())
@@ -442,8 +442,11 @@ public final class EventBroadcaster implements AutoCloseable {
 		 */
 		public static final int DEFAULT_INCOMING_QUEUE_CAPACITY = 10_000;
 
-		/** The default capacity of each writer thread's queue: 1000 writes. */
-		public static final int DEFAULT_WRITER_QUEUE_CAPACITY = 1000;
+		/**
+		 * The default capacity of a sink's backlog: 20,000 writes, 100 s of a 200 events/s stream of distinct objects
+		 * while the API server is away (see {@link #sinkBacklogCapacity(int)}).
+		 */
+		public static final int DEFAULT_SINK_BACKLOG_CAPACITY = 20_000;
 
 		/** The default limit of a message: 1 MiB of UTF-8 (see {@link #maxMessageBytes(int)}). */
 		public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
@@ -477,7 +480,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		int sinkWriters = 4;
 
-		int writerQueueCapacity = DEFAULT_WRITER_QUEUE_CAPACITY;
+		int sinkBacklogCapacity = DEFAULT_SINK_BACKLOG_CAPACITY;
 
 		double writeBudgetQps;
 
@@ -562,7 +565,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		/**
 		 * Sets the default queue options of subscribers ({@link #subscribe(String, EventHandler)},
 		 * {@link #startLogging()}). Sinks have no subscriber queue: they run on the distribution thread, and their
-		 * bound is {@link #writerQueueCapacity(int)}.
+		 * bound is {@link #sinkBacklogCapacity(int)}.
 		 * @param options the options (default {@value Subscription.Options#DEFAULT_QUEUE_CAPACITY} events, drop when
 		 * full)
 		 * @return this builder
@@ -697,7 +700,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		/**
 		 * Sets how many threads write each sink's events. Writes are sharded by involved object, so one object's
 		 * writes stay in order (a PATCH never overtakes its CREATE) while different objects are written in parallel;
-		 * each thread has a queue of {@link #writerQueueCapacity(int)} writes.
+		 * they share the sink's backlog ({@link #sinkBacklogCapacity(int)}).
 		 *
 		 * <p>Differs from client-go deliberately: client-go writes every event from one goroutine, in recording
 		 * order. A write mostly waits for the API server (about 85% of its time measured against a local
@@ -715,23 +718,24 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets how many writes each writer thread of a sink holds in its queue. When one is full (the API server
-		 * answers slowly, or a writer sleeps before a retry), the distribution thread, which runs the sink's step,
-		 * waits for room instead of dropping the write: events wait in the incoming queue, which drops them when full
-		 * ({@code queue_full}), and every subscriber waits meanwhile. So nothing is lost while the incoming queue has
-		 * room. The wait ends at the stop or shutdown deadline, where what is left is counted as {@code shutdown}.
-		 * While a writer queue is full the sink writes nothing to the others either (one server makes them all slow).
-		 * A snapshot shows a sink's writer queues added up as its depth and capacity.
-		 * @param capacity writes per writer queue (default {@value #DEFAULT_WRITER_QUEUE_CAPACITY}, at most
+		 * Sets how many writes each sink holds for its writer threads (its backlog, over all of them). When it is full
+		 * (the API server is away or answers slowly, a writer sleeps before a retry), a new write of that sink is
+		 * dropped at once and counted as {@code queue_full}: the distribution thread never waits for a sink, so the
+		 * logging handler, user handlers and other sinks go on at full speed (each watcher of client-go's broadcaster
+		 * drops its own events when its channel is full). What the backlog holds is written once the server answers
+		 * again; at a stop it is written within the deadline, past it counted as {@code shutdown}. A snapshot shows
+		 * it as the sink's depth and capacity. Memory: a held core/v1 write takes about 1.5 KB (the Event built for
+		 * it), so the default costs about 30 MB at most, only while the server cannot keep up.
+		 * @param capacity writes per sink (default {@value #DEFAULT_SINK_BACKLOG_CAPACITY}, at most
 		 * {@value Subscription.Options#MAX_QUEUE_CAPACITY})
 		 * @return this builder
 		 */
-		public Builder writerQueueCapacity(int capacity) {
+		public Builder sinkBacklogCapacity(int capacity) {
 			if (capacity < 1 || capacity > Subscription.Options.MAX_QUEUE_CAPACITY) {
-				throw new IllegalArgumentException("writerQueueCapacity must be between 1 and "
+				throw new IllegalArgumentException("sinkBacklogCapacity must be between 1 and "
 						+ Subscription.Options.MAX_QUEUE_CAPACITY + ", was " + capacity);
 			}
-			this.writerQueueCapacity = capacity;
+			this.sinkBacklogCapacity = capacity;
 			return this;
 		}
 

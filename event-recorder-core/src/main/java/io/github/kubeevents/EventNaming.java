@@ -18,7 +18,9 @@ import org.slf4j.Logger;
  * <li>A client's sink asks its {@link EventsAccess}, the one owner of RBAC answers, whether {@code get} is allowed
  * on the API's Events in the Event's namespace: while RBAC refuses it (the answer, or a read the server refused with
  * 403, remembered for {@link EventsAccess#ANSWER_TTL} like the write verbs), that namespace's Events get client-go's
- * names; once the answer expired and RBAC allows {@code get}, deterministic names resume there.</li>
+ * names; once the answer expired and RBAC allows {@code get}, deterministic names resume there. The question is
+ * asked on a writer thread ({@link #confirm}), never on the distribution thread, which only reads the answer
+ * ({@link #deterministic}).</li>
  * </ul>
  * Each fallback (per API and namespace, until {@code get} is allowed again) logs one WARN naming why and is counted.
  *
@@ -72,10 +74,10 @@ final class EventNaming {
 	}
 
 	/**
-	 * Whether an Event of {@code api} in {@code namespace} is named deterministically now: the mode was asked for,
-	 * the sink did not fall back for good, and RBAC does not refuse {@code get} there ({@link EventsAccess#answer}:
-	 * the remembered answer, else one review per verb; an unknown answer does not refuse). A change is logged: one WARN when a namespace starts
-	 * falling back, one INFO when it resumes.
+	 * Whether an Event of {@code api} in {@code namespace} is named deterministically now, on the distribution
+	 * thread, without a question to the API server: the mode was asked for, the sink did not fall back for good, and
+	 * RBAC is not known to refuse {@code get} there ({@link EventsAccess#known}). An unknown namespace is named
+	 * deterministically; its first write asks ({@link #confirm}) and falls back if RBAC refuses.
 	 */
 	boolean deterministic(EventsApi api, @Nullable String namespace) {
 		if (!this.requested || this.permanent.get() != null) {
@@ -84,7 +86,24 @@ final class EventNaming {
 		if (this.access == null || namespace == null) {
 			return true;
 		}
-		EventsAccess.Check check = this.access.answer(api, namespace);
+		EventsAccess.Check known = this.access.known(api, namespace);
+		return known == null || decide(api, namespace, known);
+	}
+
+	/**
+	 * Whether a write of an Event named deterministically may go on that way, on a writer thread: RBAC does not
+	 * refuse {@code get} there ({@link EventsAccess#answer}: the remembered answer, else one review per verb, each
+	 * with the request time limit; an unknown answer does not refuse). A change is logged: one WARN when a namespace
+	 * starts falling back, one INFO when it resumes.
+	 */
+	boolean confirm(EventsApi api, @Nullable String namespace) {
+		if (this.permanent.get() != null) {
+			return false;
+		}
+		return this.access == null || namespace == null || decide(api, namespace, this.access.answer(api, namespace));
+	}
+
+	private boolean decide(EventsApi api, String namespace, EventsAccess.Check check) {
 		if (check.refuses("get")) {
 			refusedIn(api, namespace);
 			return false;

@@ -32,14 +32,13 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * The finish and heartbeat passes run on a fixed schedule from the subscriber's creation (every 6 and every 30
  * minutes of the injected clock; at a common point, finish first); a pass that is due runs before the first event
- * recorded at or after its time, or at the latest within a second of real time (later while the subscriber waits
- * for room in a full writer queue, when it handles no event either). So the requests depend only on the recorded
- * sequence, never on when a write completed.
+ * recorded at or after its time, or at the latest within a second of real time. So the requests depend only on
+ * the recorded sequence, never on when a write completed.
  *
- * <p>Writes are made by its {@link EventsV1Writes} on the writer threads. CREATE, the second occurrence's PATCH and
- * final PATCHes are retried on the retry policy (events.k8s.io/v1 delay rule); a heartbeat gets one attempt (a
+ * <p>Writes are made on its {@link SinkRun}'s writer threads, by an {@link EventWriter} over {@link EventsV1Writes}.
+ * CREATE, the second occurrence's PATCH and final PATCHes are retried on the retry policy (events.k8s.io/v1 delay rule); a heartbeat gets one attempt (a
  * failed one leaves its occurrences to the next write). Refusals, retries and Retry-After are the
- * {@link WriteAttempts}'.
+ * run's ({@link WriteAttempts}, {@link SinkRequests}).
  *
  * <p><b>Deterministic names</b> (opt-in, {@link EventNaming}): each Event is named by its stream
  * ({@link DeterministicNames}) when its series starts, and the series' writes go through the writer's stream path
@@ -50,7 +49,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-final class EventsV1SinkSubscriber extends SinkSubscriber {
+final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters.Target<SeriesCache.Write> {
 
 	private static final Logger logger = LoggerFactory.getLogger(EventsV1SinkSubscriber.class);
 
@@ -66,7 +65,14 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 	private final @Nullable EventsAccess access;
 
-	private final EventsV1Writes writes;
+	private final ApiChoice choice;
+
+	private final SinkRun<EventsV1Event, EventsV1Sink.SeriesPatch> run;
+
+	private final EventWriter<SeriesCache.Write, EventsV1Event, EventsV1Sink.SeriesPatch> writer;
+
+	/** Whether deterministic names were asked for ({@link EventNaming#requested()}). */
+	private final boolean streams;
 
 	/** The next finish and heartbeat passes; written by the distribution thread only. */
 	private volatile Instant nextFinish;
@@ -75,12 +81,12 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 	EventsV1SinkSubscriber(String name, Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, ApiChoice choice,
 			SinkSettings settings, EventCounters counters) {
-		this(name, sink, choice, settings, counters, EventNaming.clientGo(), null, null);
+		this(name, sink, choice, settings, counters, EventNaming.clientGo(), null, null, "");
 	}
 
 	EventsV1SinkSubscriber(String name, Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, ApiChoice choice,
 			SinkSettings settings, EventCounters counters, EventNaming naming) {
-		this(name, sink, choice, settings, counters, naming, null, null);
+		this(name, sink, choice, settings, counters, naming, null, null, "");
 	}
 
 	/**
@@ -89,13 +95,18 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 	 * whether events.k8s.io/v1 stays the API where RBAC refuses patch); {@code null} for none
 	 * @param access the RBAC probe, for writing repeats as new Events where {@code patch} is refused (and the switch
 	 * does not help); {@code null} for none
+	 * @param server the API server written to, for failures in health and stats; empty when unknown
 	 */
 	EventsV1SinkSubscriber(String name, Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, ApiChoice choice,
 			SinkSettings settings, EventCounters counters, EventNaming naming, @Nullable ApiFallback apiFallback,
-			@Nullable EventsAccess access) {
-		super(name, choice, sink, settings, counters, naming);
+			@Nullable EventsAccess access, String server) {
+		super(name, counters, naming);
 		this.access = access;
-		this.writes = new EventsV1Writes(sink, this.attempts, settings, counters, naming, access, apiFallback);
+		this.choice = choice;
+		this.streams = naming.requested();
+		this.run = new SinkRun<>(name, EventsApi.EVENTS_V1, sink, server, settings, counters, this);
+		this.writer = new EventWriter<>(EventsApi.EVENTS_V1, new EventsV1Writes(settings), this.run.requests(),
+				counters, naming, access, apiFallback, settings.seriesCacheSize(), settings);
 		this.cache = new SeriesCache(settings.seriesCacheSize());
 		CorrelatorOptions options = settings.eventsV1Correlation();
 		this.correlator = (options.aggregationEnabled() || options.spamFilterEnabled()) ? new EventCorrelator(options)
@@ -132,7 +143,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 		if (checked.truncated()) {
 			this.counters.truncated(recorded);
 		}
-		boolean stream = this.naming.deterministic(EventsApi.EVENTS_V1, checked.event().getMetadata().getNamespace());
+		boolean stream = this.streams
+				&& this.naming.deterministic(EventsApi.EVENTS_V1, checked.event().getMetadata().getNamespace());
 		if (stream) {
 			checked.event().getMetadata().setName(DeterministicNames.eventsV1(checked.event()));
 		}
@@ -188,13 +200,10 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 			logger.debug("Writing the final count of {} series before the recorder stops", finals.size());
 		}
 		submitAll(finals);
-		// after the finals, on the same writer threads: a final write of a stream carries what it holds already
-		submitCarried(this.writes.streams());
-	}
-
-	/** The writers end (they finish their queues) and the sink releases what is idle. */
-	void endWriters(boolean shutdown) {
-		super.stopped(shutdown);
+		if (this.streams) {
+			// after the finals, on the same writer threads: a final write of a stream carries what it holds already
+			this.run.writers().submitCarried();
+		}
 	}
 
 	/**
@@ -203,8 +212,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 	 * drops; a stop keeps it for the next start.
 	 */
 	@Override
-	void stopped(boolean shutdown) {
-		endWriters(shutdown);
+	void end(boolean shutdown) {
+		this.run.end();
 		if (shutdown) {
 			countHeld();
 		}
@@ -214,7 +223,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 	void countHeld() {
 		countUnwritten(this.cache.handOver(), SeriesCache.Unsubmitted::last, SeriesCache.Unsubmitted::occurrences,
 				"occurrence(s) of event series");
-		countCarried(this.writes.streams());
+		countCarried(this.writer.streams());
 	}
 
 	/**
@@ -232,40 +241,64 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 	}
 
 	private void submit(SeriesCache.@Nullable Write write) {
-		if (write == null) {
-			return;
+		if (write != null) {
+			this.run.writers().submit(write.recorded(), write);
 		}
-		this.writers.submit(SinkWriters.shard(write.recorded()), new SinkWriters.Write() {
-
-			@Override
-			public void run() {
-				write(write);
-			}
-
-			@Override
-			public void dropped(DropReason reason) {
-				if (write.kind() == SeriesCache.Kind.HEARTBEAT) {
-					EventsV1SinkSubscriber.this.cache.notWritten(write);
-				}
-				else {
-					EventsV1SinkSubscriber.this.counters.drop(reason, write.recorded(), write.occurrences());
-				}
-			}
-
-		});
 	}
 
-	private void write(SeriesCache.Write write) {
-		WriteAttempts.Attempt attempt = (requests) -> this.cache.written(write, this.writes.write(write, requests));
+	/**
+	 * Writes one write on a writer thread: a heartbeat once (a failure leaves its occurrences to the series' next
+	 * write), any other with retries; the cache learns the count the server has.
+	 */
+	@Override
+	public void write(SeriesCache.Write write) {
+		boolean heartbeat = write.kind() == SeriesCache.Kind.HEARTBEAT;
+		WriteAttempts.Outcome<EventWriter.Written<EventsV1Event>> outcome = heartbeat
+				? this.run.attempts().writeOnce(write, write.recorded(), write.occurrences(), this.writer)
+				: this.run.attempts().write(write, write.recorded(), write.occurrences(), this.writer);
+		EventWriter.Written<EventsV1Event> written = outcome.written();
+		if (written != null) {
+			EventsV1Event answer = written.answer();
+			this.cache.written(write, (written.onStream() && answer != null) ? this.writer.count(answer) : write.count());
+		}
+		else if (outcome.state() == WriteAttempts.State.NOT_WRITTEN) {
+			this.cache.notWritten(write);
+		}
+	}
+
+	@Override
+	public void dropped(SeriesCache.Write write, DropReason reason) {
 		if (write.kind() == SeriesCache.Kind.HEARTBEAT) {
-			if (this.attempts.writeOnce(write.recorded(), write.occurrences(),
-					attempt) == WriteAttempts.Outcome.NOT_WRITTEN) {
-				this.cache.notWritten(write);
-			}
+			this.cache.notWritten(write);
 		}
 		else {
-			this.attempts.write(write.recorded(), write.occurrences(), attempt);
+			this.counters.drop(reason, write.recorded(), write.occurrences());
 		}
+	}
+
+	@Override
+	public void writeCarried(int thread) {
+		writeCarried(thread, this.run, this.writer.streams());
+	}
+
+	@Override
+	List<SinkRun<?, ?>> runs() {
+		return List.of(this.run);
+	}
+
+	@Override
+	SinkRun<?, ?> current() {
+		return this.run;
+	}
+
+	@Override
+	ApiChoice choice() {
+		return this.choice;
+	}
+
+	/** Its 403 handler (the switch of {@code auto} to core/v1), told about every write refused with 403. */
+	void onForbidden(WriteAttempts.ForbiddenHandler handler) {
+		this.run.attempts().onForbidden(handler);
 	}
 
 	/** The verbs refused on events.k8s.io/v1, which this sink writes. */
@@ -286,8 +319,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber {
 
 	@Override
 	RecorderSnapshot.SinkSnapshot snapshot(int limit, Predicate<RecorderSnapshot.ObjectRef> filter) {
-		ApiChoice choice = choice();
-		return new RecorderSnapshot.SinkSnapshot(this.name, choice.api().value(), choice.reason(), writes(),
+		return new RecorderSnapshot.SinkSnapshot(this.name, this.choice.api().value(), this.choice.reason(), writes(),
 				(this.correlator != null) ? this.correlator.snapshot(limit, filter) : null, series(limit, filter),
 				missingAccess());
 	}

@@ -10,20 +10,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A sink subscribed to the {@link Fanout}, run on the distribution thread: no queue and no thread of its own. The
- * distribution thread runs the sink's step ({@link SinkSubscriber#onEvent}: correlation or series) for each event,
- * its {@link SinkSubscriber#tick} at least once a second and its end of a run at the stop marker; the sink's
- * {@link SinkWriters} take the writes from there. A sink never waits for anything but room in a full writer queue
- * (see {@link SinkWriters}), so the other subscribers are held up only while its API server is that slow.
+ * distribution thread runs the sink's step ({@link SinkSubscriber#onEvent}: correlation or series) for each event
+ * and its {@link SinkSubscriber#tick} at least once a second; the step submits the writes to the sink's
+ * {@link SinkRun}s, whose bounded backlog never makes it wait (a full one drops the write for this sink alone). So
+ * no sink holds up the other subscribers, whatever its API server does.
  *
- * <p>The hooks, in this order: {@link SinkSubscriber#resume()} and {@link SinkSubscriber#started()} at every start
- * (the starting thread, before the distribution thread runs, or that thread for a sink added while running);
- * {@link SinkSubscriber#cancel()} when a stop begins; at the stop marker {@link SinkSubscriber#beforeStop(boolean)}
- * (unless the deadline passed) and {@link SinkSubscriber#stopped(boolean)}, which joins the writers, so the
- * distribution thread ends after them; {@link SinkSubscriber#abort()} at the deadline; {@link SinkSubscriber#closed()}
- * once, after {@link #close()}, by whichever of the close and the end of the run comes second. A sink closed while
- * distribution goes on gets its final {@code beforeStop(true)} on the distribution thread, behind the events
- * published before the close, and joins its writers on a short-lived thread ({@code kubeevents-sink-closing-<name>}),
- * so the distribution thread does not wait for them.
+ * <p>The lifecycle is this class's, over the sink's runs: every start starts them; a stop cancels them; at the stop
+ * marker (or when the subscription is closed while distribution goes on) the distribution thread submits the final
+ * writes ({@link SinkSubscriber#beforeStop(boolean)}, unless the deadline passed) and a short-lived thread of the
+ * sink ({@code kubeevents-sink-ending-<name>}) ends the runs ({@link SinkSubscriber#end(boolean)}, which waits for
+ * their writers), so the distribution thread waits for no sink, at a stop either; the deadline aborts the runs;
+ * {@link SinkSubscriber#closed()} comes once, after {@link #close()}, by whichever of the close and the end of the
+ * run comes second. A start while the last run still ends waits for that end (the state is {@code starting}).
  *
  * <p>Thread-safe.
  */
@@ -52,8 +50,11 @@ final class InlineSink extends Subscriber {
 	/** Guarded by {@code this}; with {@link #closedByUser} it decides who tells the sink {@code closed()}. */
 	private Phase phase = Phase.IDLE;
 
-	/** The thread that joins the writers of a sink removed while running; guarded by {@code this}. */
-	private @Nullable Thread closer;
+	/** Whether a start came while the last run was ending: it starts at that end. Guarded by {@code this}. */
+	private boolean startAfterEnd;
+
+	/** The thread that ends the current run, once it ends; guarded by {@code this}. */
+	private @Nullable Thread ending;
 
 	InlineSink(String name, SinkSubscriber sink, EventCounters counters, Clock clock, Fanout fanout) {
 		super(name, fanout, counters);
@@ -63,13 +64,19 @@ final class InlineSink extends Subscriber {
 
 	@Override
 	public synchronized void start() {
-		if (this.closedByUser || this.terminated || this.phase != Phase.IDLE) {
+		if (this.closedByUser || this.terminated) {
 			return;
 		}
-		this.aborted = false;
-		this.sink.resume();
-		this.sink.started();
-		this.phase = Phase.RUNNING;
+		if (this.phase == Phase.ENDING) {
+			this.startAfterEnd = true;
+			return;
+		}
+		if (this.phase == Phase.IDLE) {
+			for (SinkRun<?, ?> run : this.sink.runs()) {
+				run.start();
+			}
+			this.phase = Phase.RUNNING;
+		}
 	}
 
 	@Override
@@ -80,8 +87,13 @@ final class InlineSink extends Subscriber {
 	}
 
 	@Override
+	boolean aborted() {
+		return this.sink.current().aborted();
+	}
+
+	@Override
 	public void tick() {
-		if (this.aborted || !running()) {
+		if (aborted() || !running()) {
 			return;
 		}
 		try {
@@ -97,27 +109,17 @@ final class InlineSink extends Subscriber {
 		if (shutdown) {
 			this.terminated = true;
 		}
-		if (!beginEnd()) {
-			return;
+		if (beginEnd()) {
+			endRun(shutdown || this.closedByUser);
 		}
-		boolean last = shutdown || this.closedByUser;
-		beforeStop(last);
-		end(last);
 	}
 
 	@Override
 	public void removed(boolean onDistributor) {
-		if (!onDistributor || !beginEnd()) {
-			// off the distribution thread, a run still under way ends at its stop marker
-			return;
+		// off the distribution thread, a run still under way ends at its stop marker
+		if (onDistributor && beginEnd()) {
+			endRun(true);
 		}
-		beforeStop(true);
-		Thread thread = new Thread(() -> end(true), "kubeevents-sink-closing-" + name());
-		thread.setDaemon(true);
-		synchronized (this) {
-			this.closer = thread;
-		}
-		thread.start();
 	}
 
 	/** Whether this call moves a running sink to its end (exactly one caller does). */
@@ -133,63 +135,80 @@ final class InlineSink extends Subscriber {
 		return this.phase == Phase.RUNNING;
 	}
 
-	private void beforeStop(boolean last) {
-		if (this.aborted) {
-			return;
+	/** On the distribution thread: the final writes are submitted here, the runs end on a thread of the sink. */
+	private void endRun(boolean last) {
+		if (!aborted()) {
+			try {
+				this.sink.beforeStop(last);
+			}
+			catch (Throwable ex) {
+				logger.error("Final writes of event sink '{}' failed", name(), ex);
+			}
 		}
-		try {
-			this.sink.beforeStop(last);
+		Thread thread = new Thread(() -> end(last), "kubeevents-sink-ending-" + name());
+		thread.setDaemon(true);
+		synchronized (this) {
+			this.ending = thread;
 		}
-		catch (Throwable ex) {
-			logger.error("Final writes of event sink '{}' failed", name(), ex);
-		}
+		thread.start();
 	}
 
-	/** The writers finish and end (or are aborted meanwhile); then the sink is idle, and told if it was closed. */
+	/** The runs end (or are aborted meanwhile); then the sink is idle, told if it was closed, started if asked. */
 	private void end(boolean last) {
 		try {
-			this.sink.stopped(last);
+			this.sink.end(last);
 		}
 		catch (Throwable ex) {
-			// on the distribution thread, the other subscribers' ends still follow
 			logger.error("Stopping event sink '{}' failed", name(), ex);
 		}
 		finally {
 			boolean closed;
+			boolean restart;
 			synchronized (this) {
 				this.phase = Phase.IDLE;
 				closed = this.closedByUser;
+				restart = this.startAfterEnd && !closed && !this.terminated;
+				this.startAfterEnd = false;
 			}
 			if (closed) {
 				this.sink.closed();
+			}
+			else if (restart) {
+				start();
 			}
 		}
 	}
 
 	@Override
 	public void cancel() {
-		this.sink.cancel();
+		for (SinkRun<?, ?> run : this.sink.runs()) {
+			run.cancel();
+		}
 	}
 
 	@Override
 	public void abort() {
-		this.aborted = true;
-		this.sink.abort();
+		for (SinkRun<?, ?> run : this.sink.runs()) {
+			run.abort();
+		}
 	}
 
 	@Override
 	public boolean join(long deadlineNanos) {
 		Thread thread;
 		synchronized (this) {
-			thread = this.closer;
+			thread = this.ending;
 		}
 		boolean ended = (thread == null) || Threads.join(thread, deadlineNanos);
-		return this.sink.awaitTermination(deadlineNanos) && ended;
+		for (SinkRun<?, ?> run : this.sink.runs()) {
+			ended &= run.join(deadlineNanos);
+		}
+		return ended;
 	}
 
 	@Override
 	public synchronized boolean isAlive() {
-		return this.phase != Phase.IDLE || (this.closer != null && this.closer.isAlive());
+		return this.phase != Phase.IDLE || (this.ending != null && this.ending.isAlive());
 	}
 
 	@Override
@@ -198,15 +217,13 @@ final class InlineSink extends Subscriber {
 	}
 
 	@Override
-	public boolean restartPending() {
-		return false;
+	public synchronized boolean restartPending() {
+		return this.startAfterEnd;
 	}
 
 	@Override
 	public RecorderStats.Subscriber stats() {
-		SinkWriters writers = this.sink.writers();
-		return new RecorderStats.Subscriber(name(), writers.depth(), writers.capacity(),
-				Subscription.FullQueuePolicy.WAIT.tag(), writers.queueFullCount());
+		return this.sink.current().stats(name());
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package io.github.kubeevents;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,6 +16,7 @@ import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.EventsV1Event;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds a broadcaster's sink subscribers (client-go's {@code StartRecordingToSink} and, for a client,
@@ -59,14 +61,14 @@ final class SinkFactory {
 	/** A core/v1 sink subscriber with a correlator of its own (two sinks never share caches). */
 	SinkSubscriber coreV1(Sink<CoreV1Event, EventSink.CountPatch> sink) {
 		return remember(new CoreV1SinkSubscriber(nextName(), sink, new ApiChoice(EventsApi.CORE_V1, "configured"),
-				this.settings, this.counters, null, naming(sink.supportsGet())));
+				this.settings, this.counters, null, naming(sink.supportsGet()), ""));
 	}
 
 	/** An events.k8s.io/v1 sink subscriber with a series cache and, when enabled, a correlator of its own. */
 	SinkSubscriber eventsV1(Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink) {
 		return remember(new EventsV1SinkSubscriber(nextName(), sink,
 				new ApiChoice(EventsApi.EVENTS_V1, "configured"), this.settings, this.counters,
-				naming(sink.supportsGet())));
+				naming(sink.supportsGet()), null, null, ""));
 	}
 
 	/** The naming of a custom sink: deterministic when asked for and the sink can read Events. */
@@ -101,7 +103,8 @@ final class SinkFactory {
 		EventsAccess access = new EventsAccess(EventsAccess.review(client, timeout),
 				EventsAccess.verbs(this.settings.deterministicNames()), this.settings.clock());
 		return forAccess(choice, coreSink, sink, access,
-				(api) -> naming(access, (api == EventsApi.CORE_V1) ? coreSink.supportsGet() : sink.supportsGet()));
+				(api) -> naming(access, (api == EventsApi.CORE_V1) ? coreSink.supportsGet() : sink.supportsGet()),
+				client.server());
 	}
 
 	/**
@@ -112,7 +115,7 @@ final class SinkFactory {
 	 */
 	SinkSubscriber forAccess(ApiChoice choice, Sink<CoreV1Event, EventSink.CountPatch> coreSink,
 			Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, EventsAccess access,
-			Function<EventsApi, EventNaming> namingFor) {
+			Function<EventsApi, EventNaming> namingFor, String server) {
 		String name = nextName();
 		String namespace = this.accessCheckNamespace;
 		if (choice.api() == EventsApi.EVENTS_V1 && this.settings.eventsApi() == EventsApi.AUTO
@@ -123,13 +126,13 @@ final class SinkFactory {
 			EventsAccess.Check core = access.check(EventsApi.CORE_V1, namespace);
 			access.report(choice, core, core.describe());
 			return remember(new CoreV1SinkSubscriber(name, coreSink, choice, this.settings, this.counters, access,
-					startupNaming(namingFor, EventsApi.CORE_V1, namespace)));
+					startupNaming(namingFor, EventsApi.CORE_V1, namespace), server));
 		}
 		if (this.settings.eventsApi() != EventsApi.AUTO) {
 			EventsAccess.Check eventsV1 = access.check(EventsApi.EVENTS_V1, namespace);
 			access.report(choice, eventsV1, eventsV1.describe());
 			return remember(new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters,
-					startupNaming(namingFor, EventsApi.EVENTS_V1, namespace), null, access));
+					startupNaming(namingFor, EventsApi.EVENTS_V1, namespace), null, access, server));
 		}
 		ApiFallback apiFallback = new ApiFallback(access);
 		EventsAccess.Check[] checks = apiFallback.atStart(namespace);
@@ -140,10 +143,11 @@ final class SinkFactory {
 		EventNaming naming = startupNaming(namingFor,
 				(switched != null) ? EventsApi.CORE_V1 : EventsApi.EVENTS_V1, namespace);
 		CoreV1SinkSubscriber fallback = new CoreV1SinkSubscriber(name + "-core", coreSink,
-				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters, access, naming);
+				new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters, access, naming, server);
 		return remember(new SwitchingSinkSubscriber(
-				new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, naming, apiFallback, access),
-				fallback, apiFallback, this.settings.writers() * this.settings.writerQueueCapacity()));
+				new EventsV1SinkSubscriber(name, sink, choice, this.settings, this.counters, naming, apiFallback, access,
+						server),
+				fallback, apiFallback, this.settings.backlogCapacity()));
 	}
 
 	/**
@@ -168,7 +172,7 @@ final class SinkFactory {
 	private static EventNaming startupNaming(Function<EventsApi, EventNaming> namingFor, EventsApi api,
 			String namespace) {
 		EventNaming naming = namingFor.apply(api);
-		naming.deterministic(api, namespace);
+		naming.confirm(api, namespace);
 		return naming;
 	}
 
@@ -221,14 +225,55 @@ final class SinkFactory {
 		}
 	}
 
-	/** Refusals since the last written event, over every sink whose subscription is open. */
+	/** Refusals since the last written event, over every sink whose subscription is open (the run written now). */
 	long rejectedInARow() {
 		synchronized (this.lock) {
 			long total = 0;
 			for (SinkSubscriber sink : this.sinks) {
-				total += sink.rejectedInARow();
+				total += sink.current().rejectedInARow();
 			}
 			return total;
+		}
+	}
+
+	/** Failed attempts since the last written event, over every sink whose subscription is open (the run written now). */
+	long failedInARow() {
+		synchronized (this.lock) {
+			long total = 0;
+			for (SinkSubscriber sink : this.sinks) {
+				total += sink.current().failedInARow();
+			}
+			return total;
+		}
+	}
+
+	/** The latest failed attempt of the sinks whose subscription is open, since each one's last written event. */
+	RecorderStats.@Nullable Failure lastFailure() {
+		synchronized (this.lock) {
+			RecorderStats.Failure latest = null;
+			for (SinkSubscriber sink : this.sinks) {
+				RecorderStats.Failure failure = sink.current().lastFailure();
+				if (failure != null && (latest == null || failure.at().isAfter(latest.at()))) {
+					latest = failure;
+				}
+			}
+			return latest;
+		}
+	}
+
+	/** When the sinks whose subscription is open last wrote an event, or {@code null} before the first. */
+	@Nullable Instant lastWritten() {
+		synchronized (this.lock) {
+			Instant latest = null;
+			for (SinkSubscriber sink : this.sinks) {
+				for (SinkRun<?, ?> run : sink.runs()) {
+					Instant written = run.lastWritten();
+					if (written != null && (latest == null || written.isAfter(latest))) {
+						latest = written;
+					}
+				}
+			}
+			return latest;
 		}
 	}
 

@@ -3,6 +3,7 @@ package io.github.kubeevents;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
 
 import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
@@ -12,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What every sink of one broadcaster is configured with, from its builder: how writes are retried and paced, how
- * many writer threads each sink has and how many writes each of their queues holds, the events API and request
+ * many writer threads each sink has and how many writes its backlog holds, the events API and request
  * time limit of sinks built for a client, the series cache size and the correlation options of each API.
  *
  * <p>Immutable; thread-safe (the write budget is a thread-safe bucket shared by all sinks).
@@ -24,7 +25,9 @@ import org.jspecify.annotations.Nullable;
  * @param writeBudget the token bucket every request of every sink takes from, or {@code null} for no limit
  * @param clock the broadcaster's clock
  * @param writers writer threads per sink
- * @param writerQueueCapacity writes each writer thread's queue holds
+ * @param backlogCapacity writes each sink holds for its writer threads
+ * @param nanoTime a monotonic time in nanoseconds ({@link System#nanoTime()}, or a test's ticker): times requests
+ * and Retry-After holds
  * @param eventsApi the API of sinks built for a client
  * @param requestTimeout the time limit of one request of sinks built for a client
  * @param seriesCacheSize events an events.k8s.io/v1 sink remembers for its series
@@ -39,19 +42,27 @@ import org.jspecify.annotations.Nullable;
  */
 record SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jitter,
 		Sink.RequestListener requestListener, @Nullable TokenBucket writeBudget, Clock clock, int writers,
-		int writerQueueCapacity, EventsApi eventsApi, Duration requestTimeout, int seriesCacheSize,
+		int backlogCapacity, EventsApi eventsApi, Duration requestTimeout, int seriesCacheSize,
 		CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation, boolean deterministicNames, EventShape shape,
-		boolean tracing, @Nullable String traceparentAnnotation) {
+		boolean tracing, @Nullable String traceparentAnnotation, LongSupplier nanoTime) {
 
 	/** Settings without tracing. */
 	SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jitter,
 			Sink.RequestListener requestListener, @Nullable TokenBucket writeBudget, Clock clock, int writers,
-			int writerQueueCapacity, EventsApi eventsApi, Duration requestTimeout, int seriesCacheSize,
+			int backlogCapacity, EventsApi eventsApi, Duration requestTimeout, int seriesCacheSize,
 			CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation, boolean deterministicNames,
 			EventShape shape) {
-		this(retryPolicy, sleeper, jitter, requestListener, writeBudget, clock, writers, writerQueueCapacity, eventsApi,
+		this(retryPolicy, sleeper, jitter, requestListener, writeBudget, clock, writers, backlogCapacity, eventsApi,
 				requestTimeout, seriesCacheSize, coreV1Correlation, eventsV1Correlation, deterministicNames, shape, false,
-				null);
+				null, System::nanoTime);
+	}
+
+	/** These settings with {@code nanoTime} timing requests and Retry-After holds (a test's ticker). */
+	SinkSettings withNanoTime(LongSupplier nanoTime) {
+		return new SinkSettings(this.retryPolicy, this.sleeper, this.jitter, this.requestListener, this.writeBudget,
+				this.clock, this.writers, this.backlogCapacity, this.eventsApi, this.requestTimeout, this.seriesCacheSize,
+				this.coreV1Correlation, this.eventsV1Correlation, this.deterministicNames, this.shape, this.tracing,
+				this.traceparentAnnotation, nanoTime);
 	}
 
 }

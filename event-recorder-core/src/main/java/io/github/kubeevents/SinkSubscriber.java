@@ -8,25 +8,26 @@ import java.util.function.ToIntFunction;
 
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
-import io.github.kubeevents.sink.Sink;
-
+import io.kubernetes.client.common.KubernetesObject;
 import org.slf4j.LoggerFactory;
 
 /**
- * A subscriber that writes events to a sink (client-go's {@code StartRecordingToSink} watcher), for either events
- * API: on the broadcaster's distribution thread ({@link InlineSink}; it has no queue and no thread of its own) it
- * decides what to write (correlation, series) and hands the writes to its {@link SinkWriters}, which run them with
- * the sink's {@link WriteAttempts}; when the writer queue of a write is full, the distribution thread waits for room
- * there (backpressure; see {@link SinkWriters}). So {@link #onEvent} and {@link #tick} must never wait for anything
- * else: every subscriber of the broadcaster waits with them.
+ * The steps of a sink (client-go's {@code StartRecordingToSink} watcher), for either events API: what to write.
+ * On the broadcaster's distribution thread ({@link InlineSink}) it decides what to write (correlation, series) and
+ * submits the writes to its {@link SinkRun}, whose writer threads make the requests; at a stop it submits what must
+ * be written before the writers end, and on the sink's ending thread it ends its runs and counts what a shutdown
+ * leaves. The runs own everything that lives from a start to a stop (writers, retries, the stop's facts): the
+ * {@link InlineSink} starts, cancels, aborts and joins them.
  *
- * <p>Its {@link InlineSink} calls, in this order, from the distribution thread unless said otherwise:
- * {@link #resume()} and {@link #started()} at every start (the starting thread, before the distribution thread
- * runs); {@link #onEvent} per event and {@link #tick(Instant)} at least once a second of real time;
- * {@link #cancel()} (any thread) when a stop or shutdown begins; {@link #beforeStop(boolean)} at the stop marker,
- * once the events before the stop are handled (not after the deadline); {@link #stopped(boolean)} right after it,
- * which waits for the writers (on a short-lived thread of its own when the subscription is closed while running);
- * {@link #abort()} (any thread) if the deadline passes; {@link #closed()} once, when its subscription was closed.
+ * <p>{@link #onEvent}, {@link #tick} and {@link #beforeStop} run on the distribution thread and must never wait or
+ * make a request: every subscriber of the broadcaster would wait with them. A submit never waits (a full backlog
+ * drops the write, counted for this sink); what needs the API server (RBAC answers included) is asked on a writer
+ * thread.
+ *
+ * <p>The calls, in this order: {@link #onEvent} per event and {@link #tick(Instant)} at least once a second of real
+ * time; {@link #beforeStop(boolean)} at the stop marker, once the events before the stop are handled (not after the
+ * deadline); {@link #end(boolean)} right after it, on the sink's ending thread; {@link #closed()} once, when its
+ * subscription was closed.
  *
  * <p>Thread-safe.
  */
@@ -34,53 +35,17 @@ abstract class SinkSubscriber implements EventHandler {
 
 	protected final String name;
 
-	protected final SinkWriters writers;
-
-	protected final WriteAttempts attempts;
-
 	protected final EventCounters counters;
 
 	protected final EventNaming naming;
 
-	/** The SPI sink written to, for its lifecycle calls. */
-	private final Sink<?, ?> sink;
-
-	private volatile ApiChoice choice;
-
 	private volatile Runnable whenClosed = () -> {
 	};
 
-	/** Whether the deadline of the current stop passed ({@link #abort()}) ; cleared by {@link #resume()}. */
-	private volatile boolean aborted;
-
-	SinkSubscriber(String name, ApiChoice choice, Sink<?, ?> sink, SinkSettings settings, EventCounters counters,
-			EventNaming naming) {
+	SinkSubscriber(String name, EventCounters counters, EventNaming naming) {
 		this.name = name;
-		this.naming = naming;
-		this.choice = choice;
-		this.sink = sink;
 		this.counters = counters;
-		this.writers = new SinkWriters(name, settings.writers(), settings.writerQueueCapacity());
-		this.attempts = new WriteAttempts(choice.api(), settings, counters);
-	}
-
-	/**
-	 * A subscriber that writes through {@code primary}'s writers and attempts (the {@link SwitchingSinkSubscriber},
-	 * which builds none of its own): its {@link #writers()} are {@code primary}'s.
-	 */
-	SinkSubscriber(ApiChoice choice, SinkSubscriber primary) {
-		this.name = primary.name;
-		this.naming = primary.naming;
-		this.choice = choice;
-		this.sink = primary.sink;
-		this.counters = primary.counters;
-		this.writers = primary.writers;
-		this.attempts = primary.attempts;
-	}
-
-	/** A start: start the writer threads. */
-	void started() {
-		this.writers.start();
+		this.naming = naming;
 	}
 
 	/**
@@ -90,58 +55,43 @@ abstract class SinkSubscriber implements EventHandler {
 	void tick(Instant now) {
 	}
 
-	/** A stop or shutdown began: nothing waits any more; each pending write gets one attempt. Any thread. */
-	void cancel() {
-		this.attempts.cancel();
-		this.sink.cancel();
-	}
-
 	/**
 	 * The events before a stop or shutdown are handled: submit what must be written before the writers end.
+	 * Distribution thread.
 	 * @param shutdown whether the broadcaster shuts down for good
 	 */
 	void beforeStop(boolean shutdown) {
 	}
 
 	/**
-	 * The run ends: the writers finish their queues, then the sink releases what is idle.
-	 * @param shutdown whether the broadcaster shuts down for good (what the subscriber still holds is then lost, and
-	 * counted as {@code shutdown} drops)
+	 * The run ends, on the sink's ending thread: the runs' writers finish their backlog and end (see
+	 * {@link SinkRun#end()}); at a shutdown what the subscriber still holds is lost and counted as {@code shutdown}
+	 * drops, at a stop it is kept for the next start.
+	 * @param shutdown whether the broadcaster shuts down for good
 	 */
-	void stopped(boolean shutdown) {
-		this.writers.closeAndJoin();
-		this.sink.stopped();
-	}
+	abstract void end(boolean shutdown);
+
+	/** Every run of the sink, for the lifecycle (start, cancel, abort, join). */
+	abstract List<SinkRun<?, ?>> runs();
+
+	/** The run written through now: its backlog is the sink's gauges, its failures the sink's health. */
+	abstract SinkRun<?, ?> current();
+
+	/** The API it writes and why. */
+	abstract ApiChoice choice();
 
 	/**
-	 * A stop: writes what each stream of {@code streams} carries (occurrences that lost the precondition race and had
-	 * no later write of their stream to ride on). A write that fails leaves them carried: counted at shutdown by
-	 * {@link #countCarried}, kept for the next start at a stop.
+	 * On writer thread {@code thread} at a stop: writes what the streams it writes carry (deterministic names:
+	 * occurrences that lost the race for their Event and had no later write of their stream to ride on). A write
+	 * that fails leaves them carried: counted at shutdown by {@link #countCarried}, kept for the next start at a stop.
 	 */
-	<W> void submitCarried(StreamWriter<W, ?> streams) {
-		if (!this.naming.requested()) {
-			// only the deterministic-names mode writes through the streams
-			return;
+	static <W, E extends KubernetesObject> void writeCarried(int thread, SinkRun<E, ?> run,
+			StreamWriter<W, E> streams) {
+		for (StreamWriter.Carried<W> carried : streams.carried()) {
+			if (run.writers().threadOf(carried.recorded()) == thread) {
+				run.attempts().write(carried, carried.recorded(), 0, streams::writeCarried);
+			}
 		}
-		// on every writer thread, behind the writes queued before: one of those may still lose its race and carry
-		this.writers.submitToEach((thread) -> new SinkWriters.Write() {
-
-			@Override
-			public void run() {
-				for (StreamWriter.Carried<W> carried : streams.carried()) {
-					if (SinkSubscriber.this.writers.threadOf(SinkWriters.shard(carried.recorded())) == thread) {
-						SinkSubscriber.this.attempts.write(carried.recorded(), 0,
-								(requests) -> streams.writeCarried(carried, requests));
-					}
-				}
-			}
-
-			@Override
-			public void dropped(DropReason reason) {
-				// what stays carried is counted by countCarried at shutdown
-			}
-
-		});
 	}
 
 	/** At shutdown: the occurrences {@code streams} still carry become {@code shutdown} drops. */
@@ -171,11 +121,6 @@ abstract class SinkSubscriber implements EventHandler {
 		}
 	}
 
-	/** Whether the deadline of the current stop passed. */
-	boolean aborted() {
-		return this.aborted;
-	}
-
 	/**
 	 * Sets what to do once the subscription was closed and the subscriber is done for good.
 	 * @param action the action
@@ -189,52 +134,18 @@ abstract class SinkSubscriber implements EventHandler {
 		this.whenClosed.run();
 	}
 
-	/** The deadline passed: cancel the requests in flight and count what is left. Any thread. */
-	void abort() {
-		this.aborted = true;
-		cancel();
-		this.writers.abort();
-		this.sink.abort();
-	}
-
-	/** The recorder starts again after a stop: writes wait and retry as usual again. Any thread. */
-	void resume() {
-		this.aborted = false;
-		this.attempts.resume();
-		this.sink.resume();
-	}
-
-	/**
-	 * Waits for the writer threads until the deadline.
-	 * @param deadlineNanos the {@link System#nanoTime()} deadline
-	 * @return {@code true} when they all ended
-	 */
-	boolean awaitTermination(long deadlineNanos) {
-		return this.writers.join(deadlineNanos);
-	}
-
-	/** The API it writes and why. */
-	ApiChoice choice() {
-		return this.choice;
-	}
-
-	void choice(ApiChoice choice) {
-		this.choice = choice;
-	}
-
 	/** How it names its Events. */
 	EventNaming naming() {
 		return this.naming;
 	}
 
-	/** Its writes so far. */
+	/** Its writes so far, over every run. */
 	RecorderStats.Writes writes() {
-		return this.attempts.stats();
-	}
-
-	/** Refusals since its last written event. */
-	long rejectedInARow() {
-		return this.attempts.rejectedInARow();
+		RecorderStats.Writes total = RecorderStats.Writes.ZERO;
+		for (SinkRun<?, ?> run : runs()) {
+			total = total.plus(run.writes());
+		}
+		return total;
 	}
 
 	/**
@@ -243,11 +154,6 @@ abstract class SinkSubscriber implements EventHandler {
 	 */
 	List<RecorderStats.MissingAccess> missingAccessNow() {
 		return List.of();
-	}
-
-	/** Its writer queues, for the subscriber's gauges. */
-	SinkWriters writers() {
-		return this.writers;
 	}
 
 	/** Its snapshot, with the cache entries about the objects {@code filter} accepts. */

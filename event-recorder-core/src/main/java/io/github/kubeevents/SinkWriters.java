@@ -1,248 +1,202 @@
 package io.github.kubeevents;
 
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.IntFunction;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The threads that write one sink's events to the API server: a fixed number of daemon threads
- * ({@code kubeevents-writer-<sink>-<n>}), each with a bounded queue. Writes are sharded by object, so the writes
- * about one object stay in order (a PATCH never overtakes its CREATE) while different objects are written in
+ * The threads that write one sink's events to the API server, and the sink's backlog: a fixed number of daemon
+ * threads ({@code kubeevents-writer-<sink>-<n>}), each with a queue of its own. Writes are sharded by object, so the
+ * writes about one object stay in order (a PATCH never overtakes its CREATE) while different objects are written in
  * parallel. With one thread every write is in recording order, as in client-go; the default is four.
  *
- * <p>Only the broadcaster's distribution thread submits (a single producer: the sink's step runs there, see
- * {@link InlineSink}). <b>A full queue makes it wait for room</b> (backpressure) instead of dropping the write: a
- * writer queue fills only when the API server answers slowly, or a writer sleeps between attempts or waits for the
- * write budget, and the events behind it are better kept in the incoming queue, whose room the caller sees, than
- * dropped here although that queue has room. Loss can then only happen where the caller meets the full incoming
- * queue (counted there as {@code queue_full}, with the WARN summary of drops). The wait ends when a writer takes a
- * write from that queue, or at {@link #abort()} (the stop or shutdown deadline; the distribution thread is
- * interrupted too), when the write is counted as a {@code shutdown} drop; a stop's cancel does not end it, since the
- * writers then go on with one attempt per write and make room quickly. Writers never wait for the distribution
- * thread, so the wait cannot deadlock.
+ * <p><b>The backlog is bounded and never waits.</b> The queues together hold at most {@code capacity} writes (any
+ * queue may take all of them: a slow API server slows every writer of the sink alike). A write submitted while the
+ * backlog is full is dropped at once and counted as {@code queue_full} for this sink alone: the distribution
+ * thread that submits (see {@link InlineSink}) never waits here, so the logging handler, user handlers and other
+ * sinks go on at full speed whatever this sink's API server does, as each watcher of client-go's broadcaster
+ * drops its own events when its channel is full ({@code watch.DropIfChannelFull}). The default capacity (20,000
+ * writes) holds 100 s of a 200 events/s stream of distinct objects, or a burst of 10,000 first events, while the
+ * server is away or slow.
  *
- * <p><b>The cost, chosen deliberately:</b> while the distribution thread waits here, no subscriber gets events:
- * user {@link EventHandler}s (their queues and threads are their own, but they are fed by this thread) and other
- * sinks wait as long as this sink's API server is slow, and a frozen server fills the incoming queue, whose
- * {@code queue_full} drops then reach every subscriber. The alternative, dropping the write at a full writer queue
- * (a {@code queue_full} of this sink alone, the others unaffected), would lose a sink's events at the first burst
- * that a slow server meets although the incoming queue has room: the writers of a sink rarely fall behind for
- * another reason than their server, and an application has one sink in the common case, where the first policy
- * loses nothing the second would keep. An application whose own handlers must not wait for the API server can
- * run them on a broadcaster of their own.
+ * <p>A thread starts with the first write of its queue in a run ({@link #open()}), so a sink that writes nothing
+ * has no thread. {@link #closeAndJoin()} lets the threads finish their queues and end; the run's abort (the stop or
+ * shutdown deadline, {@link SinkRun#aborted()}) makes them count what is left as {@code shutdown} drops instead.
+ * The queues keep their writes across a stop. A thread that a stop abandoned (stuck in a call past the deadline)
+ * keeps its queue and goes on with the next run's writes once it returns: a second thread would break the order of
+ * an object's writes.
  *
- * <p>The wait is head-of-line: while one queue is full, the distribution thread submits nothing to the others either
- * (and runs no periodic work). That is chosen over an overflow per queue, which would make the memory unbounded,
- * and over skipping ahead to other objects, which would reorder the sink's decisions: the writers of a sink share
- * one API server, its slowness, its Retry-After pauses and the write budget, so a queue is rarely full while the
- * others are not, and the others keep writing what they hold meanwhile. While the distribution thread waits, the
- * sink's depth ({@code stats().subscribers()}, the {@code kubeevents.queue.depth} gauge) stays at its writer queues'
- * capacity and the incoming queue's depth ({@code stats().queue()}) climbs.
+ * <p>Thread-safe: the distribution thread submits, and the ending thread of a stop too.
  *
- * <p>{@link #closeAndJoin()} lets the threads finish their queues and end; {@link #abort()} (the stop or shutdown
- * deadline) makes them count what is left as {@code shutdown} drops instead. {@link #start()} starts new threads
- * after a stop; the queues keep their writes across it.
- *
- * <p>Thread-safe.
+ * @param <W> a write of the sink's API
  */
-final class SinkWriters {
+final class SinkWriters<W> {
 
-	/** One write, run on a writer thread. */
-	interface Write {
+	/** What a writer thread does with each write. */
+	interface Target<W> {
 
 		/** Writes, with whatever retries the write allows. Must not throw. */
-		void run();
+		void write(W write);
 
 		/** The write will not run. */
-		void dropped(DropReason reason);
+		void dropped(W write, DropReason reason);
+
+		/**
+		 * Writes what the streams written by thread {@code thread} carry (deterministic names: occurrences that lost
+		 * a race), behind the writes submitted before the stop.
+		 */
+		void writeCarried(int thread);
 
 	}
 
 	private static final Logger logger = LoggerFactory.getLogger(SinkWriters.class);
 
 	/**
-	 * The end marker a stop queues behind a queue's writes, stamped with the run ({@link #start()}) it ends. A writer
-	 * that a stop abandoned (stuck in a call past the deadline) may still be the thread of its queue after the next
-	 * start; it then meets the marker of an earlier run before that run's writes, and goes on.
+	 * The end marker a stop queues behind a queue's writes, stamped with the run ({@link #open()}) it ends. A writer
+	 * that a stop abandoned may still be the thread of its queue after the next start; it then meets the marker of an
+	 * earlier run before that run's writes, and goes on.
 	 */
-	private static final class End implements Write {
-
-		final int run;
-
-		End(int run) {
-			this.run = run;
-		}
-
-		@Override
-		public void run() {
-		}
-
-		@Override
-		public void dropped(DropReason reason) {
-		}
-
+	private record End(int run) {
 	}
 
-	/** How often the thread waiting for room looks whether the writers were aborted (besides its interrupt). */
-	private static final long ROOM_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+	/** The marker that makes a thread write what its streams carry ({@link #submitCarried()}). */
+	private static final Object CARRIED = new Object();
+
+	/** How often a stop waiting for its writers looks whether the deadline passed (besides their end). */
+	private static final long JOIN_CHECK_MILLIS = 100;
 
 	private final String sinkName;
 
-	private final ArrayBlockingQueue<Write>[] queues;
-
-	/**
-	 * The free slots of each queue: {@code capacity} less the writes it holds. The submitting thread takes one before
-	 * it queues a write (waiting while there is none), the writer gives it back when it takes the write out.
-	 */
-	private final Semaphore[] room;
+	private final LinkedBlockingQueue<Object>[] queues;
 
 	private final Thread[] threads;
+
+	/** Whether the thread of each queue belongs to the current run; guarded by {@code this}, read without. */
+	private final boolean[] started;
 
 	/** Whether the thread of each queue has taken its end marker and is ending; guarded by {@code this}. */
 	private final boolean[] ending;
 
-	/** The runs so far: each {@link #start()} begins one; guarded by {@code this}. */
+	/** The runs so far: each {@link #open()} begins one; guarded by {@code this}. */
 	private int run;
 
 	private final int capacity;
 
-	private final LongAdder queueFull = new LongAdder();
+	/** Writes in the queues, at most {@link #capacity}. */
+	private final AtomicInteger queued = new AtomicInteger();
 
-	/** Writes submitted and not yet run or dropped. */
+	/** Writes submitted and not yet finished (queued or running). */
 	private final AtomicInteger pending = new AtomicInteger();
 
-	private volatile boolean aborted;
+	private final LongAdder queueFull = new LongAdder();
+
+	private final Target<W> target;
+
+	private final SinkRun<?, ?> sinkRun;
 
 	@SuppressWarnings("unchecked")
-	SinkWriters(String sinkName, int threadCount, int capacity) {
+	SinkWriters(String sinkName, int threadCount, int capacity, Target<W> target, SinkRun<?, ?> sinkRun) {
 		this.sinkName = sinkName;
 		this.capacity = capacity;
-		this.queues = new ArrayBlockingQueue[threadCount];
+		this.target = target;
+		this.sinkRun = sinkRun;
+		this.queues = new LinkedBlockingQueue[threadCount];
 		this.threads = new Thread[threadCount];
+		this.started = new boolean[threadCount];
 		this.ending = new boolean[threadCount];
-		this.room = new Semaphore[threadCount];
 		for (int i = 0; i < threadCount; i++) {
-			// one slot more than the capacity, for the end marker
-			this.queues[i] = new ArrayBlockingQueue<>(capacity + 1);
-			this.room[i] = new Semaphore(capacity);
+			this.queues[i] = new LinkedBlockingQueue<>();
 		}
 	}
 
 	/** The key that keeps one object's writes on one writer thread: kind, namespace and name. */
-	static Object shard(RecordedEvent event) {
+	static int shard(RecordedEvent event) {
 		InvolvedObject object = event.regarding();
 		return Objects.hash(object.kind(), object.namespace(), object.name());
 	}
 
-	/**
-	 * Starts a thread for every queue whose thread is not running (the first start, or after a stop). A thread that
-	 * the last stop abandoned and that still runs keeps its queue: a second one would break the order of an
-	 * object's writes; it goes on with this run's writes once it returns.
-	 */
-	synchronized void start() {
-		this.aborted = false;
+	/** The index of the thread that writes the writes of {@code event}'s object. */
+	int threadOf(RecordedEvent event) {
+		return Math.floorMod(shard(event), this.queues.length);
+	}
+
+	/** A run begins: each queue's thread starts with its first write (or goes on, if a stop abandoned it alive). */
+	synchronized void open() {
 		this.run++;
-		for (int i = 0; i < this.threads.length; i++) {
-			if (this.threads[i] == null || !this.threads[i].isAlive() || this.ending[i]) {
-				this.ending[i] = false;
-				int index = i;
-				Thread thread = new Thread(() -> drain(index),
-						"kubeevents-writer-" + this.sinkName + ((this.threads.length > 1) ? "-" + i : ""));
-				thread.setDaemon(true);
-				this.threads[i] = thread;
-				thread.start();
+		java.util.Arrays.fill(this.started, false);
+	}
+
+	/**
+	 * Queues a write on the thread of {@code event}'s object, never waiting.
+	 * @return {@code false} when it was dropped: {@code queue_full} when the backlog is full, {@code shutdown} when
+	 * the run was aborted (the target was told)
+	 */
+	boolean submit(RecordedEvent event, W write) {
+		if (this.sinkRun.aborted()) {
+			this.target.dropped(write, DropReason.SHUTDOWN);
+			return false;
+		}
+		if (this.queued.incrementAndGet() > this.capacity) {
+			this.queued.decrementAndGet();
+			this.queueFull.increment();
+			if (logger.isDebugEnabled()) {
+				logger.debug("Backlog of sink '{}' is full ({} writes): write dropped as queue_full", this.sinkName,
+						this.capacity);
 			}
-		}
-	}
-
-	/**
-	 * Queues a write on the thread of {@code shard}, waiting while its queue is full (see the class comment).
-	 * @return {@code false} when the writers were aborted, before or while it waited (the write was told it is
-	 * dropped, as {@code shutdown})
-	 */
-	boolean submit(Object shard, Write write) {
-		return enqueue(threadOf(shard), write, true);
-	}
-
-	/**
-	 * Queues one write on every thread, behind what each has queued (a stop's work that must follow every write
-	 * submitted before it, on the thread of each shard), waiting for room in a full queue as {@link #submit} does.
-	 * @param write the write for the thread with the given index, from 0
-	 */
-	void submitToEach(IntFunction<Write> write) {
-		for (int i = 0; i < this.queues.length; i++) {
-			// not an event's write: a full queue is not counted as a queue_full drop
-			enqueue(i, write.apply(i), false);
-		}
-	}
-
-	/** The index of the thread that writes {@code shard}'s writes. */
-	int threadOf(Object shard) {
-		return Math.floorMod(shard.hashCode(), this.queues.length);
-	}
-
-	private boolean enqueue(int index, Write write, boolean countQueueFull) {
-		if (this.aborted) {
-			write.dropped(DropReason.SHUTDOWN);
+			this.target.dropped(write, DropReason.QUEUE_FULL);
 			return false;
 		}
-		Semaphore room = this.room[index];
-		if (!room.tryAcquire() && !awaitRoom(room, index)) {
-			write.dropped(DropReason.SHUTDOWN);
-			return false;
-		}
-		ArrayBlockingQueue<Write> queue = this.queues[index];
+		int index = threadOf(event);
 		this.pending.incrementAndGet();
-		if (!queue.offer(write)) {
-			// not while the queue holds one end marker at most (its extra slot); stops that abandoned a stuck thread
-			// may have queued more
-			room.release();
-			this.pending.decrementAndGet();
-			if (countQueueFull) {
-				this.queueFull.increment();
-			}
-			write.dropped(DropReason.QUEUE_FULL);
-			return false;
+		LinkedBlockingQueue<Object> queue = this.queues[index];
+		queue.offer(write);
+		if (!this.started[index]) {
+			startThread(index);
 		}
-		if (this.aborted && queue.remove(write)) {
+		if (this.sinkRun.aborted() && queue.remove(write)) {
 			// aborted meanwhile: its thread may already have counted what was left, so count this one here
-			room.release();
+			this.queued.decrementAndGet();
 			this.pending.decrementAndGet();
-			write.dropped(DropReason.SHUTDOWN);
+			this.target.dropped(write, DropReason.SHUTDOWN);
 			return false;
 		}
 		return true;
 	}
 
 	/**
-	 * The queue is full: waits until a writer takes a write out of it.
-	 * @return {@code true} with a slot taken; {@code false} when the writers were aborted or the submitting thread
-	 * interrupted (the stop or shutdown deadline; the interrupt is kept)
+	 * Queues, on every thread that ran in this run, the work of writing what its streams carry, behind what each has
+	 * queued: a write queued before may still lose its race and carry. Not a write of the backlog: never dropped.
 	 */
-	private boolean awaitRoom(Semaphore room, int index) {
-		if (logger.isDebugEnabled()) {
-			logger.debug("Writer queue {} of sink '{}' is full ({} writes): distribution waits for room", index,
-					this.sinkName, this.capacity);
-		}
-		try {
-			while (!this.aborted) {
-				if (room.tryAcquire(ROOM_CHECK_NANOS, TimeUnit.NANOSECONDS)) {
-					return true;
-				}
+	synchronized void submitCarried() {
+		for (int i = 0; i < this.queues.length; i++) {
+			if (this.started[i] && !this.ending[i]) {
+				this.pending.incrementAndGet();
+				this.queues[i].offer(CARRIED);
 			}
-			return false;
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
+	}
+
+	private synchronized void startThread(int index) {
+		if (this.started[index]) {
+			return;
 		}
+		this.started[index] = true;
+		Thread current = this.threads[index];
+		if (current != null && current.isAlive() && !this.ending[index]) {
+			// abandoned by a stop and still running: it keeps its queue
+			return;
+		}
+		this.ending[index] = false;
+		Thread thread = new Thread(() -> drain(index),
+				"kubeevents-writer-" + this.sinkName + ((this.threads.length > 1) ? "-" + index : ""));
+		thread.setDaemon(true);
+		this.threads[index] = thread;
+		thread.start();
 	}
 
 	/** Writes submitted and not yet finished (queued or running). */
@@ -250,31 +204,24 @@ final class SinkWriters {
 		return this.pending.get();
 	}
 
-	/**
-	 * Writes dropped because their thread's queue was full: none, since the submitter waits for room, unless a
-	 * writer thread that a stop abandoned still holds its queue's end marker.
-	 */
+	/** Writes dropped because the backlog was full. */
 	long queueFullCount() {
 		return this.queueFull.sum();
 	}
 
-	/** The capacity of all writer queues together. */
+	/** How many writes the backlog holds at most. */
 	int capacity() {
-		return this.capacity * this.queues.length;
+		return this.capacity;
 	}
 
-	/** Writes waiting over every writer queue. */
+	/** Writes waiting in the backlog. */
 	int depth() {
-		int depth = 0;
-		for (ArrayBlockingQueue<Write> queue : this.queues) {
-			depth += queue.size();
-		}
-		return depth;
+		return this.queued.get();
 	}
 
 	/**
-	 * Each thread finishes its queue and ends; waits for them, unless {@link #abort()} interrupts the waiting
-	 * thread meanwhile (then returns once they have noticed).
+	 * Each thread of this run finishes its queue and ends; waits for them, or until the run is aborted (then the
+	 * threads count what is left; one that ignores the abort is not waited for).
 	 */
 	void closeAndJoin() {
 		Thread[] running;
@@ -282,22 +229,24 @@ final class SinkWriters {
 			running = this.threads.clone();
 			End end = new End(this.run);
 			for (int i = 0; i < this.queues.length; i++) {
-				if (running[i] != null && running[i].isAlive() && !this.ending[i]) {
+				if (this.started[i] && running[i] != null && running[i].isAlive() && !this.ending[i]) {
 					this.queues[i].offer(end);
+				}
+				else {
+					running[i] = null;
 				}
 			}
 		}
 		for (Thread thread : running) {
-			if (thread == null || thread == Thread.currentThread()) {
-				continue;
-			}
-			try {
-				thread.join();
-			}
-			catch (InterruptedException ex) {
-				// the deadline passed: abort() interrupts the writers too
-				Thread.currentThread().interrupt();
-				return;
+			while (thread != null && thread != Thread.currentThread() && thread.isAlive()
+					&& !this.sinkRun.aborted()) {
+				try {
+					thread.join(JOIN_CHECK_MILLIS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
 			}
 		}
 	}
@@ -314,9 +263,8 @@ final class SinkWriters {
 		return ended;
 	}
 
-	/** The stop or shutdown deadline passed: stop writing, count what is left. */
+	/** The run was aborted (the stop or shutdown deadline): the threads stop writing and count what is left. */
 	void abort() {
-		this.aborted = true;
 		for (Thread thread : threads()) {
 			if (thread != null) {
 				thread.interrupt();
@@ -328,14 +276,14 @@ final class SinkWriters {
 		return this.threads.clone();
 	}
 
+	@SuppressWarnings("unchecked")
 	private void drain(int index) {
-		ArrayBlockingQueue<Write> queue = this.queues[index];
-		Semaphore room = this.room[index];
+		LinkedBlockingQueue<Object> queue = this.queues[index];
 		try {
 			while (true) {
-				Write write;
+				Object item;
 				try {
-					write = queue.take();
+					item = queue.take();
 				}
 				catch (InterruptedException ex) {
 					if (endsAtAbort(index)) {
@@ -345,24 +293,27 @@ final class SinkWriters {
 					// the interrupt of an abort that a start has lifted since (this thread outlived that stop)
 					continue;
 				}
-				if (write instanceof End end) {
+				if (item instanceof End end) {
 					if (endsHere(index, end)) {
 						break;
 					}
 					continue;
 				}
-				room.release();
 				try {
-					if (this.aborted) {
-						write.dropped(DropReason.SHUTDOWN);
+					if (item == CARRIED) {
+						if (!this.sinkRun.aborted()) {
+							this.target.writeCarried(index);
+						}
+						continue;
+					}
+					this.queued.decrementAndGet();
+					W write = (W) item;
+					if (this.sinkRun.aborted()) {
+						this.target.dropped(write, DropReason.SHUTDOWN);
 					}
 					else {
-						write.run();
+						run(write);
 					}
-				}
-				catch (Throwable ex) {
-					logger.error("Event write failed unexpectedly (dropped, counted as invalid_input)", ex);
-					write.dropped(DropReason.INVALID_INPUT);
 				}
 				finally {
 					this.pending.decrementAndGet();
@@ -370,15 +321,25 @@ final class SinkWriters {
 			}
 		}
 		finally {
-			if (this.aborted) {
-				dropLeftovers(queue, room);
+			if (this.sinkRun.aborted()) {
+				dropLeftovers(queue);
 			}
+		}
+	}
+
+	private void run(W write) {
+		try {
+			this.target.write(write);
+		}
+		catch (Throwable ex) {
+			logger.error("Event write failed unexpectedly (dropped, counted as invalid_input)", ex);
+			this.target.dropped(write, DropReason.INVALID_INPUT);
 		}
 	}
 
 	/** Interrupted: whether the thread ends (aborted), or goes on because a start has lifted the abort since. */
 	private synchronized boolean endsAtAbort(int index) {
-		if (!this.aborted) {
+		if (!this.sinkRun.aborted()) {
 			return false;
 		}
 		this.ending[index] = true;
@@ -390,20 +351,24 @@ final class SinkWriters {
 	 * begun another run since, leaving this queue and the writes behind the marker to this thread.
 	 */
 	private synchronized boolean endsHere(int index, End end) {
-		if (end.run != this.run) {
+		if (end.run() != this.run) {
 			return false;
 		}
 		this.ending[index] = true;
 		return true;
 	}
 
-	private void dropLeftovers(ArrayBlockingQueue<Write> queue, Semaphore room) {
-		Write left;
+	@SuppressWarnings("unchecked")
+	private void dropLeftovers(LinkedBlockingQueue<Object> queue) {
+		Object left;
 		while ((left = queue.poll()) != null) {
-			if (!(left instanceof End)) {
-				room.release();
-				this.pending.decrementAndGet();
-				left.dropped(DropReason.SHUTDOWN);
+			if (left instanceof End) {
+				continue;
+			}
+			this.pending.decrementAndGet();
+			if (left != CARRIED) {
+				this.queued.decrementAndGet();
+				this.target.dropped((W) left, DropReason.SHUTDOWN);
 			}
 		}
 	}

@@ -35,9 +35,6 @@ abstract class Subscriber implements Subscription {
 	/** Whether the broadcaster shut down while this subscriber was in it. */
 	volatile boolean terminated;
 
-	/** Whether the deadline of the current stop passed; cleared by the next start. */
-	volatile boolean aborted;
-
 	Subscriber(String name, Fanout fanout, EventCounters counters) {
 		this.name = Objects.requireNonNull(name, "name");
 		this.fanout = fanout;
@@ -79,6 +76,9 @@ abstract class Subscriber implements Subscription {
 	 */
 	abstract boolean join(long deadlineNanos);
 
+	/** Whether the deadline of the current stop passed; cleared by the next start. */
+	abstract boolean aborted();
+
 	/** Whether a thread of this subscriber may still run. */
 	abstract boolean isAlive();
 
@@ -108,7 +108,7 @@ abstract class Subscriber implements Subscription {
 	 * the event ({@code invalid_input}).
 	 */
 	final void handle(EventHandler handler, RecordedEvent event) {
-		if (this.aborted) {
+		if (aborted()) {
 			this.counters.drop(DropReason.SHUTDOWN, event);
 			return;
 		}

@@ -61,6 +61,9 @@ final class SubscriberQueue extends Subscriber {
 
 	private final LongAdder dropped = new LongAdder();
 
+	/** Whether the deadline of the current stop passed; cleared by the next start. */
+	private volatile boolean aborted;
+
 	/** The current thread; guarded by {@code this}. */
 	private @Nullable Thread thread;
 
@@ -92,6 +95,11 @@ final class SubscriberQueue extends Subscriber {
 	}
 
 	/** Queues one event for this subscriber; called by the distribution thread only. */
+	@Override
+	boolean aborted() {
+		return this.aborted;
+	}
+
 	@Override
 	public void offer(RecordedEvent event) throws InterruptedException {
 		if (this.closedByUser || this.terminated) {

@@ -14,15 +14,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The sink of {@code auto} once discovery chose events.k8s.io/v1: an events.k8s.io/v1 subscriber with the RBAC
- * fallback to a core/v1 one. When a write is refused with 403 and its {@link ApiFallback} decides that core/v1
- * serves better (or decided so at startup), this subscriber writes core/v1 from then on, through the core/v1
- * subscriber: the refused writes' occurrences are recorded there again (from the writer threads, through a bounded
- * queue the distribution thread drains; past its bound they are {@code queue_full} drops), and so are the occurrences
- * the series held that no write carried (handed over once, on the distribution thread). Every occurrence is thus
- * written once, by one API or the other.
+ * fallback to a core/v1 one, each with a run of its own. When a write is refused with 403 and its
+ * {@link ApiFallback} decides that core/v1 serves better (or decided so at startup), this subscriber writes core/v1
+ * from then on, through the core/v1 subscriber: the refused writes' occurrences are recorded there again (from the
+ * writer threads, through a bounded queue the distribution thread drains; past its bound they are {@code queue_full}
+ * drops), and so are the occurrences the series held that no write carried (handed over once, on the distribution
+ * thread). Every occurrence is thus written once, by one API or the other. Whether it switched is the
+ * {@link ApiFallback}'s one fact; this subscriber only remembers whether it handed the series over.
  *
- * <p>Its lifecycle calls go to both subscribers (the core/v1 one starts its writers at the switch); its writer
- * queues are the events.k8s.io/v1 subscriber's, its writes the sum of both.
+ * <p>Its gauges and health are the run written now ({@link #current()}), its writes the sum of both.
  *
  * <p>Thread-safe.
  */
@@ -41,7 +41,10 @@ final class SwitchingSinkSubscriber extends SinkSubscriber {
 
 	private final int reroutedCapacity;
 
-	/** Whether the series were handed over to core/v1; written by the distribution thread only. */
+	/**
+	 * Whether the series were handed over to core/v1; written by the distribution thread (or the ending thread, once
+	 * the distribution thread is done with this sink).
+	 */
 	private volatile boolean handedOver;
 
 	/**
@@ -52,42 +55,39 @@ final class SwitchingSinkSubscriber extends SinkSubscriber {
 	 */
 	SwitchingSinkSubscriber(EventsV1SinkSubscriber eventsV1, CoreV1SinkSubscriber coreV1, ApiFallback apiFallback,
 			int reroutedCapacity) {
-		super(eventsV1.choice(), eventsV1);
+		super(eventsV1.name, eventsV1.counters, eventsV1.naming);
 		this.eventsV1 = eventsV1;
 		this.coreV1 = coreV1;
 		this.apiFallback = apiFallback;
 		this.reroutedCapacity = reroutedCapacity;
-		eventsV1.attempts.onForbidden(this::forbidden);
+		eventsV1.onForbidden(this::forbidden);
 	}
 
 	@Override
 	public void onEvent(RecordedEvent recorded) {
-		current().onEvent(recorded);
+		writing().onEvent(recorded);
 	}
 
 	@Override
 	void tick(Instant now) {
-		current().tick(now);
+		writing().tick(now);
 	}
 
 	@Override
 	void beforeStop(boolean shutdown) {
-		current().beforeStop(shutdown);
+		writing().beforeStop(shutdown);
 	}
 
 	/**
-	 * The subscriber written through now: core/v1 once switched (the distribution thread then hands the series over,
-	 * once, and records the occurrences of refused writes there).
+	 * The subscriber written through now: core/v1 once switched (the series are then handed over, once, and the
+	 * occurrences of refused writes recorded there).
 	 */
-	private SinkSubscriber current() {
-		ApiChoice switched = this.apiFallback.switched();
-		if (switched == null) {
+	private SinkSubscriber writing() {
+		if (this.apiFallback.switched() == null) {
 			return this.eventsV1;
 		}
 		if (!this.handedOver) {
 			this.handedOver = true;
-			choice(switched);
-			this.coreV1.started();
 			for (SeriesCache.Unsubmitted unsubmitted : this.eventsV1.handOver()) {
 				for (int i = 0; i < unsubmitted.occurrences(); i++) {
 					this.coreV1.onEvent(unsubmitted.last());
@@ -119,20 +119,6 @@ final class SwitchingSinkSubscriber extends SinkSubscriber {
 		return true;
 	}
 
-	@Override
-	void started() {
-		this.eventsV1.started();
-		if (this.handedOver) {
-			this.coreV1.started();
-		}
-	}
-
-	@Override
-	void cancel() {
-		this.eventsV1.cancel();
-		this.coreV1.cancel();
-	}
-
 	/**
 	 * The events.k8s.io/v1 writers end first, so no refusal reroutes anything after them. A final write refused with
 	 * 403 may have switched the sink after {@link #beforeStop}: unless the deadline passed, its occurrences and the
@@ -140,12 +126,13 @@ final class SwitchingSinkSubscriber extends SinkSubscriber {
 	 * counted as {@code shutdown} drops at a shutdown, and kept for the next start at a stop.
 	 */
 	@Override
-	void stopped(boolean shutdown) {
-		this.eventsV1.endWriters(shutdown);
-		if (!this.eventsV1.aborted()) {
-			current();
+	void end(boolean shutdown) {
+		SinkRun<?, ?> eventsV1Run = this.eventsV1.current();
+		eventsV1Run.end();
+		if (!eventsV1Run.aborted()) {
+			writing();
 		}
-		this.coreV1.stopped(shutdown);
+		this.coreV1.end(shutdown);
 		if (shutdown) {
 			RecordedEvent refused;
 			while ((refused = this.rerouted.poll()) != null) {
@@ -157,36 +144,19 @@ final class SwitchingSinkSubscriber extends SinkSubscriber {
 	}
 
 	@Override
-	boolean aborted() {
-		return this.eventsV1.aborted();
+	List<SinkRun<?, ?>> runs() {
+		return List.of(this.eventsV1.current(), this.coreV1.current());
 	}
 
 	@Override
-	void abort() {
-		this.eventsV1.abort();
-		this.coreV1.abort();
+	SinkRun<?, ?> current() {
+		return (this.apiFallback.switched() != null) ? this.coreV1.current() : this.eventsV1.current();
 	}
 
 	@Override
-	void resume() {
-		this.eventsV1.resume();
-		this.coreV1.resume();
-	}
-
-	@Override
-	boolean awaitTermination(long deadlineNanos) {
-		boolean ended = this.eventsV1.awaitTermination(deadlineNanos);
-		return this.coreV1.awaitTermination(deadlineNanos) && ended;
-	}
-
-	@Override
-	RecorderStats.Writes writes() {
-		return this.eventsV1.writes().plus(this.coreV1.writes());
-	}
-
-	@Override
-	long rejectedInARow() {
-		return this.handedOver ? this.coreV1.rejectedInARow() : this.eventsV1.rejectedInARow();
+	ApiChoice choice() {
+		ApiChoice switched = this.apiFallback.switched();
+		return (switched != null) ? switched : this.eventsV1.choice();
 	}
 
 	/** The verbs refused on the API this sink writes now. */
@@ -198,10 +168,9 @@ final class SwitchingSinkSubscriber extends SinkSubscriber {
 
 	@Override
 	RecorderSnapshot.SinkSnapshot snapshot(int limit, Predicate<RecorderSnapshot.ObjectRef> filter) {
-		ApiChoice switched = this.apiFallback.switched();
+		ApiChoice choice = choice();
 		RecorderSnapshot.SinkSnapshot eventsV1 = this.eventsV1.snapshot(limit, filter);
-		ApiChoice choice = (switched != null) ? switched : choice();
-		RecorderSnapshot.@Nullable CorrelatorSnapshot correlator = (switched != null)
+		RecorderSnapshot.@Nullable CorrelatorSnapshot correlator = (this.apiFallback.switched() != null)
 				? this.coreV1.snapshot(limit, filter).correlator() : eventsV1.correlator();
 		return new RecorderSnapshot.SinkSnapshot(this.name, choice.api().value(), choice.reason(), writes(),
 				correlator, eventsV1.series(), eventsV1.missingAccess());

@@ -3,6 +3,8 @@ package io.github.kubeevents;
 import java.time.Clock;
 
 import io.github.kubeevents.sink.EventShape;
+import io.github.kubeevents.sink.EventSink;
+import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.Sink;
@@ -39,10 +41,23 @@ final class TestSinks {
 	 */
 	static SinkSettings settings(RetryPolicy policy, Sleeper sleeper, Sink.RequestListener listener, Clock clock,
 			EventShape shape, CorrelatorOptions coreV1) {
-		return new SinkSettings(policy, sleeper, () -> 0.5, listener, null, clock, 1, 1000, EventsApi.AUTO,
+		return new SinkSettings(policy, sleeper, () -> 0.5, listener, null, clock, 1, 4000, EventsApi.AUTO,
 				EventBroadcaster.Builder.DEFAULT_REQUEST_TIMEOUT, 4096, coreV1,
 				CorrelatorOptions.builder().aggregationEnabled(false).spamFilterEnabled(false).clock(clock).build(), false,
 				shape);
+	}
+
+	/**
+	 * A core/v1 run of {@code sink} whose writer threads hand each write to {@code target}, as a sink subscriber's
+	 * run does.
+	 * @param settings the settings (its writers and backlog capacity)
+	 * @param target what a writer thread does with each write
+	 * @return the run, not started
+	 */
+	static <W> SinkRun<CoreV1Event, EventSink.CountPatch> run(SinkSettings settings, EventSink sink,
+			SinkWriters.Target<W> target) {
+		return new SinkRun<>("test", EventsApi.CORE_V1, sink, "", settings,
+				new EventCounters(settings.clock(), java.time.Duration.ofSeconds(10)), target);
 	}
 
 }

@@ -146,7 +146,7 @@ public final class EndToEndWrite {
 		// the whole burst, so no queue drops whatever the number of writers (the server sets the pace either way)
 		EventBroadcaster.Builder builder = EventBroadcaster.builder()
 			.subscriberOptions(new Subscription.Options(events, Subscription.FullQueuePolicy.DROP))
-			.writerQueueCapacity(events)
+			.sinkBacklogCapacity(events)
 			.sinkWriters(writers)
 			.eventsApi(EventsApi.CORE_V1)
 			.correlatorOptions(correlator)

@@ -42,6 +42,12 @@ public final class RecorderStats {
 
 	private final @Nullable Rejection lastRejection;
 
+	private final long failedInARow;
+
+	private final @Nullable Failure lastFailure;
+
+	private final @Nullable Instant lastWritten;
+
 	private final List<Subscriber> subscribers;
 
 	private final @Nullable WriteBudget writeBudget;
@@ -64,6 +70,9 @@ public final class RecorderStats {
 		this.writes = builder.writes;
 		this.rejectedInARow = builder.rejectedInARow;
 		this.lastRejection = builder.lastRejection;
+		this.failedInARow = builder.failedInARow;
+		this.lastFailure = builder.lastFailure;
+		this.lastWritten = builder.lastWritten;
 		this.subscribers = List.copyOf(builder.subscribers);
 		this.writeBudget = builder.writeBudget;
 		this.writtenWithoutPatch = builder.writtenWithoutPatch;
@@ -154,6 +163,33 @@ public final class RecorderStats {
 	 */
 	public @Nullable Rejection lastRejection() {
 		return this.lastRejection;
+	}
+
+	/**
+	 * Failed write attempts since the last written event, whatever the failure: a server that cannot be reached, a
+	 * timeout, a 5xx, a refusal (expected refusals such as 409 AlreadyExists and namespaces that are gone not
+	 * counted), over the run each sink writes through now. 0 once an event is written.
+	 * @return the failed attempts in a row
+	 */
+	public long failedInARow() {
+		return this.failedInARow;
+	}
+
+	/**
+	 * The latest failed write attempt since the last written event, over every sink: what the health indicator
+	 * shows while writes fail.
+	 * @return the failure, or {@code null} when none failed since the last written event
+	 */
+	public @Nullable Failure lastFailure() {
+		return this.lastFailure;
+	}
+
+	/**
+	 * When a sink last wrote an event.
+	 * @return the broadcaster's clock at the latest written event, or {@code null} before the first
+	 */
+	public @Nullable Instant lastWritten() {
+		return this.lastWritten;
 	}
 
 	/**
@@ -257,6 +293,9 @@ public final class RecorderStats {
 				&& Objects.equals(this.writes, other.writes)
 				&& this.rejectedInARow == other.rejectedInARow
 				&& Objects.equals(this.lastRejection, other.lastRejection)
+				&& this.failedInARow == other.failedInARow
+				&& Objects.equals(this.lastFailure, other.lastFailure)
+				&& Objects.equals(this.lastWritten, other.lastWritten)
 				&& Objects.equals(this.subscribers, other.subscribers)
 				&& Objects.equals(this.writeBudget, other.writeBudget)
 				&& this.writtenWithoutPatch == other.writtenWithoutPatch
@@ -268,7 +307,8 @@ public final class RecorderStats {
 	@Override
 	public int hashCode() {
 		return Objects.hash(this.state, this.queue, this.accepted, this.dropped, this.truncatedNotes, this.formatFailures,
-				this.writes, this.rejectedInARow, this.lastRejection, this.subscribers, this.writeBudget,
+				this.writes, this.rejectedInARow, this.lastRejection, this.failedInARow, this.lastFailure,
+				this.lastWritten, this.subscribers, this.writeBudget,
 				this.writtenWithoutPatch, this.throttledByServer, this.missingAccess, this.naming);
 	}
 
@@ -283,6 +323,9 @@ public final class RecorderStats {
 				+ "writes=" + this.writes + ", "
 				+ "rejectedInARow=" + this.rejectedInARow + ", "
 				+ "lastRejection=" + this.lastRejection + ", "
+				+ "failedInARow=" + this.failedInARow + ", "
+				+ "lastFailure=" + this.lastFailure + ", "
+				+ "lastWritten=" + this.lastWritten + ", "
 				+ "subscribers=" + this.subscribers + ", "
 				+ "writeBudget=" + this.writeBudget + ", "
 				+ "writtenWithoutPatch=" + this.writtenWithoutPatch + ", "
@@ -316,6 +359,12 @@ public final class RecorderStats {
 		private long rejectedInARow = 0;
 
 		private @Nullable Rejection lastRejection;
+
+		private long failedInARow = 0;
+
+		private @Nullable Failure lastFailure;
+
+		private @Nullable Instant lastWritten;
 
 		private List<Subscriber> subscribers = List.of();
 
@@ -419,6 +468,36 @@ public final class RecorderStats {
 		 */
 		public Builder lastRejection(@Nullable Rejection lastRejection) {
 			this.lastRejection = lastRejection;
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#failedInARow()}.
+		 * @param failedInARow the value
+		 * @return this builder
+		 */
+		public Builder failedInARow(long failedInARow) {
+			this.failedInARow = failedInARow;
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#lastFailure()}.
+		 * @param lastFailure the value
+		 * @return this builder
+		 */
+		public Builder lastFailure(@Nullable Failure lastFailure) {
+			this.lastFailure = lastFailure;
+			return this;
+		}
+
+		/**
+		 * Sets {@link RecorderStats#lastWritten()}.
+		 * @param lastWritten the value
+		 * @return this builder
+		 */
+		public Builder lastWritten(@Nullable Instant lastWritten) {
+			this.lastWritten = lastWritten;
 			return this;
 		}
 
@@ -546,6 +625,24 @@ public final class RecorderStats {
 	 * @param error what the server answered
 	 */
 	public record Rejection(Instant at, String event, String error) {
+	}
+
+	/**
+	 * A write attempt that failed: what the health indicator shows while the API server does not take the writes.
+	 * @param at when it failed
+	 * @param api {@code core/v1} or {@code events.k8s.io/v1}
+	 * @param verb the request that failed: {@code create}, {@code patch} or {@code get}
+	 * @param result the class of the failure, as {@code Sink.RequestListener} tags it: {@code transport_error} (the
+	 * server could not be reached, or did not answer within the request time limit), {@code server_error} (5xx),
+	 * {@code client_error} (a refusal), {@code unexpected_response} or {@code invalid_request}
+	 * @param error what failed, e.g. {@code Failed to connect to /127.0.0.1:1} or the server's answer
+	 * @param server the API server written to, e.g. {@code https://10.0.0.1:443}; empty when unknown (a sink of
+	 * the application's)
+	 * @param givenUp whether the write was given up with this attempt (attempts used up, refused, or a stop): its
+	 * occurrences were dropped, rather than waiting for a retry
+	 */
+	public record Failure(Instant at, String api, String verb, String result, String error, String server,
+			boolean givenUp) {
 	}
 
 	/**

@@ -59,6 +59,15 @@ public interface EventsClient {
 	Sink<EventsV1Event, EventsV1Sink.SeriesPatch> eventsV1Sink(Duration requestTimeout);
 
 	/**
+	 * The API server this client writes to, as health and stats name it when writes fail ({@code lastFailure}).
+	 * The default is empty (unknown).
+	 * @return e.g. {@code https://10.0.0.1:443}
+	 */
+	default String server() {
+		return "";
+	}
+
+	/**
 	 * Whether the API server serves events.k8s.io/v1: one discovery request ({@code GET /apis/events.k8s.io/v1},
 	 * which every authenticated user may make).
 	 * @param timeout the time limit of the request; {@link Duration#ZERO} for the client's own

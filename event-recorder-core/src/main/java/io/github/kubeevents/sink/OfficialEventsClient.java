@@ -35,6 +35,11 @@ final class OfficialEventsClient implements EventsClient {
 	}
 
 	@Override
+	public String server() {
+		return this.client.getBasePath();
+	}
+
+	@Override
 	public Sink<CoreV1Event, EventSink.CountPatch> coreV1Sink(Duration requestTimeout) {
 		return OfficialSink.coreV1(this.client, requestTimeout);
 	}

@@ -61,6 +61,11 @@ public final class Fabric8EventsClient implements EventsClient {
 	 * @return the sink
 	 */
 	@Override
+	public String server() {
+		return String.valueOf(this.client.getMasterUrl());
+	}
+
+	@Override
 	public Sink<CoreV1Event, EventSink.CountPatch> coreV1Sink(Duration requestTimeout) {
 		return new Fabric8Sink<>(new Fabric8Requests(this.client, requestTimeout), Fabric8Sink.CORE_V1,
 				CoreV1Event.class);

@@ -147,7 +147,7 @@ public final class KubeEventsAutoConfiguration {
 			.eventsApi(sink.eventsApi())
 			.requestTimeout(sink.requestTimeout())
 			.sinkWriters(sink.writers())
-			.writerQueueCapacity(sink.writerQueueCapacity())
+			.sinkBacklogCapacity(sink.backlogCapacity())
 			.seriesCacheSize(sink.seriesCacheSize())
 			.deterministicNames(sink.deterministicNames())
 			.eventShape(sink.eventShape())

@@ -109,10 +109,10 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * none.
 	 * @param writers Number of threads writing to the API server; writes are sharded by object, so one object's
 	 * writes stay in order (1 writes every event in recording order, as client-go does).
-	 * @param writerQueueCapacity Maximum number of events waiting for each writer thread; when one is full (a slow
-	 * API server, a writer sleeping before a retry), distribution waits until there is room (every subscriber
-	 * waits), so events wait in the incoming queue and are dropped (queue_full) only when that is full too. The
-	 * sink's capacity in the endpoint and the queue gauges is writers times this.
+	 * @param backlogCapacity Maximum number of writes the API server sink holds for its writer threads while the
+	 * server is away or slow (all writers together); when it is full, the sink drops new writes (queue_full) and
+	 * nothing else waits: the logger, the application's handlers and other sinks go on. The default holds 100 s of
+	 * 200 distinct events/s; a held write takes about 1.5 KB.
 	 * @param seriesCacheSize Maximum number of Events remembered for their series (events.k8s.io/v1); the least
 	 * recently seen one is forgotten, after its final count is written.
 	 * @param rateLimit Client-side limit on API server requests (off unless qps is set).
@@ -136,7 +136,7 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 */
 	public record Sink(@DefaultValue("auto") SinkMode mode, @DefaultValue("auto") String api,
 			@DefaultValue("5s") Duration requestTimeout, @DefaultValue("4") int writers,
-			@DefaultValue("1000") int writerQueueCapacity, @DefaultValue("4096") int seriesCacheSize,
+			@DefaultValue("20000") int backlogCapacity, @DefaultValue("4096") int seriesCacheSize,
 			@DefaultValue RateLimit rateLimit, @DefaultValue Retry retry, @DefaultValue("auto") SinkClient client,
 			@DefaultValue("false") boolean deterministicNames, @DefaultValue("readers") String shape) {
 
@@ -151,7 +151,9 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 			require(requestTimeout != null && !requestTimeout.isNegative(), "kubeevents.sink.request-timeout",
 					requestTimeout, "must be zero (no limit) or positive");
 			require(writers >= 1 && writers <= 64, "kubeevents.sink.writers", writers, "must be between 1 and 64");
-			requireCapacity(writerQueueCapacity, "kubeevents.sink.writer-queue-capacity");
+			require(backlogCapacity >= 1 && backlogCapacity <= Subscription.Options.MAX_QUEUE_CAPACITY,
+					"kubeevents.sink.backlog-capacity", backlogCapacity,
+					"must be between 1 and " + Subscription.Options.MAX_QUEUE_CAPACITY);
 			require(seriesCacheSize >= 1, "kubeevents.sink.series-cache-size", seriesCacheSize, "must be at least 1");
 			require(client != null, "kubeevents.sink.client", client, "must be one of auto, official, fabric8");
 			require(shape != null && EventShape.fromValue(shape) != null, "kubeevents.sink.shape", shape,
@@ -205,9 +207,9 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * events/s from a cold JVM.
 	 * @param subscriberCapacity Maximum number of events waiting for each subscriber that has a queue of its own
 	 * (the logger, an application's handlers); not the API server sink, which runs on the distribution thread and
-	 * is bounded by sink.writer-queue-capacity. client-go's is 1000.
+	 * is bounded by sink.backlog-capacity. client-go's is 1000.
 	 * @param fullPolicy What to do when a subscriber's queue is full: "drop" the event for that subscriber, or
-	 * "wait" for room (which delays every subscriber). Not for the API server sink, which always waits.
+	 * "wait" for room (which delays every subscriber). Not for the API server sink, which always drops.
 	 */
 	public record Queue(@DefaultValue("10000") int capacity, @DefaultValue("10000") int subscriberCapacity,
 			@DefaultValue("drop") Subscription.FullQueuePolicy fullPolicy) {

@@ -1,5 +1,8 @@
 package io.github.kubeevents.health;
 
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 import io.github.kubeevents.EventBroadcaster;
@@ -14,14 +17,19 @@ import org.springframework.boot.health.contributor.Status;
 /**
  * Health of the Kubernetes event recorder, from in-memory state only (it never calls the API server):
  * <ul>
- * <li><b>UP</b> while the recorder runs and its writes succeed;</li>
- * <li><b>{@value #DEGRADED_CODE}</b> while it runs but the API server refuses its writes: none written yet and
- * refusals, or a number of refusals in a row ({@code management.health.kubeevents.rejections-in-a-row}, default
- * {@value #REJECTIONS_IN_A_ROW}; expected refusals such as 409 AlreadyExists not counted), e.g. RBAC without the
- * verbs; or while RBAC is known to refuse a verb on the API written (the access probe's answer of the last 5
- * minutes, at startup for the recorder's own namespace and after a refusal), so repeats are written as new Events
- * ({@code written_without_patch}) or events are refused. The status is not in Spring Boot's default status order, so it shows here
- * without changing the aggregate status or readiness; to let it count, add it to the order, e.g.
+ * <li><b>UP</b> while the recorder runs and its writes reach the API server;</li>
+ * <li><b>{@value #DEGRADED_CODE}</b> while it runs but its writes fail, whatever the failure: a number of failed
+ * attempts in a row ({@code management.health.kubeevents.failures-in-a-row}, default {@value #FAILURES_IN_A_ROW}:
+ * the server cannot be reached, does not answer within the request time limit, answers 5xx or refuses the write;
+ * expected refusals such as 409 AlreadyExists and namespaces that are gone not counted), any failed attempt before
+ * the first written event, or a write given up after its retries (counted as {@code retries_exhausted}) since the
+ * last written event; back to UP at the next written event. Its description names the failure and the API server,
+ * {@code lastFailure} the details. Also while RBAC is known to refuse a verb on the API written (the access probe's
+ * answer of the last 5 minutes, at startup for the recorder's own namespace and after a refusal), so repeats are
+ * written as new Events ({@code written_without_patch}) or events are refused; the description then names the
+ * missing verbs. The status is not in Spring Boot's default status order, so it shows here without changing the
+ * aggregate status or readiness (a restart does not bring an API server back, so it is not {@code DOWN}); to let
+ * it count, add it to the order, e.g.
  * {@code management.endpoint.health.status.order=down,out-of-service,degraded,up,unknown}, and map it with
  * {@code management.endpoint.health.status.http-mapping.degraded=503};</li>
  * <li><b>{@value #DEGRADED_CODE}</b> too while it is {@code starting}: started, but a thread the last stop
@@ -35,13 +43,15 @@ import org.springframework.boot.health.contributor.Status;
  *
  * <p>Details: {@code sink} (kubernetes, log or none), {@code api} and {@code apiReason} of the first sink (how
  * {@code auto} chose, and why it switched to core/v1 when RBAC refuses events.k8s.io/v1), {@code queueDepth},
- * {@code queueCapacity}, {@code accepted}, {@code dropped} (total over every reason), {@code rejectedInARow} and,
- * once the server refused an event, {@code lastRejection} with {@code at}, {@code event} and {@code error}; once
- * RBAC is known to refuse a verb on the API written, {@code missingAccess} naming each (e.g.
- * {@code "patch on core/v1 events in namespace 'shop'"}); once a repeat was written as a new Event,
- * {@code writtenWithoutPatch}; once the server answered 429, {@code throttledByServer} by source
- * ({@code api_priority_and_fairness}, {@code event_rate_limit});
- * with {@code kubeevents.sink.deterministic-names}, {@code naming} ({@code deterministic}, or
+ * {@code queueCapacity}, {@code accepted}, {@code dropped} (total over every reason), {@code failedInARow},
+ * {@code rejectedInARow}, once an event was written {@code lastWritten}, and while writes fail {@code lastFailure}
+ * with {@code at}, {@code api}, {@code verb}, {@code result} ({@code transport_error}, {@code server_error},
+ * {@code client_error}, ...), {@code error}, {@code server} (host:port) and {@code givenUp}; once the server refused
+ * an event, {@code lastRejection} with {@code at}, {@code event} and {@code error}; once RBAC is known to refuse a
+ * verb on the API written, {@code missingAccess} naming each (e.g. {@code "patch on core/v1 events in namespace
+ * 'shop'"}); once a repeat was written as a new Event, {@code writtenWithoutPatch}; once the server answered 429,
+ * {@code throttledByServer} by source ({@code api_priority_and_fairness}, {@code event_rate_limit}); with
+ * {@code kubeevents.sink.deterministic-names}, {@code naming} ({@code deterministic}, or
  * {@code client-go-fallback} when a sink fell back to client-go's names), {@code namingFallbacks} and, after a
  * fallback, {@code namingFallbackReason} (the verb RBAC refuses). A fallback does not change the status: events are
  * still written, with client-go's names.
@@ -50,57 +60,60 @@ import org.springframework.boot.health.contributor.Status;
  */
 public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 
-	/** The code of the status of a recorder whose writes the API server refuses. */
+	/** The code of the status of a recorder whose writes fail, or whose RBAC lacks a verb. */
 	public static final String DEGRADED_CODE = "DEGRADED";
 
-	/** The default number of refusals in a row, after a written event, that make the status {@value #DEGRADED_CODE}. */
-	public static final int REJECTIONS_IN_A_ROW = 3;
+	/** The default number of failed attempts in a row, after a written event, that make the status {@value #DEGRADED_CODE}. */
+	public static final int FAILURES_IN_A_ROW = 3;
 
-	/** The status of a recorder that runs while the API server refuses its writes. */
+	/**
+	 * The {@value #DEGRADED_CODE} status (statuses are equal by their code); each report carries a description of its
+	 * own, naming what fails.
+	 */
 	public static final Status DEGRADED = new Status(DEGRADED_CODE,
-			"the API server refuses the recorder's writes; see lastRejection");
+			"the recorder does not write as it should; see the details");
 
 	private final EventBroadcaster broadcaster;
 
 	private final KubeEventsStatus status;
 
-	private final int rejectionsInARow;
+	private final int failuresInARow;
 
 	/**
-	 * An indicator over {@code broadcaster} that is {@value #DEGRADED_CODE} after {@value #REJECTIONS_IN_A_ROW}
-	 * refusals in a row.
+	 * An indicator over {@code broadcaster} that is {@value #DEGRADED_CODE} after {@value #FAILURES_IN_A_ROW}
+	 * failed attempts in a row.
 	 * @param broadcaster the broadcaster
 	 * @param status where events go
 	 */
 	public KubeEventsHealthIndicator(EventBroadcaster broadcaster, KubeEventsStatus status) {
-		this(broadcaster, status, REJECTIONS_IN_A_ROW);
+		this(broadcaster, status, FAILURES_IN_A_ROW);
 	}
 
 	/**
 	 * An indicator over {@code broadcaster}.
 	 * @param broadcaster the broadcaster
 	 * @param status where events go
-	 * @param rejectionsInARow refusals in a row, after a written event, that make the status
+	 * @param failuresInARow failed attempts in a row, after a written event, that make the status
 	 * {@value #DEGRADED_CODE} (at least 1)
-	 * @throws IllegalArgumentException when {@code rejectionsInARow} is below 1
+	 * @throws IllegalArgumentException when {@code failuresInARow} is below 1
 	 */
-	public KubeEventsHealthIndicator(EventBroadcaster broadcaster, KubeEventsStatus status, int rejectionsInARow) {
+	public KubeEventsHealthIndicator(EventBroadcaster broadcaster, KubeEventsStatus status, int failuresInARow) {
 		super("Kubernetes event recorder health check failed");
 		this.broadcaster = Objects.requireNonNull(broadcaster, "broadcaster");
 		this.status = Objects.requireNonNull(status, "status");
-		if (rejectionsInARow < 1) {
-			throw new IllegalArgumentException("rejectionsInARow must be at least 1, was " + rejectionsInARow);
+		if (failuresInARow < 1) {
+			throw new IllegalArgumentException("failuresInARow must be at least 1, was " + failuresInARow);
 		}
-		this.rejectionsInARow = rejectionsInARow;
+		this.failuresInARow = failuresInARow;
 	}
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		RecorderStats stats = this.broadcaster.stats();
 		switch (stats.state()) {
-			case "running" -> builder.status((refused(stats, this.rejectionsInARow) || !stats.missingAccess().isEmpty())
-					? DEGRADED : Status.UP);
-			case "starting" -> builder.status(DEGRADED)
+			case "running" -> builder.status(running(stats));
+			case "starting" -> builder.status(new Status(DEGRADED_CODE, "starting: waiting for a thread the last stop"
+					+ " abandoned at its deadline; events are queued until it has ended"))
 				.withDetail("state", "starting: waiting for a thread the last stop abandoned at its deadline");
 			case "draining", "terminated" -> builder.down().withDetail("state", "shut down");
 			case "stopping", "stopped" -> builder.unknown().withDetail("state", "stopped");
@@ -116,7 +129,23 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("queueCapacity", stats.queue().capacity())
 			.withDetail("accepted", stats.accepted())
 			.withDetail("dropped", stats.totalDropped())
+			.withDetail("failedInARow", stats.failedInARow())
 			.withDetail("rejectedInARow", stats.rejectedInARow());
+		if (stats.lastWritten() != null) {
+			builder.withDetail("lastWritten", stats.lastWritten());
+		}
+		RecorderStats.Failure failure = stats.lastFailure();
+		if (failure != null) {
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("at", failure.at());
+			details.put("api", failure.api());
+			details.put("verb", failure.verb());
+			details.put("result", failure.result());
+			details.put("error", failure.error());
+			details.put("server", server(failure));
+			details.put("givenUp", failure.givenUp());
+			builder.withDetail("lastFailure", details);
+		}
 		RecorderStats.Naming naming = stats.naming();
 		if (naming.deterministicNamesRequested()) {
 			builder.withDetail("naming", naming.mode()).withDetail("namingFallbacks", naming.fallbacks());
@@ -140,10 +169,55 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 		}
 	}
 
-	/** Whether the API server refuses the writes: none written and refusals, or several refusals in a row. */
-	private static boolean refused(RecorderStats stats, int rejectionsInARow) {
+	/** The status while running: UP, or DEGRADED with what fails, or with what RBAC refuses. */
+	private Status running(RecorderStats stats) {
+		RecorderStats.Failure failure = stats.lastFailure();
+		if (failure != null && failing(stats, failure)) {
+			return new Status(DEGRADED_CODE, "writes to the API server " + server(failure) + " fail ("
+					+ stats.failedInARow() + " failed attempt(s) in a row, the last one " + failure.result() + "): "
+					+ failure.error() + "; see lastFailure");
+		}
+		if (!stats.missingAccess().isEmpty()) {
+			return new Status(DEGRADED_CODE, "RBAC refuses the recorder "
+					+ String.join(", ", stats.missingAccess().stream().map(RecorderStats.MissingAccess::describe).toList())
+					+ (refusesCreate(stats) ? ": events are refused (rejected_by_server)"
+							: ": repeats are written as new Events (written_without_patch)")
+					+ "; see missingAccess");
+		}
+		return Status.UP;
+	}
+
+	/**
+	 * Whether the writes fail: several failed attempts in a row, any before the first written event, or a write
+	 * given up after its retries since the last written event.
+	 */
+	private boolean failing(RecorderStats stats, RecorderStats.Failure failure) {
 		long written = stats.writes().created() + stats.writes().patched();
-		return stats.rejectedInARow() > 0 && (written == 0 || stats.rejectedInARow() >= rejectionsInARow);
+		return stats.failedInARow() >= this.failuresInARow || written == 0 || failure.givenUp();
+	}
+
+	private static boolean refusesCreate(RecorderStats stats) {
+		return stats.missingAccess().stream().anyMatch((missing) -> "create".equals(missing.verb()));
+	}
+
+	/** The failing server as host:port, from its URL; the URL itself when it has no host. */
+	private String server(RecorderStats.Failure failure) {
+		String url = failure.server().isEmpty() && this.status.apiServer() != null ? this.status.apiServer()
+				: failure.server();
+		if (url == null || url.isEmpty()) {
+			return "(unknown)";
+		}
+		try {
+			URI uri = URI.create(url);
+			if (uri.getHost() == null) {
+				return url;
+			}
+			int port = (uri.getPort() >= 0) ? uri.getPort() : ("http".equalsIgnoreCase(uri.getScheme()) ? 80 : 443);
+			return uri.getHost() + ":" + port;
+		}
+		catch (IllegalArgumentException ex) {
+			return url;
+		}
 	}
 
 }

@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the
  * {@link KubeEventsHealthIndicator}, shown as {@code kubeevents} in the health endpoint. Needs
  * {@code spring-boot-health} on the classpath; switched off with {@code management.health.kubeevents.enabled=false};
- * {@code management.health.kubeevents.rejections-in-a-row} sets when it turns {@code DEGRADED}
+ * {@code management.health.kubeevents.failures-in-a-row} sets when it turns {@code DEGRADED}
  * ({@link KubeEventsHealthProperties}).
  */
 @AutoConfiguration(after = KubeEventsAutoConfiguration.class,
@@ -33,7 +33,7 @@ public final class KubeEventsHealthContributorAutoConfiguration {
 	@ConditionalOnMissingBean(name = "kubeeventsHealthIndicator")
 	KubeEventsHealthIndicator kubeeventsHealthIndicator(EventBroadcaster broadcaster, KubeEventsStatus status,
 			KubeEventsHealthProperties properties) {
-		return new KubeEventsHealthIndicator(broadcaster, status, properties.rejectionsInARow());
+		return new KubeEventsHealthIndicator(broadcaster, status, properties.failuresInARow());
 	}
 
 }

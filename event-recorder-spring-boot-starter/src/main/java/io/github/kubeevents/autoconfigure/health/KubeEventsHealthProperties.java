@@ -12,20 +12,21 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * <p>Immutable and thread-safe.
  *
- * @param rejectionsInARow Number of refusals in a row, after a written event, that make the health status
- * DEGRADED (with no event written yet, the first refusal does).
+ * @param failuresInARow Number of failed write attempts in a row, after a written event, that make the health
+ * status DEGRADED, whatever the failure (unreachable server, timeout, 5xx, refusal); with no event written yet the
+ * first failure does, and so does a write given up after its retries.
  */
 @ConfigurationProperties("management.health.kubeevents")
-public record KubeEventsHealthProperties(@DefaultValue("3") int rejectionsInARow) {
+public record KubeEventsHealthProperties(@DefaultValue("3") int failuresInARow) {
 
 	/**
 	 * Checks the value.
-	 * @param rejectionsInARow refusals in a row that make the status DEGRADED (default 3, at least 1)
+	 * @param failuresInARow failed attempts in a row that make the status DEGRADED (default 3, at least 1)
 	 */
 	public KubeEventsHealthProperties {
-		if (rejectionsInARow < 1) {
-			throw new InvalidKubeEventsPropertyException("management.health.kubeevents.rejections-in-a-row",
-					rejectionsInARow, "must be at least 1");
+		if (failuresInARow < 1) {
+			throw new InvalidKubeEventsPropertyException("management.health.kubeevents.failures-in-a-row",
+					failuresInARow, "must be at least 1");
 		}
 	}
 

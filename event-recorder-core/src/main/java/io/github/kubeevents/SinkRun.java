@@ -1,0 +1,170 @@
+package io.github.kubeevents;
+
+import java.time.Instant;
+
+import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.EventsApi;
+import io.github.kubeevents.sink.Sink;
+import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One sink's writing, from a start to its stop: the sink ({@link Sink}), its writer threads and their bounded backlog
+ * ({@link SinkWriters}), its request gate ({@link SinkRequests}) and its retry loop ({@link WriteAttempts}), and the
+ * two facts of a stop that all of them read: whether a stop began ({@link #stopping()}: nothing waits any more, each
+ * pending write gets its current attempt) and whether its deadline passed ({@link #aborted()}: nothing is written
+ * any more, what is left is counted). Both are written here and nowhere else; a {@link #start()} clears them.
+ *
+ * <p>A sink subscriber ({@link SinkSubscriber}) decides what to write and submits it here; its {@link InlineSink}
+ * drives the lifecycle: {@link #start()} at every start, {@link #cancel()} when a stop begins, {@link #end()} (on the
+ * sink's ending thread) when the writes before the stop were submitted, {@link #abort()} at the deadline.
+ *
+ * <p>Thread-safe.
+ *
+ * @param <E> the Event type of the API written
+ * @param <P> its patch
+ */
+final class SinkRun<E extends KubernetesObject, P extends Sink.Patch> {
+
+	private final String name;
+
+	private final Sink<E, P> sink;
+
+	private final SinkWriters<?> writers;
+
+	private final SinkRequests<E, P> requests;
+
+	private final WriteAttempts attempts;
+
+	/** Whether a stop or shutdown began; cleared by {@link #start()}. */
+	private volatile boolean stopping;
+
+	/** Whether the deadline of the current stop passed; cleared by {@link #start()}. */
+	private volatile boolean aborted;
+
+	/**
+	 * @param name the sink's subscriber name (its writer threads are {@code kubeevents-writer-<name>-<n>})
+	 * @param api the API written: the retry delay rule and the {@code api} of every request's report
+	 * @param sink where the Events go
+	 * @param server the API server written to, for failures in health and stats; empty when unknown
+	 * @param settings the broadcaster's settings shared by its sinks
+	 * @param counters the broadcaster's counters
+	 * @param target what a writer thread does with each write
+	 */
+	<W> SinkRun(String name, EventsApi api, Sink<E, P> sink, String server, SinkSettings settings,
+			EventCounters counters, SinkWriters.Target<W> target) {
+		this.name = name;
+		this.sink = sink;
+		this.requests = new SinkRequests<>(api, sink, settings, counters, this);
+		this.attempts = new WriteAttempts(api, server, settings, counters, this.requests, this);
+		this.writers = new SinkWriters<>(name, settings.writers(), settings.backlogCapacity(), target, this);
+	}
+
+	/** The sink's subscriber name. */
+	String name() {
+		return this.name;
+	}
+
+	/** Its requests, for the writer of each write. */
+	SinkRequests<E, P> requests() {
+		return this.requests;
+	}
+
+	/** Its retry loop. */
+	WriteAttempts attempts() {
+		return this.attempts;
+	}
+
+	/** Its writer threads and backlog. */
+	@SuppressWarnings("unchecked")
+	<W> SinkWriters<W> writers() {
+		return (SinkWriters<W>) this.writers;
+	}
+
+	/** Whether a stop or shutdown began: waits end, each pending write gets its current attempt only. */
+	boolean stopping() {
+		return this.stopping;
+	}
+
+	/** Whether the deadline of the current stop passed: nothing more is written, what is left is counted. */
+	boolean aborted() {
+		return this.aborted;
+	}
+
+	/**
+	 * A start, the first or after a stop: writes wait and retry as usual again, and the writer threads start with
+	 * the first write of each (a run that never writes, e.g. the core/v1 fallback of a sink that never switches,
+	 * starts none).
+	 */
+	void start() {
+		this.aborted = false;
+		this.stopping = false;
+		this.sink.resume();
+		this.writers.open();
+	}
+
+	/** A stop or shutdown began: nothing waits any more; each pending write gets its current attempt. Any thread. */
+	void cancel() {
+		this.stopping = true;
+		this.requests.wakeAll();
+		this.sink.cancel();
+	}
+
+	/** The deadline passed: requests in flight are cancelled, what is left is counted. Any thread. */
+	void abort() {
+		this.aborted = true;
+		cancel();
+		this.writers.abort();
+		this.sink.abort();
+	}
+
+	/**
+	 * The writes before the stop were submitted: the writer threads finish their backlog and end (or are aborted
+	 * meanwhile), then the sink releases what is idle. Waits; never on the distribution thread.
+	 */
+	void end() {
+		this.writers.closeAndJoin();
+		this.sink.stopped();
+	}
+
+	/**
+	 * Waits for the writer threads until the deadline.
+	 * @param deadlineNanos the {@link System#nanoTime()} deadline
+	 * @return {@code true} when they all ended
+	 */
+	boolean join(long deadlineNanos) {
+		return this.writers.join(deadlineNanos);
+	}
+
+	/** Its writes so far. */
+	RecorderStats.Writes writes() {
+		return this.attempts.stats();
+	}
+
+	/** Its backlog, as the subscriber's gauges show it. */
+	RecorderStats.Subscriber stats(String subscriber) {
+		return new RecorderStats.Subscriber(subscriber, this.writers.depth(), this.writers.capacity(),
+				Subscription.FullQueuePolicy.DROP.tag(), this.writers.queueFullCount());
+	}
+
+	/** Refusals since its last written event. */
+	long rejectedInARow() {
+		return this.attempts.rejectedInARow();
+	}
+
+	/** Failed attempts since its last written event, whatever the failure. */
+	long failedInARow() {
+		return this.attempts.failedInARow();
+	}
+
+	/** The latest failed attempt, or {@code null} when none failed since the last written event. */
+	RecorderStats.@Nullable Failure lastFailure() {
+		return this.attempts.lastFailure();
+	}
+
+	/** When an event was last written, or {@code null} before the first. */
+	@Nullable Instant lastWritten() {
+		return this.attempts.lastWritten();
+	}
+
+}
