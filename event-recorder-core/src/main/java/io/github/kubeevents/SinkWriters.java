@@ -220,8 +220,8 @@ final class SinkWriters<W> {
 	}
 
 	/**
-	 * Each thread of this run finishes its queue and ends; waits for them, or until the run is aborted (then the
-	 * threads count what is left; one that ignores the abort is not waited for).
+	 * Each thread finishes its queue and ends; waits for them, or until the run is aborted (then the threads count
+	 * what is left; one that ignores the abort is not waited for).
 	 */
 	void closeAndJoin() {
 		Thread[] running;
@@ -229,7 +229,7 @@ final class SinkWriters<W> {
 			running = this.threads.clone();
 			End end = new End(this.run);
 			for (int i = 0; i < this.queues.length; i++) {
-				if (this.started[i] && running[i] != null && running[i].isAlive() && !this.ending[i]) {
+				if (running[i] != null && running[i].isAlive() && !this.ending[i]) {
 					this.queues[i].offer(end);
 				}
 				else {

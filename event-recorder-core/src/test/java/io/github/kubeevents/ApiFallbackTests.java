@@ -77,9 +77,9 @@ class ApiFallbackTests {
 		}, EventsAccess.WRITE_VERBS, this.clock));
 		SwitchingSinkSubscriber sink = new SwitchingSinkSubscriber(new EventsV1SinkSubscriber("sink", this.eventsV1,
 				new ApiChoice(EventsApi.EVENTS_V1, "auto: the API server serves events.k8s.io/v1"), settings,
-				this.counters, EventNaming.clientGo(), apiFallback, null), fallback, apiFallback,
-				settings.writers() * settings.writerQueueCapacity());
-		this.broadcaster.subscribe("sink", sink);
+				this.counters, EventNaming.clientGo(), apiFallback, null, ""), fallback, apiFallback,
+				settings.backlogCapacity());
+		this.broadcaster.subscribeSink(sink);
 		this.broadcaster.start();
 		return sink;
 	}
@@ -308,7 +308,7 @@ class ApiFallbackTests {
 		assertThat(this.accessReviews).as("the namespace's answers are remembered")
 			.containsExactly("events.k8s.io create ns", "events.k8s.io patch ns", " create ns", " patch ns");
 		assertThat(sink.snapshot(0, (object) -> true).api()).isEqualTo("events.k8s.io/v1");
-		assertThat(sink.rejectedInARow()).isEqualTo(2);
+		assertThat(sink.current().rejectedInARow()).isEqualTo(2);
 	}
 
 	@Test
@@ -332,7 +332,7 @@ class ApiFallbackTests {
 		assertThat(this.accessReviews).isEmpty();
 		assertThat(this.coreV1.calls()).isEmpty();
 		assertThat(sink.snapshot(0, (object) -> true).api()).isEqualTo("events.k8s.io/v1");
-		assertThat(sink.rejectedInARow()).as("an expected refusal").isZero();
+		assertThat(sink.current().rejectedInARow()).as("an expected refusal").isZero();
 	}
 
 	@Test

@@ -79,19 +79,19 @@ class ApiServerValidationTests {
 				TestSinks.settings(RetryPolicy.defaults(), (d) -> {
 				}, (api, verb, result, duration) -> {
 				}, clock), counters);
-		subscriber.started();
+		TestSinks.start(subscriber);
 		try {
 			for (RecordedEvent event : List.of(event("..", Map.of()), event("a%b", Map.of()),
 					event("shop", Map.of("bad key", "v")), event("shop", Map.of()))) {
 				subscriber.onEvent(event);
 			}
-			Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> subscriber.writers().pending() == 0);
+			Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> TestSinks.pending(subscriber) == 0);
 			assertThat(sink.calls()).singleElement()
 				.satisfies((call) -> assertThat(call.event().getMetadata().getNamespace()).isEqualTo("shop"));
 			assertThat(counters.dropped(DropReason.INVALID_INPUT)).isEqualTo(3);
 		}
 		finally {
-			subscriber.stopped(false);
+			subscriber.end(false);
 		}
 	}
 

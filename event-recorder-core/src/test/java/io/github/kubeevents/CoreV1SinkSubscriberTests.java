@@ -54,13 +54,13 @@ class CoreV1SinkSubscriberTests {
 
 	@AfterEach
 	void stopWriters() {
-		this.recordings.forEach((recording) -> recording.stopped(false));
+		this.recordings.forEach((recording) -> recording.end(false));
 	}
 
 	/** Handles one event and waits until its writes are done (the writes run on the sink's writer thread). */
 	private static void handle(CoreV1SinkSubscriber recording, RecordedEvent event) {
 		recording.onEvent(event);
-		Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> recording.writers().pending() == 0);
+		Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> TestSinks.pending(recording) == 0);
 	}
 
 	private CoreV1SinkSubscriber recording(RetryPolicy policy, Sleeper sleeper) {
@@ -76,7 +76,7 @@ class CoreV1SinkSubscriberTests {
 				(api, verb, result, duration) -> this.requests.add(api + " " + verb + " " + result), this.clock, shape);
 		CoreV1SinkSubscriber recording = new CoreV1SinkSubscriber("sink", sink,
 				new ApiChoice(EventsApi.CORE_V1, "configured"), settings, this.counters);
-		recording.started();
+		TestSinks.start(recording);
 		this.recordings.add(recording);
 		return recording;
 	}
@@ -200,9 +200,9 @@ class CoreV1SinkSubscriberTests {
 				}, this.clock);
 		CoreV1SinkSubscriber recording = new CoreV1SinkSubscriber("sink", this.sink,
 				new ApiChoice(EventsApi.CORE_V1, "configured"), settings, this.counters);
-		recording.started();
+		TestSinks.start(recording);
 		this.recordings.add(recording);
-		try (LogCapture log = LogCapture.of(WriteAttempts.class, Level.WARN)) {
+		try (LogCapture log = LogCapture.of(SinkRequests.class, Level.WARN)) {
 			handle(recording, pod());
 			handle(recording, pod());
 			handle(recording, pod());
@@ -385,7 +385,7 @@ class CoreV1SinkSubscriberTests {
 			this.sink.failNext(transport());
 		}
 		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
-		recording.cancel();
+		TestSinks.cancel(recording);
 		handle(recording, pod());
 		assertThat(this.sink.calls()).hasSize(1);
 		assertThat(this.sleeps).isEmpty();
@@ -403,7 +403,7 @@ class CoreV1SinkSubscriberTests {
 		CoreV1SinkSubscriber[] self = new CoreV1SinkSubscriber[1];
 		self[0] = recording(RetryPolicy.defaults(), (duration) -> {
 			this.sleeps.add(duration);
-			self[0].cancel();
+			TestSinks.cancel(self[0]);
 		});
 		handle(self[0], pod());
 		assertThat(this.sink.calls()).hasSize(1);
@@ -427,7 +427,7 @@ class CoreV1SinkSubscriberTests {
 	@Test
 	void abortCancelsAndAbortsTheSink() {
 		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());
-		recording.abort();
+		TestSinks.abort(recording);
 		assertThat(this.sink.cancelCalls()).isEqualTo(1);
 		assertThat(this.sink.abortCalls()).isEqualTo(1);
 	}

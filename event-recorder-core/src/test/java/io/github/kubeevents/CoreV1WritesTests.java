@@ -49,7 +49,7 @@ class CoreV1WritesTests {
 			new ApiChoice(EventsApi.CORE_V1, "configured"),
 			TestSinks.settings(RetryPolicy.defaults(), (duration) -> {
 			}, (api, verb, result, duration) -> {
-			}, this.clock), this.counters, this.access, EventNaming.clientGo());
+			}, this.clock), this.counters, this.access, EventNaming.clientGo(), "");
 
 	private final InvolvedObject pod = TestEvents.object("Pod", "db-0", "ns");
 
@@ -64,9 +64,9 @@ class CoreV1WritesTests {
 
 	@AfterEach
 	void stop() {
-		this.subscriber.cancel();
-		this.subscriber.stopped(false);
-		this.others.forEach((other) -> other.stopped(false));
+		TestSinks.cancel(this.subscriber);
+		this.subscriber.end(false);
+		this.others.forEach((other) -> other.end(false));
 	}
 
 	/** A started subscriber of core/v1 with {@code options} for its correlator. */
@@ -76,8 +76,8 @@ class CoreV1WritesTests {
 				new ApiChoice(EventsApi.CORE_V1, "configured"),
 				TestSinks.settings(RetryPolicy.defaults(), (duration) -> {
 				}, (api, verb, result, duration) -> {
-				}, this.clock, EventShape.CLIENT_GO, options), this.counters, access, naming);
-		other.started();
+				}, this.clock, EventShape.CLIENT_GO, options), this.counters, access, naming, "");
+		TestSinks.start(other);
 		this.others.add(other);
 		return other;
 	}
@@ -99,7 +99,7 @@ class CoreV1WritesTests {
 	}
 
 	private static void settle(CoreV1SinkSubscriber subscriber) {
-		await().atMost(WAIT).until(() -> subscriber.writers().pending() == 0);
+		await().atMost(WAIT).until(() -> TestSinks.pending(subscriber) == 0);
 	}
 
 	/**
@@ -107,7 +107,7 @@ class CoreV1WritesTests {
 	 * CREATE follows it.
 	 */
 	private void twiceWithThePatchFailing(EventSinkException failure, Duration between) {
-		this.subscriber.started();
+		TestSinks.start(this.subscriber);
 		occur(this.subscriber);
 		this.clock.advance(between);
 		this.sink.failNext(failure);
@@ -133,7 +133,7 @@ class CoreV1WritesTests {
 
 	@Test
 	void aRepeatWhosePatchIsRefusedWith403IsCreatedAsAFreshEventOfItsOwn() {
-		this.subscriber.started();
+		TestSinks.start(this.subscriber);
 		RecordedEvent occurrence = TestEvents.recorded("BackOff", "Back-off", TestEvents.object("Pod", "db-0", "ns"));
 		this.subscriber.onEvent(occurrence);
 		await().atMost(WAIT).until(() -> this.sink.calls().size() == 1);
@@ -283,12 +283,15 @@ class CoreV1WritesTests {
 
 	@Test
 	void aStreamWriteTellsTheCorrelatorThisProcesssCountWithTheServersResourceVersion() {
-		CoreV1SinkSubscriber streams = streams(this.server.coreV1Sink(), null);
 		SinkSettings settings = TestSinks.settings(RetryPolicy.defaults(), (duration) -> {
 		}, (api, verb, result, duration) -> {
 		}, this.clock);
-		CoreV1Writes writes = new CoreV1Writes(this.server.coreV1Sink(), streams.attempts, settings, this.counters,
-				null, EventNaming.of(true));
+		SinkRun<CoreV1Event, EventSink.CountPatch> run = TestSinks.run(settings, this.server.coreV1Sink(),
+				new SinkWritersTests.NoTarget());
+		run.start();
+		EventWriter<CoreV1Writes.Write, CoreV1Event, EventSink.CountPatch> writer = new EventWriter<>(
+				EventsApi.CORE_V1, new CoreV1Writes(settings), run.requests(), this.counters, EventNaming.of(true), null,
+				null, 4096, settings);
 		EventCorrelator correlator = new EventCorrelator(settings.coreV1Correlation());
 		List<CoreV1Event> learned = new CopyOnWriteArrayList<>();
 		for (int i = 0; i < 2; i++) {
@@ -297,11 +300,12 @@ class CoreV1WritesTests {
 			event.getMetadata().setName(DeterministicNames.coreV1(event, false));
 			CoreV1Writes.Write write = new CoreV1Writes.Write(recorded, correlator.correlate(event), 1,
 					recorded.timestamp(), true);
-			assertThat(streams.attempts.write(recorded, 1, (requests) -> {
-				CoreV1Event answer = writes.write(write, requests);
-				correlator.updateState(answer);
-				learned.add(answer);
-			})).isEqualTo(WriteAttempts.Outcome.WRITTEN);
+			WriteAttempts.Outcome<EventWriter.Written<CoreV1Event>> outcome = run.attempts()
+				.write(write, recorded, 1, writer);
+			assertThat(outcome.state()).isEqualTo(WriteAttempts.State.WRITTEN);
+			CoreV1Event answer = CoreV1Writes.learned(write, outcome.written());
+			correlator.updateState(answer);
+			learned.add(answer);
 			if (i == 0) {
 				// another process adds 4 between the writes
 				this.server.bump(storedKey(), 4);

@@ -310,7 +310,7 @@ class DropLoggingTests {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder()
 			.incomingQueueCapacity(50)
 			.subscriberOptions(new Subscription.Options(30, Subscription.FullQueuePolicy.DROP))
-			.writerQueueCapacity(30)
+			.sinkBacklogCapacity(30)
 			.retryPolicy(new RetryPolicy(12, Duration.ofHours(1))));
 		broadcaster.startRecordingToSink(sink);
 		EventRecorder recorder = broadcaster.newRecorder(EventSource.of("flood"));

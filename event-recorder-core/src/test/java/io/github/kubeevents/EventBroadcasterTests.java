@@ -360,32 +360,32 @@ class EventBroadcasterTests {
 	}
 
 	@Test
-	void sinkCapacityIsEveryWriterQueueAndNoSubscriberQueue() {
+	void aSinksCapacityIsItsBacklogOverEveryWriterAndNoSubscriberQueue() {
 		EventBroadcaster broadcaster = broadcaster(EventBroadcaster.builder()
 			.subscriberOptions(new Subscription.Options(7, Subscription.FullQueuePolicy.DROP))
 			.sinkWriters(3)
-			.writerQueueCapacity(5));
+			.sinkBacklogCapacity(5));
 		broadcaster.startRecordingToSink(new ScriptedSink());
 		broadcaster.startLogging();
-		// the sink runs on the distribution thread, which waits for room in its writer queues
-		assertThat(broadcaster.stats().subscribers()).containsExactly(new RecorderStats.Subscriber("sink", 0, 3 * 5,
-				"wait", 0), new RecorderStats.Subscriber("logging", 0, 7, "drop", 0));
-		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().writerQueueCapacity(0))
-			.withMessage("writerQueueCapacity must be between 1 and 16777216, was 0");
+		// the sink runs on the distribution thread, which drops a write its full backlog cannot take
+		assertThat(broadcaster.stats().subscribers()).containsExactly(new RecorderStats.Subscriber("sink", 0, 5,
+				"drop", 0), new RecorderStats.Subscriber("logging", 0, 7, "drop", 0));
+		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().sinkBacklogCapacity(0))
+			.withMessage("sinkBacklogCapacity must be between 1 and 16777216, was 0");
 	}
 
 	@Test
-	void everyQueueCapacityIsBoundedSinceItsSlotsAreAllocatedUpFront() {
+	void everyQueueCapacityIsBounded() {
 		int max = Subscription.Options.MAX_QUEUE_CAPACITY;
 		assertThat(max).isEqualTo(16_777_216);
 		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().incomingQueueCapacity(max + 1))
 			.withMessage("incoming queue capacity must be between 1 and 16777216, was 16777217");
-		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().writerQueueCapacity(max + 1))
-			.withMessage("writerQueueCapacity must be between 1 and 16777216, was 16777217");
+		assertThatIllegalArgumentException().isThrownBy(() -> EventBroadcaster.builder().sinkBacklogCapacity(max + 1))
+			.withMessage("sinkBacklogCapacity must be between 1 and 16777216, was 16777217");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new Subscription.Options(Integer.MAX_VALUE, Subscription.FullQueuePolicy.DROP))
 			.withMessage("subscriber queue capacity must be between 1 and 16777216, was 2147483647");
-		assertThat(EventBroadcaster.builder().incomingQueueCapacity(max).writerQueueCapacity(max)).isNotNull();
+		assertThat(EventBroadcaster.builder().incomingQueueCapacity(max).sinkBacklogCapacity(max)).isNotNull();
 	}
 
 	@Test

@@ -108,7 +108,7 @@ class EventsAccessTests {
 		if (this.namingAsksTheProbe) {
 			this.naming = EventNaming.of(true, access);
 		}
-		SinkSubscriber sink = factory.forAccess(choice, this.coreV1, this.eventsV1, access, (api) -> this.naming);
+		SinkSubscriber sink = factory.forAccess(choice, this.coreV1, this.eventsV1, access, (api) -> this.naming, "");
 		this.broadcaster.subscribe(sink.name, sink);
 		this.broadcaster.start();
 		return sink;

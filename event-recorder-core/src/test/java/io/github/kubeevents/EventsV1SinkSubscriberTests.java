@@ -238,7 +238,7 @@ class EventsV1SinkSubscriberTests {
 	void seriesCacheStaysAtItsBoundAndWritesTheFinalCountOfAnEvictedSeries() {
 		EventRecorder recorder = recorder(EventBroadcaster.builder().seriesCacheSize(100).incomingQueueCapacity(200_000)
 			.subscriberOptions(new Subscription.Options(200_000, Subscription.FullQueuePolicy.WAIT))
-			.writerQueueCapacity(200_000));
+			.sinkBacklogCapacity(200_000));
 		ObjectRecorder first = recorder.about(pod("first"));
 		first.warning("Repeated", "x");
 		first.warning("Repeated", "x");

@@ -64,9 +64,9 @@ class EventsV1StopAccountingTests {
 				new EventsAccess((group, verb, namespace) -> group.isEmpty(), EventsAccess.WRITE_VERBS, this.clock));
 		SwitchingSinkSubscriber sink = new SwitchingSinkSubscriber(new EventsV1SinkSubscriber("sink", this.eventsV1,
 				new ApiChoice(EventsApi.EVENTS_V1, "auto: the API server serves events.k8s.io/v1"), this.settings,
-				this.counters, EventNaming.clientGo(), apiFallback, null), fallback, apiFallback,
-				this.settings.writers() * this.settings.writerQueueCapacity());
-		this.broadcaster.subscribe("sink", sink);
+				this.counters, EventNaming.clientGo(), apiFallback, null, ""), fallback, apiFallback,
+				this.settings.backlogCapacity());
+		this.broadcaster.subscribeSink(sink);
 		this.broadcaster.start();
 		return sink;
 	}
@@ -137,14 +137,14 @@ class EventsV1StopAccountingTests {
 	void aShutdownPastItsDeadlineCountsEveryOccurrenceTheSeriesHeldAsShutdown() {
 		EventsV1SinkSubscriber sink = new EventsV1SinkSubscriber("sink", this.eventsV1,
 				new ApiChoice(EventsApi.EVENTS_V1, "events.k8s.io/v1"), this.settings, this.counters);
-		sink.started();
+		TestSinks.start(sink);
 		for (int i = 0; i < 7; i++) {
 			sink.onEvent(TestEvents.recorded("Unhealthy", "probe failed", TestEvents.object("Pod", "db-0", "ns")));
 		}
-		await().atMost(WAIT).until(() -> sink.writers().pending() == 0);
+		await().atMost(WAIT).until(() -> TestSinks.pending(sink) == 0);
 		// the deadline passed before the final writes (beforeStop is skipped), as SubscriberQueue does when aborted
-		sink.abort();
-		sink.stopped(true);
+		TestSinks.abort(sink);
+		sink.end(true);
 		assertThat(this.eventsV1.calls).extracting(Server.Call::describe).containsExactly("create 1", "patch 2");
 		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(5);
 		assertThat(this.counters.totalDropped()).isEqualTo(5);
@@ -154,15 +154,15 @@ class EventsV1StopAccountingTests {
 	void finalWritesThatTheAbortedWritersDropAreCountedOncePerOccurrence() {
 		EventsV1SinkSubscriber sink = new EventsV1SinkSubscriber("sink", this.eventsV1,
 				new ApiChoice(EventsApi.EVENTS_V1, "events.k8s.io/v1"), this.settings, this.counters);
-		sink.started();
+		TestSinks.start(sink);
 		for (int i = 0; i < 7; i++) {
 			sink.onEvent(TestEvents.recorded("Unhealthy", "probe failed", TestEvents.object("Pod", "db-0", "ns")));
 		}
-		await().atMost(WAIT).until(() -> sink.writers().pending() == 0);
+		await().atMost(WAIT).until(() -> TestSinks.pending(sink) == 0);
 		// aborted while the final PATCH (5 occurrences) was being submitted: the writers drop it
-		sink.abort();
+		TestSinks.abort(sink);
 		sink.beforeStop(true);
-		sink.stopped(true);
+		sink.end(true);
 		assertThat(this.eventsV1.calls).hasSize(2);
 		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).as("one per occurrence, not one per write")
 			.isEqualTo(5);
@@ -173,18 +173,17 @@ class EventsV1StopAccountingTests {
 	void aStopThatIsNotFinalKeepsWhatTheSeriesHoldForTheNextStart() {
 		EventsV1SinkSubscriber sink = new EventsV1SinkSubscriber("sink", this.eventsV1,
 				new ApiChoice(EventsApi.EVENTS_V1, "events.k8s.io/v1"), this.settings, this.counters);
-		sink.started();
+		TestSinks.start(sink);
 		for (int i = 0; i < 7; i++) {
 			sink.onEvent(TestEvents.recorded("Unhealthy", "probe failed", TestEvents.object("Pod", "db-0", "ns")));
 		}
-		await().atMost(WAIT).until(() -> sink.writers().pending() == 0);
-		sink.abort();
-		sink.stopped(false);
+		await().atMost(WAIT).until(() -> TestSinks.pending(sink) == 0);
+		TestSinks.abort(sink);
+		sink.end(false);
 		assertThat(this.counters.totalDropped()).isZero();
-		sink.resume();
-		sink.started();
+		TestSinks.start(sink);
 		sink.beforeStop(true);
-		sink.stopped(true);
+		sink.end(true);
 		assertThat(this.eventsV1.calls).extracting(Server.Call::describe)
 			.containsExactly("create 1", "patch 2", "patch 7");
 		assertThat(this.counters.totalDropped()).isZero();

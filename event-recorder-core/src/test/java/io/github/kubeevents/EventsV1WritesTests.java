@@ -48,7 +48,7 @@ class EventsV1WritesTests {
 			new ApiChoice(EventsApi.EVENTS_V1, "configured"),
 			TestSinks.settings(RetryPolicy.defaults(), (duration) -> {
 			}, (api, verb, result, duration) -> {
-			}, this.clock), this.counters, EventNaming.clientGo(), null, this.access);
+			}, this.clock), this.counters, EventNaming.clientGo(), null, this.access, "");
 
 	private final InvolvedObject pod = TestEvents.object("Pod", "db-0", "ns");
 
@@ -59,9 +59,9 @@ class EventsV1WritesTests {
 
 	@AfterEach
 	void stop() {
-		this.subscriber.cancel();
-		this.subscriber.stopped(false);
-		this.others.forEach((other) -> other.stopped(false));
+		TestSinks.cancel(this.subscriber);
+		this.subscriber.end(false);
+		this.others.forEach((other) -> other.end(false));
 	}
 
 	/** A started subscriber of events.k8s.io/v1. */
@@ -71,8 +71,8 @@ class EventsV1WritesTests {
 		}, (api, verb, result, duration) -> {
 		}, this.clock);
 		EventsV1SinkSubscriber other = new EventsV1SinkSubscriber("sink", sink,
-				new ApiChoice(EventsApi.EVENTS_V1, "configured"), settings, this.counters, naming, apiFallback, access);
-		other.started();
+				new ApiChoice(EventsApi.EVENTS_V1, "configured"), settings, this.counters, naming, apiFallback, access, "");
+		TestSinks.start(other);
 		this.others.add(other);
 		return other;
 	}
@@ -85,7 +85,7 @@ class EventsV1WritesTests {
 	}
 
 	private static void settle(EventsV1SinkSubscriber subscriber) {
-		await().atMost(WAIT).until(() -> subscriber.writers().pending() == 0);
+		await().atMost(WAIT).until(() -> TestSinks.pending(subscriber) == 0);
 	}
 
 	/** The one series entry of {@code subscriber}'s snapshot. */
@@ -103,7 +103,7 @@ class EventsV1WritesTests {
 	/** Records one occurrence twice (a CREATE, then the series' PATCH, which the server refuses with {@code refusal}). */
 	private RecordedEvent twiceWithThePatchRefused(EventSinkException refusal) {
 		this.sink.failAt.put(1, refusal);
-		this.subscriber.started();
+		TestSinks.start(this.subscriber);
 		RecordedEvent occurrence = TestEvents.recorded("BackOff", "Back-off", TestEvents.object("Pod", "db-0", "ns"));
 		this.subscriber.onEvent(occurrence);
 		this.subscriber.onEvent(occurrence);
@@ -171,7 +171,7 @@ class EventsV1WritesTests {
 
 	@Test
 	void aSeriesWriteReportsItsCountToTheSnapshot() {
-		this.subscriber.started();
+		TestSinks.start(this.subscriber);
 		occur(this.subscriber);
 		assertThat(entry(this.subscriber).countOnServer()).isEqualTo(1);
 		occur(this.subscriber);
@@ -182,7 +182,7 @@ class EventsV1WritesTests {
 	@Test
 	void laterOccurrencesWithoutPatchAreAnEventOfTheirOwnWithTheirSeriesAndTheirTimes() {
 		this.sink.failAt.put(1, EventSinkException.status(403, "Forbidden", "cannot patch events"));
-		this.subscriber.started();
+		TestSinks.start(this.subscriber);
 		for (int i = 0; i < 4; i++) {
 			occur(this.subscriber);
 			this.clock.advance(Duration.ofSeconds(1));
@@ -216,7 +216,7 @@ class EventsV1WritesTests {
 	@Test
 	void aHeartbeatWithoutPatchThatCarriesNoNewOccurrenceMakesNoRequest() {
 		this.sink.failAt.put(1, EventSinkException.status(403, "Forbidden", "cannot patch events"));
-		this.subscriber.started();
+		TestSinks.start(this.subscriber);
 		// 25 minutes after the start, so that the series lives until the heartbeat at 30 (and the probe's answer
 		// too, for 5 minutes)
 		this.clock.advance(Duration.ofMinutes(25));

@@ -3,11 +3,15 @@ package io.github.kubeevents;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 import io.github.kubeevents.introspect.RecorderSnapshot;
+import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
+import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.github.kubeevents.sink.RetryPolicy;
 import org.jetbrains.lincheck.Lincheck;
 import org.junit.jupiter.api.Test;
@@ -47,6 +51,7 @@ class InlineSinkModelTests {
 			subscriber.offer(TestEvents.recorded("Started", "started", TestEvents.object("Pod", "web-0", "shop")));
 			// the distribution thread at the stop marker, and the close
 			race(() -> subscriber.closeInput(false), subscriber::close);
+			awaitEnd(subscriber);
 			check(sink.handled.get() == 1, "handled " + sink.handled.get());
 			check(sink.beforeStop.get() == 1 && sink.stopped.get() == 1,
 					"beforeStop " + sink.beforeStop.get() + ", stopped " + sink.stopped.get());
@@ -66,19 +71,25 @@ class InlineSinkModelTests {
 			race(subscriber::start, subscriber::close);
 			// the stop marker of the run, if one began
 			subscriber.closeInput(false);
+			awaitEnd(subscriber);
 			check(sink.started.get() == sink.stopped.get(),
 					"started " + sink.started.get() + ", stopped " + sink.stopped.get());
 			check(sink.closed.get() == 1, "closed() called " + sink.closed.get() + " times");
 		});
 	}
 
+	/**
+	 * Waits for the run's end, which runs on the sink's ending thread after the stop marker or a close while
+	 * running; nothing to wait for when no run ended.
+	 */
+	private static void awaitEnd(InlineSink subscriber) {
+		check(subscriber.join(System.nanoTime() + TimeUnit.SECONDS.toNanos(60)), "the run did not end");
+	}
+
 	/** A sink subscriber that writes nothing and starts no writer threads: it counts its hooks. */
 	private static final class ModelSink extends SinkSubscriber {
 
-
 		final AtomicInteger handled = new AtomicInteger();
-
-		final AtomicInteger started = new AtomicInteger();
 
 		final AtomicInteger beforeStop = new AtomicInteger();
 
@@ -86,9 +97,31 @@ class InlineSinkModelTests {
 
 		final AtomicInteger closed = new AtomicInteger();
 
+		/** The run whose start this sink counts: it starts no thread of its own. */
+		final SinkRun<?, ?> run;
+
+		final AtomicInteger started = new AtomicInteger();
+
 		ModelSink() {
-			super("model", new ApiChoice(EventsApi.CORE_V1, "configured"),
-					new ScriptedSink(), SETTINGS, COUNTERS, EventNaming.clientGo());
+			super("model", COUNTERS, EventNaming.clientGo());
+			this.run = TestSinks.run(SETTINGS, new EventSink() {
+
+				@Override
+				public CoreV1Event create(CoreV1Event event) {
+					throw new UnsupportedOperationException();
+				}
+
+				@Override
+				public CoreV1Event patch(CoreV1Event event, CountPatch patch) {
+					throw new UnsupportedOperationException();
+				}
+
+				@Override
+				public void resume() {
+					ModelSink.this.started.incrementAndGet();
+				}
+
+			}, new SinkWritersTests.NoTarget());
 		}
 
 		@Override
@@ -97,29 +130,12 @@ class InlineSinkModelTests {
 		}
 
 		@Override
-		void started() {
-			this.started.incrementAndGet();
-		}
-
-		@Override
-		void resume() {
-		}
-
-		@Override
-		void cancel() {
-		}
-
-		@Override
-		void abort() {
-		}
-
-		@Override
 		void beforeStop(boolean shutdown) {
 			this.beforeStop.incrementAndGet();
 		}
 
 		@Override
-		void stopped(boolean shutdown) {
+		void end(boolean shutdown) {
 			this.stopped.incrementAndGet();
 		}
 
@@ -129,8 +145,18 @@ class InlineSinkModelTests {
 		}
 
 		@Override
-		boolean awaitTermination(long deadlineNanos) {
-			return true;
+		List<SinkRun<?, ?>> runs() {
+			return List.of(this.run);
+		}
+
+		@Override
+		SinkRun<?, ?> current() {
+			return this.run;
+		}
+
+		@Override
+		ApiChoice choice() {
+			return new ApiChoice(EventsApi.CORE_V1, "configured");
 		}
 
 		@Override

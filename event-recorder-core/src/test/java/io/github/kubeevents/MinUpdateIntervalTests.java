@@ -42,7 +42,7 @@ class MinUpdateIntervalTests {
 
 	@AfterEach
 	void stopWriters() {
-		this.recordings.forEach((recording) -> recording.stopped(false));
+		this.recordings.forEach((recording) -> recording.end(false));
 	}
 
 	private CoreV1SinkSubscriber recording(Duration interval) {
@@ -53,7 +53,7 @@ class MinUpdateIntervalTests {
 		}, this.clock, EventShape.CLIENT_GO, options);
 		CoreV1SinkSubscriber recording = new CoreV1SinkSubscriber("sink", this.sink,
 				new ApiChoice(EventsApi.CORE_V1, "configured"), settings, this.counters);
-		recording.started();
+		TestSinks.start(recording);
 		this.recordings.add(recording);
 		return recording;
 	}
@@ -72,7 +72,7 @@ class MinUpdateIntervalTests {
 	}
 
 	private static void settle(CoreV1SinkSubscriber recording) {
-		Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> recording.writers().pending() == 0);
+		Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> TestSinks.pending(recording) == 0);
 	}
 
 	private List<String> calls() {
@@ -152,7 +152,7 @@ class MinUpdateIntervalTests {
 		assertThat(calls()).containsExactly("create", "patch 5");
 		// released once: neither the end of the interval nor the end of the stop writes it again
 		tickAt(recording, START.plus(INTERVAL));
-		recording.stopped(false);
+		recording.end(false);
 		assertThat(calls()).containsExactly("create", "patch 5");
 		assertThat(this.counters.totalDropped()).isZero();
 	}
@@ -164,8 +164,8 @@ class MinUpdateIntervalTests {
 			occur(recording, Duration.ofSeconds(1));
 		}
 		settle(recording);
-		recording.abort();
-		recording.stopped(true);
+		TestSinks.abort(recording);
+		recording.end(true);
 		assertThat(calls()).containsExactly("create");
 		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(4);
 		assertThat(this.counters.totalDropped()).isEqualTo(4);
@@ -180,11 +180,11 @@ class MinUpdateIntervalTests {
 		settle(recording);
 		// the server hangs: the final write of the 4 held repeats is in flight when the deadline passes
 		this.sink.delayEachCall(Duration.ofHours(1));
-		recording.cancel();
+		TestSinks.cancel(recording);
 		recording.beforeStop(true);
 		Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> this.sink.callCount() == 2);
-		recording.abort();
-		recording.stopped(true);
+		TestSinks.abort(recording);
+		recording.end(true);
 		assertThat(calls()).containsExactly("create", "patch 5");
 		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(4);
 		assertThat(this.counters.totalDropped()).isEqualTo(4);

@@ -49,18 +49,20 @@ class RetryAfterTests {
 		this.server.close();
 	}
 
-	private WriteAttempts attempts(Sleeper sleeper) {
-		return new WriteAttempts(EventsApi.CORE_V1,
+	private SinkRun<CoreV1Event, EventSink.CountPatch> attempts(Sleeper sleeper) {
+		SinkRun<CoreV1Event, EventSink.CountPatch> run = TestSinks.run(
 				TestSinks.settings(RetryPolicy.defaults(), sleeper, (api, verb, result, duration) -> {
-				}, this.clock), new EventCounters(this.clock, Duration.ofSeconds(10)));
+				}, this.clock), this.sink, new SinkWritersTests.NoTarget());
+		run.start();
+		return run;
 	}
 
-	private WriteAttempts attempts() {
+	private SinkRun<CoreV1Event, EventSink.CountPatch> attempts() {
 		return attempts(this.sleeps::add);
 	}
 
-	private CoreV1Event create(WriteAttempts attempts) throws EventSinkException {
-		return attempts.request("create", null, () -> this.sink.create(event()));
+	private CoreV1Event create(SinkRun<CoreV1Event, EventSink.CountPatch> run) throws EventSinkException {
+		return run.requests().create(new SinkRequests.Context(null), event());
 	}
 
 	private static CoreV1Event event() {
@@ -84,8 +86,8 @@ class RetryAfterTests {
 	@Test
 	void patchIsRepeatedToo() throws Exception {
 		this.server.answer(new StubApiServer.Answer(429, "1"), new StubApiServer.Answer(200, null));
-		attempts().request("patch", null, () -> this.sink.patch(event(),
-				new EventSink.CountPatch(2, OffsetDateTime.parse("2026-11-30T12:00:00Z"), "m")));
+		attempts().requests().patch(new SinkRequests.Context(null), event(),
+				new EventSink.CountPatch(2, OffsetDateTime.parse("2026-11-30T12:00:00Z"), "m"));
 		assertThat(requests()).containsExactly("PATCH /api/v1/namespaces/ns/events/name",
 				"PATCH /api/v1/namespaces/ns/events/name");
 		assertThat(this.server.requests()).extracting(StubApiServer.Request::contentType)
@@ -95,7 +97,7 @@ class RetryAfterTests {
 
 	@Test
 	void aRetryAfterHoldsBackTheSinksOtherWritersToo() throws Exception {
-		WriteAttempts attempts = attempts();
+		SinkRun<CoreV1Event, EventSink.CountPatch> attempts = attempts();
 		this.server.answer(new StubApiServer.Answer(429, "30"));
 		CompletableFuture.supplyAsync(() -> {
 			try {
@@ -149,7 +151,7 @@ class RetryAfterTests {
 
 	@Test
 	void unusableRetryAfterValuesAreNotHonoured() {
-		WriteAttempts attempts = attempts();
+		SinkRun<CoreV1Event, EventSink.CountPatch> attempts = attempts();
 		this.server.answer(new StubApiServer.Answer(503, "Wed, 21 Oct 2026 07:28:00 GMT"));
 		assertThat(catchThrowableOfType(EventSinkException.class, () -> create(attempts)).statusCode()).isEqualTo(503);
 		this.server.answer(new StubApiServer.Answer(503, "-1"));
@@ -160,7 +162,8 @@ class RetryAfterTests {
 
 	@Test
 	void cancelEndsAWaitAndFailsTheCallWithItsStatus() {
-		WriteAttempts[] self = new WriteAttempts[1];
+		@SuppressWarnings("unchecked")
+		SinkRun<CoreV1Event, EventSink.CountPatch>[] self = new SinkRun[1];
 		self[0] = attempts((duration) -> {
 			this.sleeps.add(duration);
 			self[0].cancel();
@@ -175,7 +178,7 @@ class RetryAfterTests {
 
 	@Test
 	void cancelWakesTheRealSleeper() throws Exception {
-		WriteAttempts attempts = attempts(Sleeper.real());
+		SinkRun<CoreV1Event, EventSink.CountPatch> attempts = attempts(Sleeper.real());
 		this.server.answer(new StubApiServer.Answer(429, "3600"));
 		CompletableFuture<Throwable> call = CompletableFuture.supplyAsync(() -> {
 			try {

@@ -45,19 +45,22 @@ class ServerThrottleTests {
 		this.server.close();
 	}
 
-	private WriteAttempts.Outcome write(RetryPolicy policy) {
-		WriteAttempts attempts = new WriteAttempts(EventsApi.CORE_V1,
+	private WriteAttempts.State write(RetryPolicy policy) {
+		SinkRun<CoreV1Event, EventSink.CountPatch> run = new SinkRun<>("test", EventsApi.CORE_V1, this.sink, "",
 				TestSinks.settings(policy, this.sleeps::add, (api, verb, result, duration) -> {
-				}, this.clock), this.counters);
+				}, this.clock), this.counters, new SinkWritersTests.NoTarget());
+		run.start();
 		RecordedEvent recorded = TestEvents.recorded("R", "m", TestEvents.object("Pod", "p", "ns"));
-		return attempts.write(recorded, 1,
-				(requests) -> requests.request("create", () -> this.sink.create(CoreV1Events.of(recorded))));
+		return run.attempts()
+			.write(recorded, recorded, 1,
+					(write, context) -> run.requests().create(context, CoreV1Events.of(write)))
+			.state();
 	}
 
 	@Test
 	void a429WithoutRetryAfterIsCountedAsEventRateLimitAndRetriedOnThePolicy() {
 		this.server.answer(new StubApiServer.Answer(429, null), new StubApiServer.Answer(429, null));
-		assertThat(write(new RetryPolicy(3, Duration.ofSeconds(10)))).isEqualTo(WriteAttempts.Outcome.WRITTEN);
+		assertThat(write(new RetryPolicy(3, Duration.ofSeconds(10)))).isEqualTo(WriteAttempts.State.WRITTEN);
 		assertThat(this.server.requests()).hasSize(3);
 		// jitter 0.5: the first retry waits half the sleep, the second the whole
 		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(5), Duration.ofSeconds(10));
@@ -69,7 +72,7 @@ class ServerThrottleTests {
 	@Test
 	void a429WithRetryAfterIsCountedAsPriorityAndFairnessAndRepeatedAfterTheWait() {
 		this.server.answer(new StubApiServer.Answer(429, "2"));
-		assertThat(write(RetryPolicy.defaults())).isEqualTo(WriteAttempts.Outcome.WRITTEN);
+		assertThat(write(RetryPolicy.defaults())).isEqualTo(WriteAttempts.State.WRITTEN);
 		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(2));
 		assertThat(this.counters.throttledBySource()).containsExactly(java.util.Map.entry("api_priority_and_fairness", 1L),
 				java.util.Map.entry("event_rate_limit", 0L));
@@ -78,7 +81,7 @@ class ServerThrottleTests {
 	@Test
 	void a429ThatOutlastsTheRetryBudgetIsRetriesExhaustedNotRejected() {
 		this.server.answer(new StubApiServer.Answer(429, null), new StubApiServer.Answer(429, null));
-		assertThat(write(new RetryPolicy(2, Duration.ofSeconds(1)))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(write(new RetryPolicy(2, Duration.ofSeconds(1)))).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.dropped(DropReason.RETRIES_EXHAUSTED)).isEqualTo(1);
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isZero();
 		assertThat(this.counters.throttledBySource().get("event_rate_limit")).isEqualTo(2);

@@ -146,6 +146,25 @@ class SinkWritersTests {
 		this.run.end();
 	}
 
+	/** A target for runs whose writes the test makes on its own thread: no writer thread gets any. */
+	static final class NoTarget implements SinkWriters.Target<Object> {
+
+		@Override
+		public void write(Object write) {
+			throw new AssertionError("no write is submitted");
+		}
+
+		@Override
+		public void dropped(Object write, DropReason reason) {
+			throw new AssertionError("no write is submitted");
+		}
+
+		@Override
+		public void writeCarried(int thread) {
+		}
+
+	}
+
 	/** Waits for {@code latch}, deaf to interrupts (kept for the caller), as a stuck I/O call is. */
 	private static void deafToInterrupts(CountDownLatch latch) {
 		boolean interrupted = false;

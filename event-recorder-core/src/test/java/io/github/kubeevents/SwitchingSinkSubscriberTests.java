@@ -48,7 +48,7 @@ class SwitchingSinkSubscriberTests {
 
 	private final EventsV1SinkSubscriber v1 = new EventsV1SinkSubscriber("sink", this.eventsV1,
 			new ApiChoice(EventsApi.EVENTS_V1, "auto: discovery"), this.settings, this.counters,
-			EventNaming.clientGo(), this.apiFallback, null);
+			EventNaming.clientGo(), this.apiFallback, null, "");
 
 	private final CoreV1SinkSubscriber core = new CoreV1SinkSubscriber("sink-core", this.coreV1,
 			new ApiChoice(EventsApi.CORE_V1, "auto: fallback"), this.settings, this.counters);
@@ -61,8 +61,8 @@ class SwitchingSinkSubscriberTests {
 	@AfterEach
 	void stop() {
 		if (!this.stopped) {
-			this.sink.abort();
-			this.sink.stopped(false);
+			TestSinks.abort(this.sink);
+			this.sink.end(false);
 		}
 	}
 
@@ -71,10 +71,10 @@ class SwitchingSinkSubscriberTests {
 	}
 
 	/** A write of {@code occurrences} on the events.k8s.io/v1 side that the server refuses with 403. */
-	private WriteAttempts.Outcome refusedWrite(int occurrences) {
-		return this.v1.attempts.write(occurrence(), occurrences, (requests) -> requests.request("create", () -> {
+	private WriteAttempts.State refusedWrite(int occurrences) {
+		return this.v1.current().attempts().write("write", occurrence(), occurrences, (write, context) -> {
 			throw FORBIDDEN;
-		}));
+		}).state();
 	}
 
 	/**
@@ -82,7 +82,7 @@ class SwitchingSinkSubscriberTests {
 	 * until the next pass.
 	 */
 	private void threeOccurrencesTheThirdHeldInTheSeries() {
-		this.sink.started();
+		TestSinks.start(this.sink);
 		this.sink.onEvent(occurrence());
 		this.sink.onEvent(occurrence());
 		await().atMost(WAIT).until(() -> this.eventsV1.calls.size() == 2);
@@ -109,8 +109,8 @@ class SwitchingSinkSubscriberTests {
 
 	@Test
 	void aRefusedWriteSwitchesAndItsOccurrencesAreWrittenOnCoreV1UpToTheBoundTheRestCountedAsQueueFull() {
-		this.sink.started();
-		assertThat(refusedWrite(3)).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		TestSinks.start(this.sink);
+		assertThat(refusedWrite(3)).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.dropped(DropReason.QUEUE_FULL)).as("a bound of 2").isEqualTo(1);
 		assertThat(this.apiFallback.switched()).isNotNull();
 		// the next hook on the subscriber thread hands the two over
@@ -123,64 +123,63 @@ class SwitchingSinkSubscriberTests {
 		assertThat(snapshot.correlator()).isNotNull();
 		assertThat(snapshot.stats().created()).as("the writes of both APIs").isEqualTo(1);
 		assertThat(snapshot.stats().patched()).isEqualTo(1);
-		assertThat(this.sink.rejectedInARow()).isZero();
+		assertThat(this.sink.current().rejectedInARow()).isZero();
 	}
 
 	@Test
 	void aRefusalThatDoesNotSwitchIsADropOfEventsV1() {
 		this.coreV1Allowed = false;
-		this.sink.started();
-		assertThat(refusedWrite(2)).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		TestSinks.start(this.sink);
+		assertThat(refusedWrite(2)).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(2);
 		assertThat(this.apiFallback.switched()).isNull();
-		assertThat(this.sink.rejectedInARow()).isEqualTo(1);
+		assertThat(this.sink.current().rejectedInARow()).isEqualTo(1);
 	}
 
 	@Test
-	void cancelAbortAndResumeReachBothApisAndAStartAfterTheSwitchStartsCoreV1() {
-		this.sink.started();
+	void cancelAbortAndStartReachBothApisAndAStartAfterTheSwitchWritesCoreV1() {
+		TestSinks.start(this.sink);
 		refusedWrite(1);
 		this.sink.onEvent(occurrence());
 		await().atMost(WAIT).until(() -> this.coreV1.calls().size() == 2);
 
-		this.sink.cancel();
+		TestSinks.cancel(this.sink);
 		assertThat(this.coreV1.cancelCalls()).isEqualTo(1);
 		assertThat(failingWithATransportError(this.v1)).as("cancelled: one attempt, no sleep")
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.sleeps).hasValue(0);
-		this.sink.resume();
-		assertThat(failingWithATransportError(this.v1)).as("resumed: retried").isEqualTo(WriteAttempts.Outcome.DROPPED);
+		TestSinks.start(this.sink);
+		assertThat(failingWithATransportError(this.v1)).as("resumed: retried").isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.sleeps).hasValue(2);
 
 		this.sink.beforeStop(false);
-		this.sink.stopped(false);
-		assertThat(this.sink.awaitTermination(System.nanoTime() + WAIT.toNanos())).isTrue();
-		this.sink.resume();
-		this.sink.started();
+		this.sink.end(false);
+		assertThat(TestSinks.join(this.sink, System.nanoTime() + WAIT.toNanos())).isTrue();
+		TestSinks.start(this.sink);
 		this.sink.onEvent(TestEvents.recorded("Started", "ok", TestEvents.object("Pod", "web-0", "ns")));
 		await().atMost(WAIT).until(() -> this.coreV1.calls().size() == 3);
 
-		this.sink.abort();
-		this.sink.stopped(false);
+		TestSinks.abort(this.sink);
+		this.sink.end(false);
 		this.stopped = true;
 		assertThat(this.coreV1.abortCalls()).isEqualTo(1);
-		assertThat(this.sink.aborted()).isTrue();
+		assertThat(this.sink.current().aborted()).isTrue();
 	}
 
 	/** A write of {@code side} that fails with a transport error every time. */
-	private static WriteAttempts.Outcome failingWithATransportError(SinkSubscriber side) {
-		return side.attempts.write(occurrence(), 1, (requests) -> requests.request("create", () -> {
+	private static WriteAttempts.State failingWithATransportError(SinkSubscriber side) {
+		return side.current().attempts().write("write", occurrence(), 1, (write, context) -> {
 			throw EventSinkException.of(EventSinkException.Kind.TRANSPORT, "connection refused", null);
-		}));
+		}).state();
 	}
 
 	@Test
 	void aShutdownCountsWhatWasReroutedAndNotHandedOverAsShutdown() {
-		this.sink.started();
+		TestSinks.start(this.sink);
 		refusedWrite(2);
 		// the deadline passed before the subscriber thread handed them over
-		this.sink.abort();
-		this.sink.stopped(true);
+		TestSinks.abort(this.sink);
+		this.sink.end(true);
 		this.stopped = true;
 		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(2);
 		assertThat(this.coreV1.calls()).isEmpty();
@@ -190,9 +189,9 @@ class SwitchingSinkSubscriberTests {
 	void theOccurrencesTheSeriesHeldAreHandedToCoreV1OnceEachAtTheSwitch() {
 		threeOccurrencesTheThirdHeldInTheSeries();
 		// then a refused write switches
-		assertThat(refusedWrite(1)).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(refusedWrite(1)).isEqualTo(WriteAttempts.State.DROPPED);
 		this.sink.tick(this.clock.instant());
-		await().atMost(WAIT).until(() -> this.core.writers().pending() == 0);
+		await().atMost(WAIT).until(() -> TestSinks.pending(this.core) == 0);
 		assertThat(this.coreV1.calls()).as("the held one, then the refused one").extracting(ScriptedSink.Call::verb)
 			.containsExactly("create", "patch");
 		assertThat(this.coreV1.calls().get(1).patch().count()).isEqualTo(2);
@@ -203,11 +202,11 @@ class SwitchingSinkSubscriberTests {
 	@Test
 	void aShutdownCountsTheOccurrencesTheSeriesStillHeldAsShutdown() {
 		threeOccurrencesTheThirdHeldInTheSeries();
-		assertThat(this.sink.aborted()).isFalse();
+		assertThat(this.sink.current().aborted()).isFalse();
 		// the deadline passed before the final write
-		this.sink.abort();
-		assertThat(this.sink.aborted()).isTrue();
-		this.sink.stopped(true);
+		TestSinks.abort(this.sink);
+		assertThat(this.sink.current().aborted()).isTrue();
+		this.sink.end(true);
 		this.stopped = true;
 		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(1);
 		assertThat(this.counters.totalDropped()).isEqualTo(1);
@@ -216,23 +215,23 @@ class SwitchingSinkSubscriberTests {
 
 	@Test
 	void aResumeAfterACancelLetsCoreV1RetryAgain() {
-		this.sink.started();
-		this.sink.cancel();
+		TestSinks.start(this.sink);
+		TestSinks.cancel(this.sink);
 		assertThat(failingWithATransportError(this.core)).as("cancelled: one attempt, no sleep")
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.sleeps).hasValue(0);
-		this.sink.resume();
+		TestSinks.start(this.sink);
 		assertThat(failingWithATransportError(this.core)).as("resumed: retried")
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.sleeps).hasValue(2);
 	}
 
 	@Test
 	void theWritersHaveNotEndedWhileTheEventsV1WriterRuns() {
-		this.sink.started();
+		TestSinks.start(this.sink);
 		this.sink.onEvent(occurrence());
 		await().atMost(WAIT).until(() -> this.eventsV1.calls.size() == 1);
-		assertThat(this.sink.awaitTermination(System.nanoTime())).isFalse();
+		assertThat(TestSinks.join(this.sink, System.nanoTime())).isFalse();
 	}
 
 }

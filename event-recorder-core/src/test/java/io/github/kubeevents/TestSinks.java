@@ -54,10 +54,39 @@ final class TestSinks {
 	 * @param target what a writer thread does with each write
 	 * @return the run, not started
 	 */
-	static <W> SinkRun<CoreV1Event, EventSink.CountPatch> run(SinkSettings settings, EventSink sink,
-			SinkWriters.Target<W> target) {
+	static <W> SinkRun<CoreV1Event, EventSink.CountPatch> run(SinkSettings settings,
+			io.github.kubeevents.sink.Sink<CoreV1Event, EventSink.CountPatch> sink, SinkWriters.Target<W> target) {
 		return new SinkRun<>("test", EventsApi.CORE_V1, sink, "", settings,
 				new EventCounters(settings.clock(), java.time.Duration.ofSeconds(10)), target);
+	}
+
+	/** Starts every run of {@code sink}, as its subscription's start does. */
+	static void start(SinkSubscriber sink) {
+		sink.runs().forEach(SinkRun::start);
+	}
+
+	/** A stop begins for every run of {@code sink}. */
+	static void cancel(SinkSubscriber sink) {
+		sink.runs().forEach(SinkRun::cancel);
+	}
+
+	/** The stop deadline passes for every run of {@code sink}. */
+	static void abort(SinkSubscriber sink) {
+		sink.runs().forEach(SinkRun::abort);
+	}
+
+	/** Writes submitted to {@code sink}'s runs and not yet finished. */
+	static int pending(SinkSubscriber sink) {
+		return sink.runs().stream().mapToInt((run) -> run.writers().pending()).sum();
+	}
+
+	/** Waits for {@code sink}'s runs' writer threads until the deadline. */
+	static boolean join(SinkSubscriber sink, long deadlineNanos) {
+		boolean ended = true;
+		for (SinkRun<?, ?> run : sink.runs()) {
+			ended &= run.join(deadlineNanos);
+		}
+		return ended;
 	}
 
 }

@@ -13,6 +13,7 @@ import java.util.function.DoubleSupplier;
 
 import ch.qos.logback.classic.Level;
 import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventsApi;
@@ -24,9 +25,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The write attempts of one sink on their own, on the calling thread, with the delays recorded instead of waited
- * and requests timed on a test ticker: the retry delays of both APIs, what a stop, an interrupt or a refusal does to
- * a write, the request times the listener gets, and the Retry-After hold every writer of the sink honours.
+ * The retry loop of one sink's run on its own, on the calling thread, with the delays recorded instead of waited:
+ * the retry delays of both APIs, what a stop, an interrupt or a refusal does to a write, and the failures health
+ * reads. The request gate (timing, Retry-After) is {@link SinkRequestsTests}'.
  */
 class WriteAttemptsTests {
 
@@ -54,17 +55,69 @@ class WriteAttemptsTests {
 		this.ticker.addAndGet(duration.toNanos());
 	};
 
+	/** The sink the writers' requests reach: each test says what its calls answer. */
+	private final FunctionSink sink = new FunctionSink();
+
+	private SinkRun<CoreV1Event, EventSink.CountPatch> run;
+
 	private WriteAttempts attempts(EventsApi api, RetryPolicy policy, Sleeper sleeper, DoubleSupplier jitter) {
 		SinkSettings settings = new SinkSettings(policy, sleeper, jitter,
 				(name, verb, result, duration) -> this.requests.add(name + " " + verb + " " + result + " " + duration),
 				null, this.clock, 1, 1000, EventsApi.AUTO, EventBroadcaster.Builder.DEFAULT_REQUEST_TIMEOUT, 4096,
 				CorrelatorOptions.builder().clock(this.clock).build(),
-				CorrelatorOptions.builder().clock(this.clock).build(), false, EventShape.CLIENT_GO);
-		return new WriteAttempts(api, settings, this.counters, this.ticker::get);
+				CorrelatorOptions.builder().clock(this.clock).build(), false, EventShape.CLIENT_GO)
+			.withNanoTime(this.ticker::get);
+		this.run = new SinkRun<>("test", api, this.sink, "https://10.0.0.1:6443", settings, this.counters,
+				new SinkWritersTests.NoTarget());
+		this.run.start();
+		return this.run.attempts();
 	}
 
 	private WriteAttempts attempts(Sleeper sleeper) {
 		return attempts(EventsApi.CORE_V1, new RetryPolicy(12, Duration.ofSeconds(10)), sleeper, () -> 0.5);
+	}
+
+	/** A sink whose calls run what the test set. */
+	static final class FunctionSink implements EventSink {
+
+		/** One call of the sink. */
+		@FunctionalInterface
+		interface Call {
+
+			CoreV1Event answer() throws EventSinkException;
+
+		}
+
+		volatile Call onCreate = () -> new CoreV1Event().metadata(new V1ObjectMeta().name("created"));
+
+		volatile Call onPatch = () -> new CoreV1Event().metadata(new V1ObjectMeta().name("patched"));
+
+		@Override
+		public CoreV1Event create(CoreV1Event event) throws EventSinkException {
+			return this.onCreate.answer();
+		}
+
+		@Override
+		public CoreV1Event patch(CoreV1Event event, CountPatch patch) throws EventSinkException {
+			return this.onPatch.answer();
+		}
+
+	}
+
+	/** What a writer's attempt writes: a CREATE of this Event. */
+	private static final CoreV1Event BODY = new CoreV1Event().metadata(new V1ObjectMeta().name("web-0.1").namespace("ns"));
+
+	/** An attempt that creates {@link #BODY} through the run's requests. */
+	private WriteAttempts.Writer<String, CoreV1Event> creating() {
+		return (write, context) -> this.run.requests().create(context, BODY);
+	}
+
+	private WriteAttempts.State write(WriteAttempts attempts, int occurrences, WriteAttempts.Writer<String, ?> writer) {
+		return attempts.write("write", this.event, occurrences, writer).state();
+	}
+
+	private WriteAttempts.State writeOnce(WriteAttempts attempts, int occurrences, WriteAttempts.Writer<String, ?> writer) {
+		return attempts.writeOnce("write", this.event, occurrences, writer).state();
 	}
 
 	private static EventSinkException transport() {
@@ -77,19 +130,21 @@ class WriteAttemptsTests {
 	}
 
 	/** An attempt that fails with {@code failure} every time and counts its runs. */
-	private static WriteAttempts.Attempt failing(AtomicInteger runs, EventSinkException failure) {
-		return (requests) -> {
+	private static WriteAttempts.Writer<String, Object> failing(AtomicInteger runs, EventSinkException failure) {
+		return (write, context) -> {
 			runs.incrementAndGet();
 			throw failure;
 		};
 	}
+
+	private static final WriteAttempts.Writer<String, Object> SUCCEEDING = (write, context) -> "written";
 
 	@Test
 	void coreV1RetriesWaitTheJitteredSleepFirstThenTheWholeSleepUntilTheAttemptsAreUsedUp() {
 		WriteAttempts attempts = attempts(EventsApi.CORE_V1, new RetryPolicy(4, Duration.ofSeconds(10)),
 				this.recording, () -> 0.25);
 		AtomicInteger runs = new AtomicInteger();
-		assertThat(attempts.write(this.event, 1, failing(runs, transport()))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(write(attempts, 1, failing(runs, transport()))).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(runs).hasValue(4);
 		assertThat(this.sleeps).containsExactly(Duration.ofMillis(2500), Duration.ofSeconds(10), Duration.ofSeconds(10));
 		assertThat(this.counters.dropped(DropReason.RETRIES_EXHAUSTED)).isEqualTo(1);
@@ -102,7 +157,7 @@ class WriteAttemptsTests {
 		WriteAttempts attempts = attempts(EventsApi.EVENTS_V1, new RetryPolicy(3, Duration.ofSeconds(10)),
 				this.recording, () -> 0.5);
 		AtomicInteger runs = new AtomicInteger();
-		assertThat(attempts.write(this.event, 1, failing(runs, transport()))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(write(attempts, 1, failing(runs, transport()))).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(runs).hasValue(3);
 		assertThat(this.sleeps).containsExactly(Duration.ofMillis(11_250), Duration.ofMillis(11_250));
 	}
@@ -112,7 +167,7 @@ class WriteAttemptsTests {
 		WriteAttempts attempts = attempts(EventsApi.CORE_V1, new RetryPolicy(1, Duration.ofSeconds(10)), this.recording,
 				() -> 0.5);
 		AtomicInteger runs = new AtomicInteger();
-		assertThat(attempts.write(this.event, 1, failing(runs, transport()))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(write(attempts, 1, failing(runs, transport()))).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(runs).hasValue(1);
 		assertThat(this.sleeps).isEmpty();
 		assertThat(this.counters.dropped(DropReason.RETRIES_EXHAUSTED)).isEqualTo(1);
@@ -122,14 +177,13 @@ class WriteAttemptsTests {
 	void writeOnceReportsARetryableFailureAsNotWrittenWithoutADrop() {
 		WriteAttempts attempts = attempts(this.recording);
 		AtomicInteger runs = new AtomicInteger();
-		assertThat(attempts.writeOnce(this.event, 3, failing(runs, transport())))
-			.isEqualTo(WriteAttempts.Outcome.NOT_WRITTEN);
+		assertThat(writeOnce(attempts, 3, failing(runs, transport())))
+			.isEqualTo(WriteAttempts.State.NOT_WRITTEN);
 		assertThat(runs).hasValue(1);
 		assertThat(this.sleeps).isEmpty();
 		assertThat(this.counters.totalDropped()).isZero();
 		assertThat(attempts.stats()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 0));
-		assertThat(attempts.writeOnce(this.event, 3, (requests) -> {
-		})).isEqualTo(WriteAttempts.Outcome.WRITTEN);
+		assertThat(writeOnce(attempts, 3, SUCCEEDING)).isEqualTo(WriteAttempts.State.WRITTEN);
 	}
 
 	@Test
@@ -137,28 +191,27 @@ class WriteAttemptsTests {
 		WriteAttempts attempts = attempts(this.recording);
 		AtomicInteger runs = new AtomicInteger();
 		EventSinkException invalid = EventSinkException.status(422, "Invalid", "bad event");
-		assertThat(attempts.write(this.event, 1, failing(runs, invalid))).isEqualTo(WriteAttempts.Outcome.DROPPED);
-		assertThat(attempts.write(this.event, 1, failing(runs, invalid))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(write(attempts, 1, failing(runs, invalid))).isEqualTo(WriteAttempts.State.DROPPED);
+		assertThat(write(attempts, 1, failing(runs, invalid))).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(attempts.rejectedInARow()).isEqualTo(2);
-		assertThat(attempts.write(this.event, 1,
+		assertThat(write(attempts, 1,
 				failing(runs, EventSinkException.status(409, "AlreadyExists", "exists"))))
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
-		assertThat(attempts.write(this.event, 1, failing(runs, new EventSinkException(EventSinkException.Kind.HTTP_STATUS,
+			.isEqualTo(WriteAttempts.State.DROPPED);
+		assertThat(write(attempts, 1, failing(runs, new EventSinkException(EventSinkException.Kind.HTTP_STATUS,
 				403, "Forbidden", true, "namespace is terminating", null))))
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(attempts.rejectedInARow()).as("AlreadyExists and a terminating namespace are expected").isEqualTo(2);
 		assertThat(runs).hasValue(4);
 		assertThat(this.sleeps).isEmpty();
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(4);
 
-		assertThat(attempts.write(this.event, 1,
+		assertThat(write(attempts, 1,
 				failing(runs, EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION, "no name", null))))
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.dropped(DropReason.INVALID_INPUT)).isEqualTo(1);
 		assertThat(attempts.rejectedInARow()).isEqualTo(2);
 
-		assertThat(attempts.write(this.event, 1, (requests) -> {
-		})).isEqualTo(WriteAttempts.Outcome.WRITTEN);
+		assertThat(write(attempts, 1, SUCCEEDING)).isEqualTo(WriteAttempts.State.WRITTEN);
 		assertThat(attempts.rejectedInARow()).isZero();
 		assertThat(attempts.stats()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 5));
 	}
@@ -169,19 +222,19 @@ class WriteAttemptsTests {
 				this.recording, () -> 0.5);
 		AtomicInteger runs = new AtomicInteger();
 		// a series write carrying 5 new occurrences, refused; 4, attempts used up; 3, construction failed
-		assertThat(attempts.write(this.event, 5, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(write(attempts, 5, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
+			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.lastRejection().error())
 			.isEqualTo("Server rejected event carrying 5 occurrences (will not retry!): bad");
-		assertThat(attempts.write(this.event, 4, failing(runs, transport()))).isEqualTo(WriteAttempts.Outcome.DROPPED);
-		assertThat(attempts.write(this.event, 3, failing(runs,
+		assertThat(write(attempts, 4, failing(runs, transport()))).isEqualTo(WriteAttempts.State.DROPPED);
+		assertThat(write(attempts, 3, failing(runs,
 				EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION, "no name", null))))
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+			.isEqualTo(WriteAttempts.State.DROPPED);
 		// a repeated final count carries none: the refusal is logged, nothing is lost
-		assertThat(attempts.write(this.event, 0, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
-		attempts.cancel();
-		assertThat(attempts.write(this.event, 7, failing(runs, transport()))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(write(attempts, 0, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
+			.isEqualTo(WriteAttempts.State.DROPPED);
+		this.run.cancel();
+		assertThat(write(attempts, 7, failing(runs, transport()))).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(5);
 		assertThat(this.counters.dropped(DropReason.RETRIES_EXHAUSTED)).isEqualTo(4);
 		assertThat(this.counters.dropped(DropReason.INVALID_INPUT)).isEqualTo(3);
@@ -195,8 +248,8 @@ class WriteAttemptsTests {
 		WriteAttempts attempts = attempts(this.recording);
 		AtomicInteger runs = new AtomicInteger();
 		try (LogCapture log = LogCapture.of(WriteAttempts.class, Level.WARN)) {
-			assertThat(attempts.writeOnce(this.event, 5, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
-				.isEqualTo(WriteAttempts.Outcome.NOT_WRITTEN);
+			assertThat(writeOnce(attempts, 5, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
+				.isEqualTo(WriteAttempts.State.NOT_WRITTEN);
 			assertThat(log.warnings()).singleElement()
 				.asString()
 				.startsWith("Unable to write event series (one attempt; its 5 new occurrence(s) wait for the series'"
@@ -206,10 +259,10 @@ class WriteAttemptsTests {
 		assertThat(attempts.rejectedInARow()).isEqualTo(1);
 		List<Integer> rerouted = new ArrayList<>();
 		attempts.onForbidden((recorded, occurrences, verb, refusal) -> rerouted.add(occurrences));
-		assertThat(attempts.writeOnce(this.event, 5,
+		assertThat(writeOnce(attempts, 5,
 				failing(runs, EventSinkException.status(403, "Forbidden", "cannot patch events"))))
 			.as("the switch took the 5 occurrences over")
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(rerouted).containsExactly(5);
 		assertThat(this.counters.totalDropped()).isZero();
 	}
@@ -224,17 +277,17 @@ class WriteAttemptsTests {
 		RecordedEvent elsewhere = TestEvents.recorded("BackOff", "Back-off", TestEvents.object("Pod", "web-0", "other"));
 		try (LogCapture log = LogCapture.of(WriteAttempts.class, Level.WARN)) {
 			for (int i = 0; i < 3; i++) {
-				attempts.write(this.event, 1, failing(runs, deleted));
-				attempts.write(this.event, 2, failing(runs, terminating));
+				write(attempts, 1, failing(runs, deleted));
+				write(attempts, 2, failing(runs, terminating));
 			}
-			attempts.write(elsewhere, 1, failing(runs, deleted));
+			attempts.write("write", elsewhere, 1, failing(runs, deleted));
 			assertThat(log.warnings()).hasSize(2);
 			assertThat(log.warnings().get(0)).startsWith("Dropped event (rejected_by_server): namespace 'ns' is gone"
 					+ " (deleted or terminating); its Events are counted as rejected_by_server, and logged at DEBUG for"
 					+ " the next PT10S");
 			assertThat(log.warnings().get(1)).startsWith("Dropped event (rejected_by_server): namespace 'other' is gone");
 			this.clock.advance(Duration.ofSeconds(10));
-			attempts.write(this.event, 1, failing(runs, deleted));
+			write(attempts, 1, failing(runs, deleted));
 			assertThat(log.warnings()).as("the interval passed").hasSize(3);
 		}
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(3 + 6 + 1 + 1);
@@ -251,23 +304,25 @@ class WriteAttemptsTests {
 			told.add(recorded.reason() + " x" + occurrences + " " + verb + " " + refusal.statusCode());
 			return occurrences > 1;
 		});
-		assertThat(attempts.write(this.event, 3, failing(new AtomicInteger(), forbidden)))
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(write(attempts, 3, failing(new AtomicInteger(), forbidden)))
+			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.totalDropped()).as("taken over").isZero();
 		assertThat(attempts.stats().failed()).isZero();
 		assertThat(attempts.rejectedInARow()).isZero();
 
-		assertThat(attempts.write(this.event, 1, failing(new AtomicInteger(), forbidden)))
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(write(attempts, 1, failing(new AtomicInteger(), forbidden)))
+			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
 		assertThat(attempts.stats().failed()).isEqualTo(1);
 		assertThat(attempts.rejectedInARow()).isEqualTo(1);
 		assertThat(told).containsExactly("BackOff x3 create 403", "BackOff x1 create 403");
 
 		// the handler is told the verb of the request the server refused
-		assertThat(attempts.write(this.event, 2, (requests) -> requests.request("patch", () -> {
+		this.sink.onPatch = () -> {
 			throw forbidden;
-		}))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		};
+		assertThat(write(attempts, 2, (write, context) -> this.run.requests()
+			.patch(context, BODY, new EventSink.CountPatch(2, null, "patched")))).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(told).last().isEqualTo("BackOff x2 patch 403");
 	}
 
@@ -288,17 +343,17 @@ class WriteAttemptsTests {
 					}
 
 				}, () -> 0.5);
-		attempts.cancel();
+		this.run.cancel();
 		assertThat(wakeUps).containsExactly("wakeAll");
 		AtomicInteger runs = new AtomicInteger();
-		assertThat(attempts.write(this.event, 1, failing(runs, transport()))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(write(attempts, 1, failing(runs, transport()))).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(runs).hasValue(1);
 		assertThat(this.sleeps).isEmpty();
 		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(1);
 
-		attempts.resume();
+		this.run.start();
 		runs.set(0);
-		assertThat(attempts.write(this.event, 1, failing(runs, transport()))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(write(attempts, 1, failing(runs, transport()))).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(runs).hasValue(3);
 		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(5), Duration.ofSeconds(10));
 		assertThat(this.counters.dropped(DropReason.RETRIES_EXHAUSTED)).isEqualTo(1);
@@ -310,11 +365,11 @@ class WriteAttemptsTests {
 		// the stop arrives while the retry delay is computed: after the attempt's check, before the wait
 		WriteAttempts[] self = new WriteAttempts[1];
 		self[0] = attempts(EventsApi.CORE_V1, new RetryPolicy(12, Duration.ofSeconds(10)), this.recording, () -> {
-			self[0].cancel();
+			this.run.cancel();
 			return 0.5;
 		});
 		AtomicInteger runs = new AtomicInteger();
-		assertThat(self[0].write(this.event, 1, failing(runs, transport()))).isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(write(self[0], 1, failing(runs, transport()))).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(runs).hasValue(1);
 		assertThat(this.sleeps).isEmpty();
 		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(1);
@@ -328,8 +383,8 @@ class WriteAttemptsTests {
 		});
 		AtomicInteger runs = new AtomicInteger();
 		try {
-			assertThat(attempts.write(this.event, 1, failing(runs, transport())))
-				.isEqualTo(WriteAttempts.Outcome.DROPPED);
+			assertThat(write(attempts, 1, failing(runs, transport())))
+				.isEqualTo(WriteAttempts.State.DROPPED);
 			assertThat(Thread.currentThread().isInterrupted()).isTrue();
 		}
 		finally {
@@ -340,92 +395,71 @@ class WriteAttemptsTests {
 		assertThat(attempts.stats()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 1));
 	}
 
-	/** A created Event's server stamp is compared with the recorder's clock just before the CREATE was sent. */
 	@Test
-	void aCreatedEventsServerStampIsComparedWithTheClockAroundTheCreate() throws Exception {
-		WriteAttempts attempts = attempts(this.passing);
-		CoreV1Event created = new CoreV1Event()
-			.metadata(new V1ObjectMeta().creationTimestamp(OffsetDateTime.ofInstant(T0.minusSeconds(60), ZoneOffset.UTC)));
-		try (LogCapture log = LogCapture.of(EventBroadcaster.class, Level.INFO)) {
-			assertThat(attempts.request("create", null, () -> created)).isSameAs(created);
-			assertThat(log.warnings()).singleElement()
-				.asString()
-				.startsWith("The recorder's clock is at least 59000 ms ahead of the API server's");
-		}
+	void everyFailedAttemptIsCountedForHealthWhateverItsClassUntilAnEventIsWritten() {
+		WriteAttempts attempts = attempts(EventsApi.CORE_V1, new RetryPolicy(2, Duration.ofSeconds(10)),
+				this.recording, () -> 0.5);
+		AtomicInteger runs = new AtomicInteger();
+		assertThat(attempts.failedInARow()).isZero();
+		assertThat(attempts.lastFailure()).isNull();
+		assertThat(attempts.lastWritten()).isNull();
+
+		// a transport failure retried once, then given up
+		assertThat(write(attempts, 1, failing(runs, transport()))).isEqualTo(WriteAttempts.State.DROPPED);
+		assertThat(attempts.failedInARow()).isEqualTo(2);
+		assertThat(attempts.lastFailure()).isEqualTo(new RecorderStats.Failure(T0, "core/v1", "create",
+				"transport_error", "connection refused", "https://10.0.0.1:6443", true));
+		assertThat(attempts.rejectedInARow()).as("no refusal").isZero();
+
+		// a 5xx answer still busy after its Retry-After waits, retried, with the verb of the failed request
+		this.sink.onPatch = () -> {
+			throw EventSinkException.unavailable(EventSinkException.status(503, "ServiceUnavailable", "etcd is down"));
+		};
+		this.clock.advance(Duration.ofSeconds(1));
+		WriteAttempts.Writer<String, CoreV1Event> patching = (write, context) -> this.run.requests()
+			.patch(context, BODY, new EventSink.CountPatch(2, null, "patched"));
+		assertThat(write(attempts, 1, patching)).isEqualTo(WriteAttempts.State.DROPPED);
+		assertThat(attempts.failedInARow()).isEqualTo(4);
+		assertThat(attempts.lastFailure()).isEqualTo(new RecorderStats.Failure(T0.plusSeconds(1), "core/v1",
+				"patch", "server_error", "etcd is down (still busy after the waits it asked for)",
+				"https://10.0.0.1:6443", true));
+
+		// a refusal counts, not given up after retries; the expected ones do not count
+		assertThat(write(attempts, 1, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
+			.isEqualTo(WriteAttempts.State.DROPPED);
+		assertThat(attempts.failedInARow()).isEqualTo(5);
+		assertThat(attempts.lastFailure().result()).isEqualTo("client_error");
+		assertThat(attempts.lastFailure().givenUp()).isFalse();
+		assertThat(write(attempts, 1, failing(runs, EventSinkException.status(409, "AlreadyExists", "exists"))))
+			.isEqualTo(WriteAttempts.State.DROPPED);
+		assertThat(attempts.failedInARow()).isEqualTo(5);
+
+		// a written event clears them
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(write(attempts, 1, creating())).isEqualTo(WriteAttempts.State.WRITTEN);
+		assertThat(attempts.failedInARow()).isZero();
+		assertThat(attempts.lastFailure()).isNull();
+		assertThat(attempts.lastWritten()).isEqualTo(T0.plusSeconds(2));
 	}
 
 	@Test
-	void requestsAreTimedOnTheTickerAndCountedByVerb() throws Exception {
-		WriteAttempts attempts = attempts(this.passing);
-		assertThat(attempts.request("create", null, () -> {
-			this.ticker.addAndGet(250_000_000L);
-			return "created";
-		})).isEqualTo("created");
-		assertThat(attempts.request("patch", null, () -> {
-			this.ticker.addAndGet(40_000_000L);
-			return "patched";
-		})).isEqualTo("patched");
-		EventSinkException invalid = EventSinkException.status(422, "Invalid", "bad event");
-		try {
-			attempts.request("patch", null, () -> {
-				this.ticker.addAndGet(3_000_000L);
-				throw invalid;
-			});
-		}
-		catch (EventSinkException ex) {
-			assertThat(ex).isSameAs(invalid);
-		}
-		assertThat(this.requests).containsExactly("core/v1 create success PT0.25S", "core/v1 patch success PT0.04S",
-				"core/v1 patch client_error PT0.003S");
-		assertThat(attempts.stats()).isEqualTo(new RecorderStats.Writes(1, 1, 0, 0));
-		assertThat(this.sleeps).isEmpty();
-	}
-
-	@Test
-	void aRetryAfterIsWaitedAndTheRequestRepeatedThenARequestAtTheEndOfTheHoldDoesNotWait() throws Exception {
-		WriteAttempts attempts = attempts(this.passing);
-		AtomicInteger sent = new AtomicInteger();
-		assertThat(attempts.request("create", null, () -> {
-			if (sent.incrementAndGet() == 1) {
-				throw throttled(Duration.ofSeconds(2));
-			}
-			return "created";
-		})).isEqualTo("created");
-		assertThat(sent).hasValue(2);
-		assertThat(this.counters.throttledBySource()).containsExactly(Map.entry("api_priority_and_fairness", 1L),
-				Map.entry("event_rate_limit", 0L));
-		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(2));
-		// the wait ended exactly when the hold does: the sink's next request goes at once
-		assertThat(attempts.request("create", null, () -> "again")).isEqualTo("again");
-		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(2));
-		assertThat(this.requests).containsExactly("core/v1 create client_error PT0S", "core/v1 create success PT0S",
-				"core/v1 create success PT0S");
-	}
-
-	@Test
-	void aShorterRetryAfterDoesNotShortenTheHoldALongerOneStarted() throws Exception {
-		// one thread plays the sink's writers in turn; the recording sleeper lets no time pass, the test moves it
+	void aHeartbeatThatFailsIsNotGivenUpItsOccurrencesWaitForTheNextWrite() {
 		WriteAttempts attempts = attempts(this.recording);
-		AtomicInteger sent = new AtomicInteger();
-		attempts.request("create", null, () -> {
-			if (sent.incrementAndGet() == 1) {
-				throw throttled(Duration.ofSeconds(30));
-			}
-			return "first writer";
-		});
-		this.ticker.addAndGet(Duration.ofSeconds(1).toNanos());
-		attempts.request("create", null, () -> {
-			if (sent.incrementAndGet() == 3) {
-				throw throttled(Duration.ofSeconds(5));
-			}
-			return "second writer";
-		});
-		this.ticker.addAndGet(Duration.ofSeconds(9).toNanos());
-		attempts.request("create", null, () -> "third writer");
-		// 30 s asked at 0 s; 29 s left at 1 s, whose own 5 s answer ends earlier; 20 s left at 10 s
-		assertThat(this.sleeps).containsExactly(Duration.ofSeconds(30), Duration.ofSeconds(29), Duration.ofSeconds(5),
-				Duration.ofSeconds(20));
-		assertThat(sent).hasValue(4);
+		assertThat(writeOnce(attempts, 2, failing(new AtomicInteger(), transport())))
+			.isEqualTo(WriteAttempts.State.NOT_WRITTEN);
+		assertThat(attempts.failedInARow()).isEqualTo(1);
+		assertThat(attempts.lastFailure().givenUp()).isFalse();
+	}
+
+	@Test
+	void aBookkeepingFailureOfTheWriterBeforeAnyRequestIsAnInvalidInputDropNotAServerFailure() {
+		WriteAttempts attempts = attempts(this.recording);
+		assertThat(write(attempts, 2, (write, context) -> {
+			throw new IllegalStateException("no name");
+		})).isEqualTo(WriteAttempts.State.DROPPED);
+		assertThat(this.counters.dropped(DropReason.INVALID_INPUT)).isEqualTo(2);
+		assertThat(attempts.failedInARow()).isZero();
+		assertThat(attempts.rejectedInARow()).isZero();
 	}
 
 }

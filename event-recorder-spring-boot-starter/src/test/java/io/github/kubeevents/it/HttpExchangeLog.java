@@ -17,7 +17,8 @@ import okio.Buffer;
 /**
  * An OkHttp application interceptor that records every request an {@link ApiClient} sends: method, path,
  * Content-Type (as it goes on the wire: OkHttp's bridge copies the body's media type into the header), request
- * body, and either the response code and (for errors) the response body, or the transport failure.
+ * body, the thread that made the request, and either the response code and (for errors) the response body, or the
+ * transport failure.
  *
  * <p>One entry per call made by the recorder (OkHttp's own transparent retries happen below an application
  * interceptor), so the list is exactly the sequence of attempts. The SelfSubjectAccessReviews of the recorder's
@@ -36,6 +37,8 @@ final class HttpExchangeLog implements Interceptor {
 
 	private final List<Exchange> accessReviews = new CopyOnWriteArrayList<>();
 
+	private final List<Exchange> all = new CopyOnWriteArrayList<>();
+
 	/**
 	 * Wraps the client's OkHttp client with a new log.
 	 * @param client the client to instrument (changed in place)
@@ -44,6 +47,18 @@ final class HttpExchangeLog implements Interceptor {
 	static HttpExchangeLog attachTo(ApiClient client) {
 		HttpExchangeLog log = new HttpExchangeLog();
 		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(log).build());
+		return log;
+	}
+
+	/**
+	 * Wraps the client's OkHttp client with a new log as a <em>network</em> interceptor: one entry per request that
+	 * goes on the wire, OkHttp's own transparent retries (on a new connection, below the caller) included.
+	 * @param client the client to instrument (changed in place)
+	 * @return the log
+	 */
+	static HttpExchangeLog attachToNetworkOf(ApiClient client) {
+		HttpExchangeLog log = new HttpExchangeLog();
+		client.setHttpClient(client.getHttpClient().newBuilder().addNetworkInterceptor(log).build());
 		return log;
 	}
 
@@ -59,18 +74,23 @@ final class HttpExchangeLog implements Interceptor {
 			body.writeTo(buffer);
 			requestBody = buffer.readString(StandardCharsets.UTF_8);
 		}
+		String thread = Thread.currentThread().getName();
 		long start = System.nanoTime();
 		try {
 			Response response = chain.proceed(request);
 			String errorBody = response.isSuccessful() ? null : response.peekBody(64 * 1024).string();
-			(ACCESS_REVIEW_PATH.equals(request.url().encodedPath()) ? this.accessReviews : this.exchanges).add(new Exchange(request.method(), request.url().encodedPath(), contentType, requestBody,
-					response.code(), errorBody, null, Duration.ofNanos(System.nanoTime() - start)));
+			Exchange exchange = new Exchange(request.method(), request.url().encodedPath(), contentType, requestBody,
+					response.code(), errorBody, null, Duration.ofNanos(System.nanoTime() - start), thread);
+			(ACCESS_REVIEW_PATH.equals(request.url().encodedPath()) ? this.accessReviews : this.exchanges).add(exchange);
+			this.all.add(exchange);
 			return response;
 		}
 		catch (IOException ex) {
-			this.exchanges.add(new Exchange(request.method(), request.url().encodedPath(), contentType, requestBody,
+			Exchange exchange = new Exchange(request.method(), request.url().encodedPath(), contentType, requestBody,
 					TRANSPORT_FAILURE, null, ex.getClass().getName() + ": " + ex.getMessage(),
-					Duration.ofNanos(System.nanoTime() - start)));
+					Duration.ofNanos(System.nanoTime() - start), thread);
+			this.exchanges.add(exchange);
+			this.all.add(exchange);
 			throw ex;
 		}
 	}
@@ -83,6 +103,15 @@ final class HttpExchangeLog implements Interceptor {
 	/** @return the SelfSubjectAccessReviews so far (with their request bodies), in order */
 	List<Exchange> accessReviews() {
 		return List.copyOf(this.accessReviews);
+	}
+
+	/**
+	 * Every request so far, the access reviews included (whatever their outcome), in the order their answers (or
+	 * failures) arrived.
+	 * @return the requests
+	 */
+	List<Exchange> all() {
+		return List.copyOf(this.all);
 	}
 
 	/** @return {@code "METHOD code"} of every exchange so far, e.g. {@code [POST 201, PATCH 404]} */
@@ -105,9 +134,11 @@ final class HttpExchangeLog implements Interceptor {
 	 * @param errorBody the body of a non-2xx answer (a Kubernetes Status), else {@code null}
 	 * @param failure the transport exception, else {@code null}
 	 * @param elapsed how long the call took
+	 * @param thread the name of the thread that made the request (an application interceptor runs on the caller's
+	 * thread: client-java executes its calls synchronously)
 	 */
 	record Exchange(String method, String path, String contentType, String requestBody, int code, String errorBody,
-			String failure, Duration elapsed) {
+			String failure, Duration elapsed, String thread) {
 
 		String summary() {
 			return this.method + " " + ((this.code == TRANSPORT_FAILURE) ? "transport-failure" : this.code);

@@ -10,6 +10,8 @@ import java.util.UUID;
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
+import io.github.kubeevents.autoconfigure.health.KubeEventsHealthContributorAutoConfiguration;
+import io.github.kubeevents.health.KubeEventsHealthIndicator;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.kubernetes.client.openapi.ApiClient;
@@ -21,6 +23,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.awaitility.core.ConditionFactory;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
@@ -59,6 +62,23 @@ final class ItSupport {
 			.withPropertyValues("kubeevents.component=" + COMPONENT, "kubeevents.host=" + HOST,
 					"kubeevents.log-events=false", "kubeevents.sink.api=core/v1")
 			.withPropertyValues(properties);
+	}
+
+	/**
+	 * {@link #starter} with the starter's health indicator ({@code kubeevents}) auto-configured too, as an application
+	 * with {@code spring-boot-health} has it; read it with {@link #health(ApplicationContext)}.
+	 * @param client the user client bean
+	 * @param properties extra {@code kubeevents.*} and {@code management.health.kubeevents.*} properties
+	 * @return the runner
+	 */
+	static ApplicationContextRunner starterWithHealth(ApiClient client, String... properties) {
+		return starter(client, properties)
+			.withConfiguration(AutoConfigurations.of(KubeEventsHealthContributorAutoConfiguration.class));
+	}
+
+	/** The {@code kubeevents} health with its details, as the health endpoint shows it to an authorized user. */
+	static Health health(ApplicationContext context) {
+		return context.getBean(KubeEventsHealthIndicator.class).health(true);
 	}
 
 	static ConditionFactory awaiting() {

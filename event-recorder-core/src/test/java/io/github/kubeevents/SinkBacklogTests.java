@@ -23,13 +23,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 26 item 5: no first-burst loss that the queues upstream could have held. A full writer queue makes the
- * distribution thread (which runs the sink's step) wait for room instead of dropping the write as
- * {@code queue_full}, so a burst that the incoming queue accepted is written once a slow server answers; a stop or shutdown still ends the wait by its deadline, and
- * what is left is counted as {@code shutdown}, once per occurrence.
+ * A sink's backlog (issue 36): the distribution thread never waits for a sink. A burst of first events that a slow
+ * server cannot take yet is held in the sink's backlog and written once it answers (issue 26's first burst, still
+ * without loss); past the backlog's capacity the sink drops the write as {@code queue_full} for itself alone, while
+ * the user's handlers and other sinks get every event at once; a stop or shutdown ends by its deadline, and what is
+ * left is counted as {@code shutdown}, once per occurrence.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class WriterBackpressureTests {
+class SinkBacklogTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -39,13 +40,10 @@ class WriterBackpressureTests {
 
 	private LogCapture quiet;
 
-	private LogCapture waits;
-
 	@BeforeEach
 	void quiet() {
 		// the shutdowns below drop on purpose; their WARN lines say nothing here
 		this.quiet = LogCapture.of("io.github.kubeevents", Level.ERROR);
-		this.waits = LogCapture.of(SinkWriters.class, Level.DEBUG);
 	}
 
 	@AfterEach
@@ -54,18 +52,12 @@ class WriterBackpressureTests {
 		if (this.broadcaster != null) {
 			this.broadcaster.shutdown(WAIT);
 		}
-		this.waits.close();
 		this.quiet.close();
-	}
-
-	/** Whether distribution found a writer queue full and waited (it then waits until the gate opens). */
-	private boolean distributionWaited() {
-		return this.waits.messages(Level.DEBUG).stream().anyMatch((line) -> line.contains("waits for room"));
 	}
 
 	@Test
 	void tenThousandDistinctFirstWritesToASlowServerAreAllWrittenNoneDroppedAsQueueFull() {
-		// the defaults: an incoming queue of 10,000, 4 writers of 1000 each
+		// the defaults: 4 writers and a backlog of 20,000
 		this.broadcaster = EventBroadcaster.builder().build();
 		this.broadcaster.startRecordingToSink(this.gate.coreV1());
 		this.broadcaster.start();
@@ -73,18 +65,16 @@ class WriterBackpressureTests {
 		for (int i = 0; i < 10_000; i++) {
 			recorder.event(TestEvents.object("Pod", "pod-" + i, "burst"), EventType.NORMAL, "Started", "started");
 		}
-		// the server holds one request per writer; everything else waits in the queues, the distribution thread
-		// holding one event whose write waits for room in a full writer queue
+		// the server holds one request per writer; everything else waits in the sink's backlog, none in the
+		// incoming queue: the distribution thread goes on
 		await().atMost(WAIT)
-			.until(() -> distributionWaited() ? this.gate.inFlight() == 4 && sinkQueue().depth() == 4 * 1000
-					&& this.broadcaster.stats().queue().depth() == 10_000 - 4 - 4 * 1000 - 1 : queueFull() > 0);
+			.until(() -> this.gate.inFlight() == 4 && sinkQueue().depth() == 10_000 - 4
+					&& this.broadcaster.stats().queue().depth() == 0);
 		RecorderStats stats = this.broadcaster.stats();
 		assertThat(stats.accepted()).isEqualTo(10_000);
-		assertThat(stats.dropped(DropReason.QUEUE_FULL.tag())).as("while the writers are saturated").isZero();
-		assertThat(distributionWaited()).isTrue();
 		assertThat(totalDropped(stats)).isZero();
-		assertThat(this.broadcaster.stats().queue().depth()).as("the wait shows as the incoming queue's depth")
-			.isEqualTo(10_000 - 4 - 4 * EventBroadcaster.Builder.DEFAULT_WRITER_QUEUE_CAPACITY - 1);
+		assertThat(sinkQueue()).isEqualTo(new RecorderStats.Subscriber("sink", 10_000 - 4,
+				EventBroadcaster.Builder.DEFAULT_SINK_BACKLOG_CAPACITY, "drop", 0));
 
 		this.gate.open();
 		await().atMost(WAIT).until(() -> this.broadcaster.stats().writes().created() == 10_000);
@@ -97,84 +87,93 @@ class WriterBackpressureTests {
 	}
 
 	/**
-	 * The price of the wait, chosen deliberately (SinkWriters): a sink runs on the distribution thread, so while it
-	 * waits for room in a full writer queue, a user's handler gets no event either; it gets every one, in order, once
-	 * the server answers, and nothing is lost meanwhile. (With a subscriber thread per sink, the handler got all five
-	 * at once.)
+	 * client-go's watchers each drop their own events when full ({@code watch.DropIfChannelFull}): a full sink drops
+	 * its write as {@code queue_full}, counted for it alone, and a user's handler and a second sink get every event
+	 * at once, in order.
 	 */
 	@Test
-	void aFullWriterQueueHoldsUpAUserHandlerWhichThenGetsEveryEventInOrder() {
-		this.broadcaster = EventBroadcaster.builder().sinkWriters(1).writerQueueCapacity(1).build();
+	void aFullBacklogDropsForItsSinkAloneAndTheHandlerAndAnotherSinkGetEveryEventAtOnce() {
+		this.broadcaster = EventBroadcaster.builder().sinkWriters(1).sinkBacklogCapacity(2).build();
 		this.broadcaster.startRecordingToSink(this.gate.coreV1());
+		ScriptedSink other = new ScriptedSink();
+		this.broadcaster.startRecordingToSink(other);
 		List<String> handled = new CopyOnWriteArrayList<>();
 		this.broadcaster.subscribe("handler", (event) -> handled.add(event.regarding().name()));
 		this.broadcaster.start();
 		EventRecorder recorder = this.broadcaster.newRecorder(EventSource.of("burst"));
-		for (int i = 0; i < 5; i++) {
+		// pod-0 at the stuck server, pod-1 and pod-2 in the stuck sink's backlog, pod-3 to pod-5 dropped there;
+		// the other sink writes each one before the next is recorded (its backlog of 2 never fills)
+		for (int i = 0; i < 6; i++) {
 			recorder.event(TestEvents.object("Pod", "pod-" + i, "burst"), EventType.NORMAL, "Started", "started");
+			int recorded = i + 1;
+			await().atMost(WAIT).until(() -> handled.size() == recorded && other.stored().size() == recorded
+					&& this.gate.inFlight() == 1);
 		}
-		// pod-0 at the server, pod-1 in the writer queue, pod-2 in the distribution thread's hand waiting for room
-		// (the sink comes first: it subscribed first), pod-3 and pod-4 in the incoming queue
-		await().atMost(WAIT)
-			.until(() -> distributionWaited() && this.gate.inFlight() == 1 && sinkQueue().depth() == 1
-					&& this.broadcaster.stats().queue().depth() == 2);
-		assertThat(handled).as("the handler waits with the sink").containsExactly("pod-0", "pod-1");
+		assertThat(handled).as("the handler does not wait for the stuck sink")
+			.containsExactly("pod-0", "pod-1", "pod-2", "pod-3", "pod-4", "pod-5");
+		RecorderStats stats = this.broadcaster.stats();
+		assertThat(stats.dropped(DropReason.QUEUE_FULL.tag())).isEqualTo(3);
+		assertThat(stats.subscribers()).containsExactly(new RecorderStats.Subscriber("sink", 2, 2, "drop", 3),
+				new RecorderStats.Subscriber("sink-2", 0, 2, "drop", 0),
+				new RecorderStats.Subscriber("handler", 0, 10_000, "drop", 0));
+		assertThat(stats.queue().depth()).as("nothing waits in the incoming queue").isZero();
 
 		this.gate.open();
-		await().atMost(WAIT).until(() -> handled.size() == 5 && this.gate.created() == 5);
-		assertThat(handled).containsExactly("pod-0", "pod-1", "pod-2", "pod-3", "pod-4");
-		assertThat(totalDropped(this.broadcaster.stats())).isZero();
+		await().atMost(WAIT).until(() -> this.gate.created() == 3);
+		assertThat(this.broadcaster.shutdown(WAIT)).isTrue();
+		stats = this.broadcaster.stats();
+		assertThat(stats.writes().created()).as("3 by the stuck sink, 6 by the other").isEqualTo(9);
+		assertThat(totalDropped(stats)).isEqualTo(3);
 	}
 
 	@Test
-	void aShutdownWhileDistributionWaitsForAFullWriterQueueEndsByItsDeadlineAndCountsEveryEvent() {
-		this.broadcaster = EventBroadcaster.builder().sinkWriters(1).writerQueueCapacity(2).build();
+	void aShutdownWhileTheSinksServerIsStuckEndsByItsDeadlineAndCountsEveryEvent() {
+		this.broadcaster = EventBroadcaster.builder().sinkWriters(1).sinkBacklogCapacity(2).build();
 		this.broadcaster.startRecordingToSink(this.gate.coreV1());
 		this.broadcaster.start();
 		EventRecorder recorder = this.broadcaster.newRecorder(EventSource.of("burst"));
-		for (int i = 0; i < 10; i++) {
+		recorder.event(TestEvents.object("Pod", "pod-0", "burst"), EventType.NORMAL, "Started", "started");
+		await().atMost(WAIT).until(() -> this.gate.inFlight() == 1);
+		for (int i = 1; i < 10; i++) {
 			recorder.event(TestEvents.object("Pod", "pod-" + i, "burst"), EventType.NORMAL, "Started", "started");
 		}
-		// one write at the server, two in the writer queue, one in the distribution thread's hand waiting for room,
-		// six in the incoming queue
-		await().atMost(WAIT)
-			.until(() -> distributionWaited() ? this.gate.inFlight() == 1 && sinkQueue().depth() == 2
-					&& this.broadcaster.stats().queue().depth() == 6 : queueFull() > 0);
-		assertThat(queueFull()).isZero();
+		// one write at the server, two in the backlog, seven dropped there
+		await().atMost(WAIT).until(() -> this.gate.inFlight() == 1 && sinkQueue().depth() == 2 && queueFull() == 7);
 
 		assertShutdownEndsByItsDeadline();
 		RecorderStats stats = this.broadcaster.stats();
 		assertThat(stats.accepted()).isEqualTo(10);
-		assertThat(stats.dropped(DropReason.QUEUE_FULL.tag())).isZero();
-		assertThat(stats.dropped(DropReason.SHUTDOWN.tag())).as("every event not written").isEqualTo(10);
+		assertThat(stats.dropped(DropReason.QUEUE_FULL.tag())).isEqualTo(7);
+		assertThat(stats.dropped(DropReason.SHUTDOWN.tag())).as("the one at the server and the two held").isEqualTo(3);
 		assertThat(stats.accepted()).isEqualTo(stats.writes().created() + totalDropped(stats));
 	}
 
 	@Test
-	void aSeriesFinalWriteWaitingForAFullWriterQueueAtShutdownIsCountedOncePerOccurrence() {
-		this.broadcaster = EventBroadcaster.builder().sinkWriters(1).writerQueueCapacity(1).build();
+	void aSeriesFinalWriteThatMeetsAFullBacklogAtShutdownIsCountedOncePerOccurrence() {
+		this.broadcaster = EventBroadcaster.builder().sinkWriters(1).sinkBacklogCapacity(1).build();
 		this.broadcaster.startRecordingToSink(this.gate.eventsV1());
 		this.broadcaster.start();
 		EventRecorder recorder = this.broadcaster.newRecorder(EventSource.of("burst"));
 		InvolvedObject pod = TestEvents.object("Pod", "db-0", "burst");
-		for (int i = 0; i < 7; i++) {
+		recorder.event(pod, EventType.WARNING, "Unhealthy", "probe failed");
+		await().atMost(WAIT).until(() -> this.gate.inFlight() == 1);
+		for (int i = 1; i < 7; i++) {
 			recorder.event(pod, EventType.WARNING, "Unhealthy", "probe failed");
 		}
-		// the CREATE at the server, the PATCH of the second occurrence filling the writer queue; five occurrences
-		// held by the series, whose final PATCH the shutdown submits and which must wait for room
+		// the CREATE at the server, the PATCH of the second occurrence filling the backlog; five occurrences held
+		// by the series, whose final PATCH the shutdown submits into the full backlog
 		await().atMost(WAIT).until(() -> this.gate.inFlight() == 1 && sinkQueue().depth() == 1);
 
 		assertShutdownEndsByItsDeadline();
 		RecorderStats stats = this.broadcaster.stats();
 		assertThat(stats.accepted()).isEqualTo(7);
-		assertThat(stats.dropped(DropReason.QUEUE_FULL.tag())).isZero();
-		assertThat(stats.dropped(DropReason.SHUTDOWN.tag()))
-			.as("the CREATE, the PATCH and the five occurrences of the final PATCH")
-			.isEqualTo(7);
+		assertThat(stats.dropped(DropReason.QUEUE_FULL.tag())).as("the five occurrences of the final PATCH")
+			.isEqualTo(5);
+		assertThat(stats.dropped(DropReason.SHUTDOWN.tag())).as("the CREATE and the PATCH").isEqualTo(2);
 		assertThat(this.gate.created()).isZero();
 	}
 
-	/** A short deadline: the wait for room ends at its abort, and every thread has ended within the grace after. */
+	/** A short deadline: the stuck request is cancelled at its abort, and every thread has ended within the grace after. */
 	private void assertShutdownEndsByItsDeadline() {
 		assertThat(this.broadcaster.shutdown(Duration.ofMillis(200))).as("the deadline passed").isFalse();
 		assertThat(EventBroadcasterTests.kubeEventsThreads()).as("no thread was abandoned").isEmpty();

@@ -1,0 +1,343 @@
+package io.github.kubeevents.it;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import io.github.kubeevents.DropReason;
+import io.github.kubeevents.EventBroadcaster;
+import io.github.kubeevents.EventRecorder;
+import io.github.kubeevents.InvolvedObject;
+import io.github.kubeevents.health.KubeEventsHealthIndicator;
+import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.it.HttpExchangeLog.Exchange;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster.Capability;
+import io.github.kubeevents.test.cluster.LocalControlPlane;
+import io.github.kubeevents.test.cluster.RequiresCapability;
+import io.github.kubeevents.test.cluster.WithTestCluster;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.context.ApplicationContext;
+
+import static io.github.kubeevents.it.ItSupport.awaiting;
+import static io.github.kubeevents.it.ItSupport.createNamespace;
+import static io.github.kubeevents.it.ItSupport.dropped;
+import static io.github.kubeevents.it.ItSupport.drops;
+import static io.github.kubeevents.it.ItSupport.events;
+import static io.github.kubeevents.it.ItSupport.health;
+import static io.github.kubeevents.it.ItSupport.sinkStats;
+import static io.github.kubeevents.it.ItSupport.snapshot;
+import static io.github.kubeevents.it.ItSupport.starterWithHealth;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 36 item 1: the {@code kubeevents} health follows the writes, for each class of failure against the real API
+ * server, through the starter with its health auto-configuration: a port nothing listens on (the retries used up),
+ * the API server stopped (connections refused) and the API server frozen with SIGSTOP (requests time out). Each
+ * case turns the health {@code DEGRADED}, naming the server (host:port) and the error, and, where the server comes
+ * back, {@code UP} again at the next written event. The measured times are printed with the prefix
+ * {@code [write-health-it]}.
+ *
+ * <p>A control plane of its own: the API server is stopped and frozen here.
+ */
+@WithTestCluster(isolated = true)
+@RequiresCapability({ Capability.STOP_API_SERVER, Capability.FREEZE_API_SERVER })
+class WriteHealthIT {
+
+	/** The issue's bound: DEGRADED within 10 s of the first {@code retries_exhausted} against an unreachable server. */
+	private static final Duration DEGRADED_AFTER_GIVEN_UP = Duration.ofSeconds(10);
+
+	/** A port nothing listens on: every connection is refused at once. */
+	private static final String UNREACHABLE = "https://127.0.0.1:1";
+
+	/** How often the health is sampled while a time is measured. */
+	private static final Duration SAMPLE = Duration.ofMillis(20);
+
+	private LocalControlPlane cluster;
+
+	private CoreV1Api admin;
+
+	private String ns;
+
+	/** The API server as the health shows it: host:port of the cluster's URL. */
+	private String server;
+
+	@BeforeEach
+	void setUp(LocalControlPlane cluster) throws Exception {
+		this.cluster = cluster;
+		this.admin = new CoreV1Api(cluster.adminClient());
+		this.ns = createNamespace(this.admin);
+		URI url = URI.create(cluster.baseUrl());
+		this.server = url.getHost() + ":" + url.getPort();
+	}
+
+	@AfterEach
+	void apiServerAnswersAgain() {
+		if (this.cluster.isApiServerFrozen()) {
+			this.cluster.thawApiServer();
+		}
+		if (!this.cluster.isApiServerRunning()) {
+			this.cluster.startApiServer();
+		}
+	}
+
+	/**
+	 * A wrong port (nothing listens on {@code 127.0.0.1:1}), two attempts a second apart: the event is dropped as
+	 * {@code retries_exhausted} after its two attempts, and the health is {@code DEGRADED} within 10 s of that drop
+	 * (in fact from the first failed attempt: no event was ever written), naming {@code 127.0.0.1:1} and the
+	 * connection failure.
+	 */
+	@Test
+	void aPortNothingListensOnIsDegradedWithinTenSecondsOfTheFirstRetriesExhausted() {
+		ApiClient client = this.cluster.adminClient();
+		client.setBasePath(UNREACHABLE);
+		HttpExchangeLog http = HttpExchangeLog.attachTo(client);
+		starterWithHealth(client, "kubeevents.sink.retry.max-attempts=2", "kubeevents.sink.retry.sleep=1s")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Health beforeAnyWrite = health(context);
+				EventRecorder recorder = context.getBean(EventRecorder.class);
+
+				long recordedAt = System.nanoTime();
+				recorder.about(pod("unreachable")).warning("Failed", "written to a port nothing listens on");
+				Timeline timeline = new Timeline(context);
+				awaiting().pollInterval(SAMPLE).until(() -> timeline.sample() && timeline.givenUpAt != 0);
+				awaiting().atMost(DEGRADED_AFTER_GIVEN_UP)
+					.pollInterval(SAMPLE)
+					.until(() -> timeline.sample() && timeline.degradedAt != 0);
+				System.err.println("[write-health-it] wrong port: health before any write " + beforeAnyWrite.getStatus()
+						+ "; first failed attempt " + millis(timeline.firstFailureAt - recordedAt)
+						+ " ms after the event, retries_exhausted after " + millis(timeline.givenUpAt - recordedAt)
+						+ " ms; time to turn: DEGRADED " + millis(timeline.degradedAt - timeline.firstFailureAt)
+						+ " ms after the first failure, that is " + relative(timeline.degradedAt - timeline.givenUpAt)
+						+ " the first retries_exhausted");
+
+				assertThat(dropped(context, DropReason.RETRIES_EXHAUSTED)).isEqualTo(1);
+				assertThat(snapshot(context).dropped()).isEqualTo(drops("retries_exhausted", 1));
+				assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(0, 0, 1, 1));
+				assertThat(eventRequests(http)).extracting(Exchange::summary)
+					.containsExactly("POST transport-failure", "POST transport-failure");
+
+				Health health = health(context);
+				Map<String, Object> failure = lastFailure(health);
+				String error = (String) failure.get("error");
+				assertThat(error).contains("Failed to connect to /127.0.0.1:1");
+				assertThat(health.getStatus().getCode()).isEqualTo(KubeEventsHealthIndicator.DEGRADED_CODE);
+				assertThat(health.getStatus().getDescription()).isEqualTo("writes to the API server 127.0.0.1:1 fail"
+						+ " (2 failed attempt(s) in a row, the last one transport_error): " + error + "; see lastFailure");
+				assertThat(health.getDetails()).containsEntry("failedInARow", 2L)
+					.doesNotContainKey("lastWritten")
+					.containsEntry("dropped", 1L);
+				assertThat(failure).containsEntry("api", "core/v1")
+					.containsEntry("verb", "create")
+					.containsEntry("result", "transport_error")
+					.containsEntry("server", "127.0.0.1:1")
+					.containsEntry("givenUp", true)
+					.containsKey("at");
+			});
+	}
+
+	/**
+	 * The API server stopped after one written event: the retried write's failed attempts turn the health
+	 * {@code DEGRADED} at the third in a row (the default of {@code failures-in-a-row}), and it stays so while the
+	 * server is down; once the server is back and the retry writes the event, {@code UP} again.
+	 */
+	@Test
+	void aStoppedApiServerIsDegradedWhileDownAndUpAtTheNextWrittenEvent() throws Exception {
+		ApiClient client = this.cluster.adminClient();
+		starterWithHealth(client, "kubeevents.sink.retry.max-attempts=200", "kubeevents.sink.retry.sleep=500ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				EventRecorder recorder = context.getBean(EventRecorder.class);
+				Instant firstWritten = writtenBeforeTheOutage(context, recorder);
+
+				this.cluster.stopApiServer();
+				long stoppedAt = System.nanoTime();
+				recorder.about(pod("during-outage")).warning("Failed", "recorded while the API server is stopped");
+				Timeline timeline = new Timeline(context);
+				awaiting().pollInterval(SAMPLE).until(() -> timeline.sample() && timeline.degradedAt != 0);
+				Health degraded = health(context);
+				assertDegraded(degraded, firstWritten);
+				assertThat(lastFailure(degraded).get("error")).asString().contains("Failed to connect to /" + this.server);
+				// still DEGRADED while down: a few more failed attempts later
+				long failed = (Long) degraded.getDetails().get("failedInARow");
+				awaiting().until(() -> context.getBean(EventBroadcaster.class).stats().failedInARow() >= failed + 2);
+				Health stillDown = health(context);
+				assertDegraded(stillDown, firstWritten);
+				assertThat(sinkStats(context).created()).isEqualTo(1);
+
+				long restartedAt = System.nanoTime();
+				this.cluster.startApiServer();
+				awaiting().pollInterval(SAMPLE).until(() -> timeline.sample() && timeline.upAgainAt != 0);
+				System.err.println("[write-health-it] stopped API server: first failed attempt "
+						+ millis(timeline.firstFailureAt - stoppedAt) + " ms after the stop; time to turn: DEGRADED "
+						+ millis(timeline.degradedAt - timeline.firstFailureAt) + " ms after the first failure ("
+						+ degraded.getDetails().get("failedInARow") + " failed in a row); "
+						+ stillDown.getDetails().get("failedInARow") + " failed in a row before the restart; API server"
+						+ " ready in " + this.cluster.lastApiServerStartupTime().toMillis()
+						+ " ms; time back to UP: " + millis(timeline.upAgainAt - restartedAt)
+						+ " ms after startApiServer() was called");
+
+				assertUpAgain(context, firstWritten, "during-outage");
+			});
+	}
+
+	/**
+	 * The API server frozen (SIGSTOP) after one written event, requests limited to 2 s: the timed-out attempts turn
+	 * the health {@code DEGRADED}; after the thaw, the retry writes the event and it is {@code UP} again.
+	 */
+	@Test
+	void aFrozenApiServerIsDegradedOnceRequestsTimeOutAndUpAfterTheThaw() throws Exception {
+		ApiClient client = this.cluster.adminClient();
+		starterWithHealth(client, "kubeevents.sink.request-timeout=2s", "kubeevents.sink.retry.max-attempts=200",
+				"kubeevents.sink.retry.sleep=500ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				EventRecorder recorder = context.getBean(EventRecorder.class);
+				Instant firstWritten = writtenBeforeTheOutage(context, recorder);
+
+				this.cluster.freezeApiServer();
+				long frozenAt = System.nanoTime();
+				recorder.about(pod("during-freeze")).warning("Failed", "recorded while the API server is frozen");
+				Timeline timeline = new Timeline(context);
+				awaiting().pollInterval(SAMPLE).until(() -> timeline.sample() && timeline.degradedAt != 0);
+				Health degraded = health(context);
+				assertDegraded(degraded, firstWritten);
+				assertThat(lastFailure(degraded).get("error")).asString().containsIgnoringCase("timeout");
+				assertThat(sinkStats(context).created()).isEqualTo(1);
+				assertThat(this.cluster.isApiServerFrozen()).isTrue();
+
+				this.cluster.thawApiServer();
+				long thawedAt = System.nanoTime();
+				awaiting().pollInterval(SAMPLE).until(() -> timeline.sample() && timeline.upAgainAt != 0);
+				System.err.println("[write-health-it] frozen API server: first failed attempt (timed out) "
+						+ millis(timeline.firstFailureAt - frozenAt) + " ms after the freeze; time to turn: DEGRADED "
+						+ millis(timeline.degradedAt - timeline.firstFailureAt) + " ms after the first failure ("
+						+ degraded.getDetails().get("failedInARow") + " failed in a row, error '"
+						+ lastFailure(degraded).get("error") + "'); time back to UP: "
+						+ millis(timeline.upAgainAt - thawedAt) + " ms after the thaw");
+
+				assertUpAgain(context, firstWritten, "during-freeze");
+			});
+	}
+
+	/** One event written while the server answers: UP, with {@code lastWritten}. */
+	private Instant writtenBeforeTheOutage(ApplicationContext context, EventRecorder recorder) {
+		recorder.about(pod("before-outage")).normal("Started", "written while the API server answers");
+		awaiting().until(() -> sinkStats(context).created() == 1);
+		Health up = health(context);
+		assertThat(up.getStatus()).isEqualTo(Status.UP);
+		assertThat(up.getDetails()).containsEntry("failedInARow", 0L).doesNotContainKey("lastFailure");
+		return (Instant) up.getDetails().get("lastWritten");
+	}
+
+	/** DEGRADED for failed attempts of the transport class, naming the cluster's API server, none given up. */
+	private void assertDegraded(Health health, Instant firstWritten) {
+		Map<String, Object> failure = lastFailure(health);
+		long failedInARow = (Long) health.getDetails().get("failedInARow");
+		assertThat(failedInARow).isGreaterThanOrEqualTo(KubeEventsHealthIndicator.FAILURES_IN_A_ROW);
+		assertThat(health.getStatus().getCode()).isEqualTo(KubeEventsHealthIndicator.DEGRADED_CODE);
+		assertThat(health.getStatus().getDescription()).startsWith("writes to the API server " + this.server + " fail (")
+			.contains(" failed attempt(s) in a row, the last one transport_error): " + failure.get("error"))
+			.endsWith("; see lastFailure");
+		assertThat(health.getDetails()).containsEntry("lastWritten", firstWritten);
+		assertThat(failure).containsEntry("api", "core/v1")
+			.containsEntry("verb", "create")
+			.containsEntry("result", "transport_error")
+			.containsEntry("server", this.server)
+			.containsEntry("givenUp", false);
+	}
+
+	/** UP again: the event recorded during the outage written (once), nothing dropped, no failure left. */
+	private void assertUpAgain(ApplicationContext context, Instant firstWritten, String name) throws Exception {
+		Health up = health(context);
+		assertThat(up.getStatus()).isEqualTo(Status.UP);
+		assertThat(up.getDetails()).containsEntry("failedInARow", 0L).doesNotContainKey("lastFailure");
+		assertThat((Instant) up.getDetails().get("lastWritten")).isAfter(firstWritten);
+		RecorderStats.Writes writes = sinkStats(context);
+		assertThat(writes.created()).isEqualTo(2);
+		assertThat(writes.failed()).isZero();
+		assertThat(snapshot(context).dropped()).isEqualTo(drops());
+		List<CoreV1Event> stored = events(this.admin, this.ns);
+		assertThat(stored).extracting((e) -> e.getInvolvedObject().getName())
+			.containsExactlyInAnyOrder("before-outage", name);
+		assertThat(stored).allSatisfy((e) -> assertThat(e.getCount()).isEqualTo(1));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> lastFailure(Health health) {
+		Object failure = health.getDetails().get("lastFailure");
+		assertThat(failure).as("lastFailure in %s", health).isInstanceOf(Map.class);
+		return (Map<String, Object>) failure;
+	}
+
+	private static List<Exchange> eventRequests(HttpExchangeLog http) {
+		return http.exchanges().stream().filter((e) -> e.path().endsWith("/events")).toList();
+	}
+
+	private InvolvedObject pod(String name) {
+		return InvolvedObject.of("Pod", "v1", this.ns, name);
+	}
+
+	/** {@code "N ms after"} or {@code "N ms before"}. */
+	private static String relative(long nanos) {
+		return Math.abs(millis(nanos)) + ((nanos >= 0) ? " ms after" : " ms before");
+	}
+
+	private static long millis(long nanos) {
+		return Duration.ofNanos(nanos).toMillis();
+	}
+
+	/**
+	 * When the health and the stats first showed each stage, sampled by the awaits' conditions ({@link System#nanoTime()};
+	 * 0 until seen): the first failed attempt, the first {@code retries_exhausted} drop, the first {@code DEGRADED}, and
+	 * the first {@code UP} after it.
+	 */
+	private static final class Timeline {
+
+		private final ApplicationContext context;
+
+		long firstFailureAt;
+
+		long givenUpAt;
+
+		long degradedAt;
+
+		long upAgainAt;
+
+		Timeline(ApplicationContext context) {
+			this.context = context;
+		}
+
+		/** Samples once; always {@code true}, so that it can lead an await's condition. */
+		boolean sample() {
+			long now = System.nanoTime();
+			RecorderStats stats = this.context.getBean(EventBroadcaster.class).stats();
+			String status = health(this.context).getStatus().getCode();
+			if (this.firstFailureAt == 0 && (stats.failedInARow() > 0 || stats.lastFailure() != null)) {
+				this.firstFailureAt = now;
+			}
+			if (this.givenUpAt == 0 && stats.dropped(DropReason.RETRIES_EXHAUSTED.tag()) > 0) {
+				this.givenUpAt = now;
+			}
+			if (this.degradedAt == 0 && KubeEventsHealthIndicator.DEGRADED_CODE.equals(status)) {
+				this.degradedAt = now;
+			}
+			if (this.degradedAt != 0 && this.upAgainAt == 0 && Status.UP.getCode().equals(status)) {
+				this.upAgainAt = now;
+			}
+			return true;
+		}
+
+	}
+
+}
