@@ -19,15 +19,26 @@ final class EventLoggingHandler implements EventHandler {
 	/** The logger's name. */
 	static final String LOGGER_NAME = "io.github.kubeevents.events";
 
-	private static final Logger logger = LoggerFactory.getLogger(LOGGER_NAME);
+	private static final Logger LOGGER = LoggerFactory.getLogger(LOGGER_NAME);
+
+	private final Logger logger;
+
+	EventLoggingHandler() {
+		this(LOGGER);
+	}
+
+	/** Logs to {@code logger}: tests print through an SLF4J backend other than the bound one. */
+	EventLoggingHandler(Logger logger) {
+		this.logger = logger;
+	}
 
 	@Override
 	public void onEvent(RecordedEvent event) {
-		if (!logger.isInfoEnabled()) {
+		if (!this.logger.isInfoEnabled()) {
 			return;
 		}
 		InvolvedObject ref = event.regarding();
-		var line = logger.atInfo()
+		var line = this.logger.atInfo()
 			.setMessage(format(event))
 			.addKeyValue("object", ref.displayName())
 			.addKeyValue("kind", ref.kind())
