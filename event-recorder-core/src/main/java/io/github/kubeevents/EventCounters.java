@@ -143,13 +143,13 @@ final class EventCounters {
 	void formatFailed(RecordedEvent event, String pattern, Throwable failure) {
 		this.formatFailures.increment();
 		if (this.failedPatterns.asMap().putIfAbsent(pattern, Boolean.TRUE) == null) {
+			// the whole message and no arguments: SLF4J merges key-values into the message pattern for a backend
+			// that does not take them (slf4j-simple), where a {} in the object's name would take an argument
 			this.logger.atWarn()
-				.setMessage("Could not format the message of an event; recording the pattern with its arguments"
-						+ " (logged once per pattern): {}: pattern '{}': {}")
-				.addArgument(event::describe)
-				.addArgument(() -> LogText.oneLine(pattern))
-				.addArgument(() -> LogText.oneLine(failure.toString()))
-				.addKeyValue("object", event.regarding().displayName())
+				.setMessage(() -> "Could not format the message of an event; recording the pattern with its arguments"
+						+ " (logged once per pattern): " + event.describe() + ": pattern '" + LogText.oneLine(pattern)
+						+ "': " + LogText.oneLine(failure.toString()))
+				.addKeyValue("object", LogText.oneLine(event.regarding().displayName()))
 				.log();
 		}
 	}

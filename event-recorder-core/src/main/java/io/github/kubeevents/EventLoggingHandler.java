@@ -9,7 +9,10 @@ import org.slf4j.LoggerFactory;
  * {@code Event occurred object="ns/name" fieldPath="" kind="Pod" apiVersion="v1" type="Normal" reason="Started" message="..."}
  * ({@code action="..."} is added before the message when the event has one). The same fields are attached as
  * SLF4J 2 key-value pairs, so Spring Boot's structured logging (ECS, Logstash, GELF) emits them as JSON fields
- * while plain text stays readable. Logged at INFO to the logger {@value #LOGGER_NAME}, so it can be tuned or
+ * while plain text stays readable. The key-values carry the text escaped as the message escapes it
+ * ({@link LogText#oneLine}, unquoted): backends such as slf4j-simple and Logback's default layout print key-values
+ * unescaped, and a library cannot know which backend or encoder a record reaches, so a JSON field shows a line break
+ * as the two characters {@code \n}. Logged at INFO to the logger {@value #LOGGER_NAME}, so it can be tuned or
  * silenced separately.
  *
  * <p>Thread-safe.
@@ -40,18 +43,18 @@ final class EventLoggingHandler implements EventHandler {
 		InvolvedObject ref = event.regarding();
 		var line = this.logger.atInfo()
 			.setMessage(format(event))
-			.addKeyValue("object", ref.displayName())
-			.addKeyValue("kind", ref.kind())
-			.addKeyValue("apiVersion", ref.apiVersion())
+			.addKeyValue("object", LogText.oneLine(ref.displayName()))
+			.addKeyValue("kind", LogText.oneLineOrNull(ref.kind()))
+			.addKeyValue("apiVersion", LogText.oneLineOrNull(ref.apiVersion()))
 			.addKeyValue("type", event.type().value())
-			.addKeyValue("reason", event.reason());
+			.addKeyValue("reason", LogText.oneLine(event.reason()));
 		if (ref.fieldPath() != null) {
-			line = line.addKeyValue("fieldPath", ref.fieldPath());
+			line = line.addKeyValue("fieldPath", LogText.oneLine(ref.fieldPath()));
 		}
 		if (event.action() != null) {
-			line = line.addKeyValue("action", event.action());
+			line = line.addKeyValue("action", LogText.oneLine(event.action()));
 		}
-		line.addKeyValue("message", event.message()).log();
+		line.addKeyValue("message", LogText.oneLine(event.message())).log();
 	}
 
 	/**
