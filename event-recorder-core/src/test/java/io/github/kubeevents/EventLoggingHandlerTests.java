@@ -66,7 +66,7 @@ class EventLoggingHandlerTests {
 			List<KeyValuePair> pairs = line.getKeyValuePairs();
 			assertThat(pairs).extracting((pair) -> pair.key + "=" + pair.value)
 				.containsExactly("object=baz/foo", "kind=Pod", "apiVersion=version", "type=Normal", "reason=Started",
-						"fieldPath=spec.containers{mycontainer}", "message=up");
+						"fieldPath=spec.containers{mycontainer}", "note=up");
 		});
 	}
 
@@ -82,7 +82,7 @@ class EventLoggingHandlerTests {
 					.containsExactly(tuple("object", "ns\\u2028/p\"1\\r"), tuple("kind", "Pod\\n"),
 							tuple("apiVersion", null), tuple("type", "Warning"), tuple("reason", "Back\\nOff"),
 							tuple("fieldPath", "spec\\u202e"), tuple("action", "Pull\\u0000"),
-							tuple("message", "line 1\\nfake 2026-01-01 INFO forged \\u001b[31m\\ \"q\""));
+							tuple("note", "line 1\\nfake 2026-01-01 INFO forged \\u001b[31m\\ \"q\""));
 				assertThat(line.getFormattedMessage()).isEqualTo("Event occurred object=\"ns\\u2028/p\\\"1\\r\" "
 						+ "fieldPath=\"spec\\u202e\" kind=\"Pod\\n\" apiVersion=\"\" type=\"Warning\" reason=\"Back\\nOff\" "
 						+ "action=\"Pull\\u0000\" message=\"line 1\\nfake 2026-01-01 INFO forged \\u001b[31m\\\\ \\\"q\\\"\"");

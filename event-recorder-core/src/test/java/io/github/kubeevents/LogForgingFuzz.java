@@ -87,7 +87,7 @@ public final class LogForgingFuzz {
 					keyValues.put("reason", LogText.oneLine(event.reason()));
 					keyValues.put("fieldPath", escaped(ref.fieldPath()));
 					keyValues.put("action", escaped(event.action()));
-					keyValues.put("message", LogText.oneLine(event.message()));
+					keyValues.put("note", LogText.oneLine(event.message()));
 				}
 				case 1 -> {
 					call = "formatFailed";
