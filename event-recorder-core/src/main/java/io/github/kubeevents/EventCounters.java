@@ -35,7 +35,6 @@ final class EventCounters {
 
 	static final Duration DEFAULT_SUMMARY_INTERVAL = Duration.ofSeconds(10);
 
-	private static final Logger logger = LoggerFactory.getLogger(EventCounters.class);
 
 	private static final DropReason[] REASONS = DropReason.values();
 
@@ -79,9 +78,17 @@ final class EventCounters {
 
 	private final Duration summaryInterval;
 
+	private final Logger logger;
+
 	EventCounters(Clock clock, Duration summaryInterval) {
+		this(clock, summaryInterval, LoggerFactory.getLogger(EventCounters.class));
+	}
+
+	/** Logs to {@code logger}: tests print through an SLF4J backend other than the bound one. */
+	EventCounters(Clock clock, Duration summaryInterval, Logger logger) {
 		this.clock = clock;
 		this.summaryInterval = summaryInterval;
+		this.logger = logger;
 		for (int i = 0; i < REASONS.length; i++) {
 			this.drops[i] = new LongAdder();
 		}
@@ -94,8 +101,8 @@ final class EventCounters {
 	/** Counts an events.k8s.io/v1 note cut to the server's limit (written, not dropped). */
 	void truncated(RecordedEvent event) {
 		this.truncated.increment();
-		if (logger.isDebugEnabled()) {
-			logger.debug("Note cut to the server's limit of 1024 bytes: {}", event.describe());
+		if (this.logger.isDebugEnabled()) {
+			this.logger.debug("Note cut to the server's limit of 1024 bytes: {}", event.describe());
 		}
 	}
 
@@ -136,13 +143,13 @@ final class EventCounters {
 	void formatFailed(RecordedEvent event, String pattern, Throwable failure) {
 		this.formatFailures.increment();
 		if (this.failedPatterns.asMap().putIfAbsent(pattern, Boolean.TRUE) == null) {
-			logger.atWarn()
-				.setMessage("Could not format the message of an event; recording the pattern with its arguments"
-						+ " (logged once per pattern): {}: pattern '{}': {}")
-				.addArgument(event::describe)
-				.addArgument(() -> LogText.oneLine(pattern))
-				.addArgument(() -> LogText.oneLine(failure.toString()))
-				.addKeyValue("object", event.regarding().displayName())
+			// the whole message and no arguments: SLF4J merges key-values into the message pattern for a backend
+			// that does not take them (slf4j-simple), where a {} in the object's name would take an argument
+			this.logger.atWarn()
+				.setMessage(() -> "Could not format the message of an event; recording the pattern with its arguments"
+						+ " (logged once per pattern): " + event.describe() + ": pattern '" + LogText.oneLine(pattern)
+						+ "': " + LogText.oneLine(failure.toString()))
+				.addKeyValue("object", LogText.oneLine(event.regarding().displayName()))
 				.log();
 		}
 	}
@@ -178,8 +185,8 @@ final class EventCounters {
 		}
 		this.drops[reason.ordinal()].add(occurrences);
 		this.latest.lazySet(reason.ordinal(), event);
-		if (logger.isDebugEnabled()) {
-			logger.debug("Dropped event ({}): {}", reason.tag(), event.describe());
+		if (this.logger.isDebugEnabled()) {
+			this.logger.debug("Dropped event ({}): {}", reason.tag(), event.describe());
 		}
 		if (this.stopped) {
 			flushWhileStopped();
@@ -228,12 +235,12 @@ final class EventCounters {
 					(event != null) ? event.describe() : "", why);
 		}
 		if (quietly) {
-			if (logger.isDebugEnabled()) {
-				logger.debug("Dropped event ({}): {}", reason.tag(), describe(event, why));
+			if (this.logger.isDebugEnabled()) {
+				this.logger.debug("Dropped event ({}): {}", reason.tag(), describe(event, why));
 			}
 		}
 		else {
-			logger.atWarn()
+			this.logger.atWarn()
 				.setMessage("Dropped event ({}): {}")
 				.addArgument(reason.tag())
 				.addArgument(() -> describe(event, why))
@@ -295,7 +302,7 @@ final class EventCounters {
 			this.lastSummary[i] = now;
 			this.nextSummaryWhileStopped = now.plus(this.summaryInterval);
 			Object latestDrop = this.latest.get(i);
-			logger.atWarn()
+			this.logger.atWarn()
 				.setMessage("Dropped {} event(s) ({}) since the last report; latest: {}")
 				.addArgument(unreported)
 				.addArgument(reason.tag())
@@ -317,10 +324,10 @@ final class EventCounters {
 		String line = "Kubernetes event recorder stopped: accepted " + acceptedCount() + ", " + sinkSummary
 				+ ", dropped " + dropped + " " + droppedByReason();
 		if (dropped > 0) {
-			logger.warn(line);
+			this.logger.warn(line);
 		}
 		else {
-			logger.info(line);
+			this.logger.info(line);
 		}
 	}
 

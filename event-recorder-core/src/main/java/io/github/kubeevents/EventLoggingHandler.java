@@ -8,9 +8,12 @@ import org.slf4j.LoggerFactory;
  * Logs every event as one line with the fields of client-go's {@code StartStructuredLogging}:
  * {@code Event occurred object="ns/name" fieldPath="" kind="Pod" apiVersion="v1" type="Normal" reason="Started" message="..."}
  * ({@code action="..."} is added before the message when the event has one). The same fields are attached as
- * SLF4J 2 key-value pairs, so Spring Boot's structured logging (ECS, Logstash, GELF) emits them as JSON fields
- * while plain text stays readable. Logged at INFO to the logger {@value #LOGGER_NAME}, so it can be tuned or
- * silenced separately.
+ * SLF4J 2 key-value pairs (the message as {@value #MESSAGE_KEY}), so Spring Boot's structured logging (ECS,
+ * Logstash, GELF) emits them as JSON fields while plain text stays readable. The key-values carry the text escaped
+ * as the message escapes it ({@link LogText#oneLine}, unquoted): backends such as slf4j-simple and Logback's
+ * default layout print key-values unescaped, and a library cannot know which backend or encoder a record reaches,
+ * so a JSON field shows a line break as the two characters {@code \n}. Logged at INFO to the logger
+ * {@value #LOGGER_NAME}, so it can be tuned or silenced separately.
  *
  * <p>Thread-safe.
  */
@@ -19,28 +22,46 @@ final class EventLoggingHandler implements EventHandler {
 	/** The logger's name. */
 	static final String LOGGER_NAME = "io.github.kubeevents.events";
 
-	private static final Logger logger = LoggerFactory.getLogger(LOGGER_NAME);
+	/**
+	 * The key of the event's message: not {@code message}, which Spring Boot's ECS and Logstash formats write for
+	 * the log message and refuse to write twice (the whole line was lost); {@code note} is the message's name in
+	 * events.k8s.io/v1.
+	 */
+	static final String MESSAGE_KEY = "note";
+
+	private static final Logger LOGGER = LoggerFactory.getLogger(LOGGER_NAME);
+
+	private final Logger logger;
+
+	EventLoggingHandler() {
+		this(LOGGER);
+	}
+
+	/** Logs to {@code logger}: tests print through an SLF4J backend other than the bound one. */
+	EventLoggingHandler(Logger logger) {
+		this.logger = logger;
+	}
 
 	@Override
 	public void onEvent(RecordedEvent event) {
-		if (!logger.isInfoEnabled()) {
+		if (!this.logger.isInfoEnabled()) {
 			return;
 		}
 		InvolvedObject ref = event.regarding();
-		var line = logger.atInfo()
+		var line = this.logger.atInfo()
 			.setMessage(format(event))
-			.addKeyValue("object", ref.displayName())
-			.addKeyValue("kind", ref.kind())
-			.addKeyValue("apiVersion", ref.apiVersion())
+			.addKeyValue("object", LogText.oneLine(ref.displayName()))
+			.addKeyValue("kind", LogText.oneLineOrNull(ref.kind()))
+			.addKeyValue("apiVersion", LogText.oneLineOrNull(ref.apiVersion()))
 			.addKeyValue("type", event.type().value())
-			.addKeyValue("reason", event.reason());
+			.addKeyValue("reason", LogText.oneLine(event.reason()));
 		if (ref.fieldPath() != null) {
-			line = line.addKeyValue("fieldPath", ref.fieldPath());
+			line = line.addKeyValue("fieldPath", LogText.oneLine(ref.fieldPath()));
 		}
 		if (event.action() != null) {
-			line = line.addKeyValue("action", event.action());
+			line = line.addKeyValue("action", LogText.oneLine(event.action()));
 		}
-		line.addKeyValue("message", event.message()).log();
+		line.addKeyValue(MESSAGE_KEY, LogText.oneLine(event.message())).log();
 	}
 
 	/**

@@ -38,6 +38,16 @@ final class LogText {
 	}
 
 	/**
+	 * {@link #oneLine} for the value of an SLF4J key-value, which backends print unescaped: {@code null} stays
+	 * {@code null}.
+	 * @param text the text, may be {@code null}
+	 * @return the escaped text, or {@code null}
+	 */
+	static @Nullable String oneLineOrNull(@Nullable String text) {
+		return (text != null) ? oneLine(text) : null;
+	}
+
+	/**
 	 * Appends {@code "text"}: quoted, with quotes and backslashes escaped too.
 	 * @param out where to append
 	 * @param text the text; {@code null} appends {@code ""}

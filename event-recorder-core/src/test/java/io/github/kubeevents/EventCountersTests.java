@@ -58,6 +58,20 @@ class EventCountersTests {
 	}
 
 	@Test
+	void formatFailureCarriesTheObjectEscapedAndItsWholeMessageWithoutPlaceholders() {
+		RecordedEvent event = TestEvents.recorded("Bad", "m", TestEvents.object("Pod", "w{}\n1", "shop"));
+		this.counters.formatFailed(event, "%d {}\r", new IllegalStateException("x\u2028y"));
+		assertThat(this.log.lines()).singleElement().satisfies((line) -> {
+			assertThat(line.getFormattedMessage()).isEqualTo("Could not format the message of an event; recording the "
+					+ "pattern with its arguments (logged once per pattern): object=\"shop/w{}\\n1\" kind=\"Pod\" "
+					+ "type=\"Normal\" reason=\"Bad\": pattern '%d {}\\r': java.lang.IllegalStateException: x\\u2028y");
+			assertThat(line.getArgumentArray()).isNull();
+			assertThat(line.getKeyValuePairs()).extracting((pair) -> pair.key + "=" + pair.value)
+				.containsExactly("object=shop/w{}\\n1");
+		});
+	}
+
+	@Test
 	void atMostOneSummaryPerReasonPerInterval() {
 		drop(DropReason.SHUTDOWN, 5);
 		this.counters.flush(false);

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.event.KeyValuePair;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** client-go's StartStructuredLogging line ("Event occurred ..."), as text and as SLF4J key-values. */
 class EventLoggingHandlerTests {
@@ -65,8 +66,28 @@ class EventLoggingHandlerTests {
 			List<KeyValuePair> pairs = line.getKeyValuePairs();
 			assertThat(pairs).extracting((pair) -> pair.key + "=" + pair.value)
 				.containsExactly("object=baz/foo", "kind=Pod", "apiVersion=version", "type=Normal", "reason=Started",
-						"fieldPath=spec.containers{mycontainer}", "message=up");
+						"fieldPath=spec.containers{mycontainer}", "note=up");
 		});
+	}
+
+	@Test
+	void keyValuesCarryTheTextEscapedAsTheMessageDoesButUnquoted() {
+		InvolvedObject object = new InvolvedObject("Pod\n", null, "ns\u2028", "p\"1\r", null, null, "spec\u202e");
+		RecordedEvent event = new RecordedEvent(object, null, EventType.WARNING, "Back\nOff", "Pull\u0000",
+				"line 1\nfake 2026-01-01 INFO forged \u001b[31m\\ \"q\"", Map.of(), TestEvents.SOURCE, TestEvents.TIME);
+		try (LogCapture log = LogCapture.of(EventLoggingHandler.LOGGER_NAME, Level.INFO)) {
+			new EventLoggingHandler().onEvent(event);
+			assertThat(log.lines()).singleElement().satisfies((line) -> {
+				assertThat(line.getKeyValuePairs()).extracting((pair) -> pair.key, (pair) -> pair.value)
+					.containsExactly(tuple("object", "ns\\u2028/p\"1\\r"), tuple("kind", "Pod\\n"),
+							tuple("apiVersion", null), tuple("type", "Warning"), tuple("reason", "Back\\nOff"),
+							tuple("fieldPath", "spec\\u202e"), tuple("action", "Pull\\u0000"),
+							tuple("note", "line 1\\nfake 2026-01-01 INFO forged \\u001b[31m\\ \"q\""));
+				assertThat(line.getFormattedMessage()).isEqualTo("Event occurred object=\"ns\\u2028/p\\\"1\\r\" "
+						+ "fieldPath=\"spec\\u202e\" kind=\"Pod\\n\" apiVersion=\"\" type=\"Warning\" reason=\"Back\\nOff\" "
+						+ "action=\"Pull\\u0000\" message=\"line 1\\nfake 2026-01-01 INFO forged \\u001b[31m\\\\ \\\"q\\\"\"");
+			});
+		}
 	}
 
 }

@@ -12,6 +12,7 @@ import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
+import org.slf4j.event.KeyValuePair;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * No caller-supplied text can end a log record or drive a terminal: 3,000 calls with reasons, names, namespaces,
  * kinds, patterns and messages full of line breaks, NUL, BEL, ANSI escapes, C1 controls, U+2028/U+2029 and bidi
  * overrides, through every path that logs them (the event log line, format failures, invalid input, the server's
- * refusal that echoes the name, transport retries and drop summaries), and every record is one line of safe text.
+ * refusal that echoes the name, transport retries and drop summaries), and every record is one line of safe text,
+ * its SLF4J key-values too.
  */
 class LogInjectionFuzzTests {
 
@@ -100,11 +102,20 @@ class LogInjectionFuzzTests {
 			assertThat(lines).filteredOn((line) -> line.getFormattedMessage().contains("is invalid: reason:")).isNotEmpty();
 			assertThat(lines).filteredOn((line) -> line.getFormattedMessage().startsWith("Unable to write event"))
 				.isNotEmpty();
+			assertThat(lines).filteredOn((line) -> line.getKeyValuePairs() != null).isNotEmpty();
 			for (ILoggingEvent line : lines) {
 				String message = line.getFormattedMessage();
 				assertThat(message.chars().filter(LogInjectionFuzzTests::unsafe).count())
 					.as("unsafe characters in %s", message.replace("\u001b", "<ESC>"))
 					.isZero();
+				// backends print key-values as they are (LogForgingBackendsTests prints them)
+				if (line.getKeyValuePairs() != null) {
+					for (KeyValuePair pair : line.getKeyValuePairs()) {
+						assertThat(String.valueOf(pair.value).chars().filter(LogInjectionFuzzTests::unsafe).count())
+							.as("unsafe characters in the key-value %s of %s", pair.key, message)
+							.isZero();
+					}
+				}
 			}
 		}
 	}
