@@ -206,6 +206,11 @@ final class InlineSink extends Subscriber {
 		return ended;
 	}
 
+	/** The thread that ends the current or the last run, or {@code null} before the first end. */
+	synchronized @Nullable Thread endingThread() {
+		return this.ending;
+	}
+
 	@Override
 	public synchronized boolean isAlive() {
 		return this.phase != Phase.IDLE || (this.ending != null && this.ending.isAlive());

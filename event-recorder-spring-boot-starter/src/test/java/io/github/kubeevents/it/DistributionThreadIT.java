@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import com.google.gson.JsonObject;
@@ -18,6 +19,7 @@ import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.EventsV1Api;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -76,7 +78,7 @@ class DistributionThreadIT {
 			awaiting().until(() -> broadcaster.stats().writes().created() == events
 					&& broadcaster.stats().writes().patched() == events);
 			for (String ns : namespaces) {
-				assertThat(ClusterEventCounts.of(cluster, ns)).as(ns).hasSize(PODS_PER_NAMESPACE)
+				assertThat(occurrences(cluster, ns)).as(ns).hasSize(PODS_PER_NAMESPACE)
 					.allSatisfy((name, count) -> assertThat(count).as(name).isEqualTo(2));
 			}
 
@@ -86,7 +88,7 @@ class DistributionThreadIT {
 			List<Exchange> reviews = requests.stream().filter((e) -> ACCESS_REVIEW_PATH.equals(e.path())).toList();
 			Map<String, Set<String>> reviewThreadsByNamespace = reviews.stream()
 				.collect(Collectors.groupingBy(DistributionThreadIT::reviewedNamespace, TreeMap::new,
-						Collectors.mapping(Exchange::thread, Collectors.toCollection(java.util.TreeSet::new))));
+						Collectors.mapping(Exchange::thread, Collectors.toCollection(TreeSet::new))));
 			Map<String, Long> reviewsByNamespace = reviews.stream()
 				.collect(Collectors.groupingBy(DistributionThreadIT::reviewedNamespace, TreeMap::new,
 						Collectors.counting()));
@@ -128,21 +130,16 @@ class DistributionThreadIT {
 		return attributes.get("namespace").getAsString();
 	}
 
-	/** The occurrences of each Pod's Events in a namespace, over both APIs (core/v1 count or series count). */
-	private static final class ClusterEventCounts {
-
-		static Map<String, Integer> of(KubernetesTestCluster cluster, String ns) throws ApiException {
-			Map<String, Integer> counts = new TreeMap<>();
-			new io.kubernetes.client.openapi.apis.EventsV1Api(cluster.adminClient()).listNamespacedEvent(ns)
-				.execute()
-				.getItems()
-				.forEach((e) -> counts.merge(e.getRegarding().getName(),
-						(e.getSeries() != null) ? e.getSeries().getCount()
-								: (e.getDeprecatedCount() != null && e.getDeprecatedCount() > 0) ? e.getDeprecatedCount() : 1,
-						Integer::sum));
-			return counts;
-		}
-
+	/** The occurrences of each Pod's Events in a namespace, over both APIs (series count, else core/v1 count). */
+	private static Map<String, Integer> occurrences(KubernetesTestCluster cluster, String ns) throws ApiException {
+		Map<String, Integer> counts = new TreeMap<>();
+		new EventsV1Api(cluster.adminClient()).listNamespacedEvent(ns)
+			.execute()
+			.getItems()
+			.forEach((e) -> counts.merge(e.getRegarding().getName(), (e.getSeries() != null) ? e.getSeries().getCount()
+					: (e.getDeprecatedCount() != null && e.getDeprecatedCount() > 0) ? e.getDeprecatedCount() : 1,
+					Integer::sum));
+		return counts;
 	}
 
 }

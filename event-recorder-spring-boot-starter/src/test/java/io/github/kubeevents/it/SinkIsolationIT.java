@@ -1,5 +1,6 @@
 package io.github.kubeevents.it;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,6 +21,7 @@ import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.LogCapture;
 import io.github.kubeevents.Subscription;
+import io.github.kubeevents.health.KubeEventsHealthIndicator;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
@@ -36,13 +38,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ApplicationContext;
 
 import static io.github.kubeevents.it.ItSupport.awaiting;
 import static io.github.kubeevents.it.ItSupport.createNamespace;
 import static io.github.kubeevents.it.ItSupport.drops;
+import static io.github.kubeevents.it.ItSupport.health;
 import static io.github.kubeevents.it.ItSupport.snapshot;
-import static io.github.kubeevents.it.ItSupport.starter;
+import static io.github.kubeevents.it.ItSupport.starterWithHealth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -51,8 +56,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * default), while the logging handler ({@code kubeevents.log-events=true}) and a second sink of the same broadcaster
  * (an in-memory {@link EventSink}) get every one of them while the server is still frozen. Nothing is dropped as
  * {@code queue_full}; after the thaw the stuck sink writes everything, and its accounting is exact: the Events the
- * server holds plus the drops of every reason equal what was accepted. The measured numbers are printed with the
- * prefix {@code [sink-isolation-it]}.
+ * server holds plus the drops of every reason equal what was accepted. While it is stuck, the health is
+ * {@code DEGRADED} (the second sink's written events do not hide it), and {@code UP} once everything is written. The
+ * measured numbers are printed with the prefix {@code [sink-isolation-it]}.
  *
  * <p>A control plane of its own: the API server is frozen here.
  */
@@ -101,7 +107,7 @@ class SinkIsolationIT {
 		InMemorySink memory = new InMemorySink();
 		try (LogCapture log = LogCapture.of(EVENT_LOGGER, Level.INFO)) {
 			// 60 attempts of at least 2 s each: no write is given up while the server is frozen here
-			starter(client, "kubeevents.log-events=true", "kubeevents.sink.request-timeout=2s",
+			starterWithHealth(client, "kubeevents.log-events=true", "kubeevents.sink.request-timeout=2s",
 					"kubeevents.sink.retry.sleep=1s", "kubeevents.sink.retry.max-attempts=60")
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
@@ -167,6 +173,13 @@ class SinkIsolationIT {
 					int depthBeforeThaw = subscriber(broadcaster, stuck).depth();
 					assertThat(depthBeforeThaw).isEqualTo(EVENTS - WRITERS);
 					assertThat(broadcaster.stats().dropped(DropReason.QUEUE_FULL.tag())).isZero();
+					// the second sink writing every event does not hide the stuck one from the health
+					Health stalled = health(context);
+					assertThat(stalled.getStatus().getCode()).isEqualTo(KubeEventsHealthIndicator.DEGRADED_CODE);
+					assertThat(stalled.getStatus().getDescription())
+						.startsWith("writes to the API server " + hostAndPort(this.cluster.baseUrl()) + " fail (");
+					assertThat(stalled.getDetails().get("lastFailure")).asString()
+						.contains("result=transport_error", "server=" + hostAndPort(this.cluster.baseUrl()));
 
 					this.cluster.thawApiServer();
 					long thawedAt = System.nanoTime();
@@ -202,6 +215,7 @@ class SinkIsolationIT {
 					assertThat(writes.created()).isEqualTo(1 + EVENTS);
 					assertThat(writes.failed()).isZero();
 					assertThat(memory.objects()).hasSize(1 + EVENTS);
+					assertThat(health(context).getStatus()).isEqualTo(Status.UP);
 				});
 		}
 	}
@@ -274,6 +288,11 @@ class SinkIsolationIT {
 			.filter((subscriber) -> subscriber.name().equals(name))
 			.findFirst()
 			.orElseThrow();
+	}
+
+	private static String hostAndPort(String url) {
+		URI uri = URI.create(url);
+		return uri.getHost() + ":" + uri.getPort();
 	}
 
 	private static long millis(long nanos) {

@@ -42,10 +42,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 36 item 1: the {@code kubeevents} health follows the writes, for each class of failure against the real API
  * server, through the starter with its health auto-configuration: a port nothing listens on (the retries used up),
- * the API server stopped (connections refused) and the API server frozen with SIGSTOP (requests time out). Each
- * case turns the health {@code DEGRADED}, naming the server (host:port) and the error, and, where the server comes
- * back, {@code UP} again at the next written event. The measured times are printed with the prefix
- * {@code [write-health-it]}.
+ * the API server stopped (connections refused; retried, or given up after fewer failures than
+ * {@code failures-in-a-row}) and the API server frozen with SIGSTOP (requests time out). Each case turns the health
+ * {@code DEGRADED}, naming the server (host:port) and the error, within 10 s of the first {@code retries_exhausted}
+ * where a write is given up, and, where the server comes back, {@code UP} again at the next written event. The
+ * measured times ("time to turn", "time back to UP") are printed with the prefix {@code [write-health-it]}.
  *
  * <p>A control plane of its own: the API server is stopped and frozen here.
  */
@@ -192,6 +193,69 @@ class WriteHealthIT {
 	}
 
 	/**
+	 * The API server stopped after one written event, two attempts per write: the write is given up
+	 * ({@code retries_exhausted}) after 2 failed attempts, fewer than {@code failures-in-a-row}, and the health is
+	 * {@code DEGRADED} within 10 s of that drop all the same (a write given up since the last written event); with the
+	 * server back, the next event is written and it is {@code UP} again.
+	 */
+	@Test
+	void aWriteGivenUpAfterAWrittenEventIsDegradedWithinTenSecondsThoughBelowFailuresInARow() throws Exception {
+		ApiClient client = this.cluster.adminClient();
+		starterWithHealth(client, "kubeevents.sink.retry.max-attempts=2", "kubeevents.sink.retry.sleep=1s")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				EventRecorder recorder = context.getBean(EventRecorder.class);
+				Instant firstWritten = writtenBeforeTheOutage(context, recorder);
+
+				this.cluster.stopApiServer();
+				long stoppedAt = System.nanoTime();
+				recorder.about(pod("given-up")).warning("Failed", "given up while the API server is stopped");
+				Timeline timeline = new Timeline(context);
+				awaiting().pollInterval(SAMPLE).until(() -> timeline.sample() && timeline.givenUpAt != 0);
+				awaiting().atMost(DEGRADED_AFTER_GIVEN_UP)
+					.pollInterval(SAMPLE)
+					.until(() -> timeline.sample() && timeline.degradedAt != 0);
+				assertThat(timeline.degradedNotGivenUp).as("DEGRADED by fewer than %d failed attempts, none given up",
+						KubeEventsHealthIndicator.FAILURES_IN_A_ROW)
+					.isNull();
+				Health degraded = health(context);
+				Map<String, Object> failure = lastFailure(degraded);
+				assertThat(degraded.getStatus().getCode()).isEqualTo(KubeEventsHealthIndicator.DEGRADED_CODE);
+				assertThat(degraded.getStatus().getDescription()).isEqualTo("writes to the API server " + this.server
+						+ " fail (2 failed attempt(s) in a row, the last one transport_error): " + failure.get("error")
+						+ "; see lastFailure");
+				assertThat(degraded.getDetails()).containsEntry("failedInARow", 2L)
+					.containsEntry("lastWritten", firstWritten)
+					.containsEntry("dropped", 1L);
+				assertThat(failure).containsEntry("result", "transport_error")
+					.containsEntry("server", this.server)
+					.containsEntry("givenUp", true);
+				assertThat(snapshot(context).dropped()).isEqualTo(drops("retries_exhausted", 1));
+
+				long restartedAt = System.nanoTime();
+				this.cluster.startApiServer();
+				// nothing retries the given-up write: DEGRADED until an event is written
+				assertThat(health(context).getStatus().getCode()).isEqualTo(KubeEventsHealthIndicator.DEGRADED_CODE);
+				recorder.about(pod("after-restart")).normal("Started", "written once the API server is back");
+				awaiting().pollInterval(SAMPLE).until(() -> timeline.sample() && timeline.upAgainAt != 0);
+				System.err.println("[write-health-it] write given up after a written event: first failed attempt "
+						+ millis(timeline.firstFailureAt - stoppedAt) + " ms after the stop, retries_exhausted "
+						+ millis(timeline.givenUpAt - stoppedAt) + " ms after it; time to turn: DEGRADED "
+						+ relative(timeline.degradedAt - timeline.givenUpAt) + " the retries_exhausted ("
+						+ degraded.getDetails().get("failedInARow") + " failed in a row); time back to UP: "
+						+ millis(timeline.upAgainAt - restartedAt) + " ms after startApiServer() was called (ready in "
+						+ this.cluster.lastApiServerStartupTime().toMillis() + " ms), with the next event");
+
+				Health up = health(context);
+				assertThat(up.getStatus()).isEqualTo(Status.UP);
+				assertThat(up.getDetails()).containsEntry("failedInARow", 0L).doesNotContainKey("lastFailure");
+				assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(2, 0, 1, 1));
+				assertThat(events(this.admin, this.ns)).extracting((e) -> e.getInvolvedObject().getName())
+					.containsExactlyInAnyOrder("before-outage", "after-restart");
+			});
+	}
+
+	/**
 	 * The API server frozen (SIGSTOP) after one written event, requests limited to 2 s: the timed-out attempts turn
 	 * the health {@code DEGRADED}; after the thaw, the retry writes the event and it is {@code UP} again.
 	 */
@@ -314,6 +378,9 @@ class WriteHealthIT {
 
 		long upAgainAt;
 
+		/** The first DEGRADED health sampled whose last failure was not a given-up write, or {@code null}. */
+		Health degradedNotGivenUp;
+
 		Timeline(ApplicationContext context) {
 			this.context = context;
 		}
@@ -322,7 +389,13 @@ class WriteHealthIT {
 		boolean sample() {
 			long now = System.nanoTime();
 			RecorderStats stats = this.context.getBean(EventBroadcaster.class).stats();
-			String status = health(this.context).getStatus().getCode();
+			Health health = health(this.context);
+			String status = health.getStatus().getCode();
+			if (this.degradedNotGivenUp == null && KubeEventsHealthIndicator.DEGRADED_CODE.equals(status)
+					&& !(health.getDetails().get("lastFailure") instanceof Map<?, ?> failure
+							&& Boolean.TRUE.equals(failure.get("givenUp")))) {
+				this.degradedNotGivenUp = health;
+			}
 			if (this.firstFailureAt == 0 && (stats.failedInARow() > 0 || stats.lastFailure() != null)) {
 				this.firstFailureAt = now;
 			}
