@@ -75,7 +75,8 @@ final class ApiFallback {
 	}
 
 	/**
-	 * The startup check, for the recorder's own namespace: switches at once when core/v1 serves better there.
+	 * The startup check, for the recorder's own namespace: switches at once when core/v1 serves better there,
+	 * without a line of its own (the startup report says which API is written, and why).
 	 * @param namespace the namespace
 	 * @return the answers for events.k8s.io/v1 and core/v1 in it
 	 */
@@ -85,7 +86,8 @@ final class ApiFallback {
 		EventsAccess.Check coreV1 = eventsV1.known() ? this.access.check(EventsApi.CORE_V1, namespace)
 				: this.access.unasked(EventsApi.CORE_V1, namespace);
 		if (decide(eventsV1, coreV1) == Decision.SWITCH) {
-			switchNow(namespace, eventsV1, coreV1, "RBAC in namespace '" + namespace + "': " + eventsV1.describe());
+			switchNow(namespace, eventsV1, coreV1, "RBAC in namespace '" + namespace + "': " + eventsV1.describe(),
+					false);
 		}
 		return new EventsAccess.Check[] { eventsV1, coreV1 };
 	}
@@ -120,7 +122,7 @@ final class ApiFallback {
 				}
 				return false;
 			}
-			switchNow(namespace, eventsV1, coreV1, LogText.oneLine(refusal.getMessage()));
+			switchNow(namespace, eventsV1, coreV1, LogText.oneLine(refusal.getMessage()), true);
 		}
 		return true;
 	}
@@ -138,23 +140,38 @@ final class ApiFallback {
 				&& decide(eventsV1, this.access.check(EventsApi.CORE_V1, namespace)) == Decision.KEEP;
 	}
 
-	private void switchNow(String namespace, EventsAccess.Check eventsV1, EventsAccess.Check coreV1, String why) {
+	/**
+	 * Switches to core/v1 for good (once). A switch at a refusal is one WARN: what RBAC refuses, the API written
+	 * from now on, and the one grant that helps (core/v1's missing verb when it lacks one too, else the rule that
+	 * would allow events.k8s.io/v1).
+	 */
+	private void switchNow(String namespace, EventsAccess.Check eventsV1, EventsAccess.Check coreV1, String why,
+			boolean log) {
 		synchronized (this) {
 			if (this.switched != null) {
 				return;
 			}
 			this.switched = new ApiChoice(EventsApi.CORE_V1, "auto: switched from events.k8s.io/v1, which RBAC refuses ("
-					+ why + "); core/v1 Events are allowed (" + coreV1.describe() + ")");
+					+ why + "); core/v1 " + (coreV1.complete() ? "allows create and patch"
+							: "serves better (" + coreV1.describe() + ": each repeat is written as an Event of its own)"));
 		}
+		if (!log) {
+			return;
+		}
+		String missing = String.join(", ", coreV1.missing());
 		logger.atWarn()
-			.setMessage("Writing core/v1 Kubernetes events from now on: events.k8s.io/v1 Events are refused ({}; {})"
-					+ " while core/v1 Events are allowed in namespace '{}' ({}). To write events.k8s.io/v1 Events,"
-					+ " grant the rule {}, or configure core/v1 as the events API to choose it explicitly")
+			.setMessage(coreV1.complete()
+					? "Writing core/v1 Kubernetes events from now on: RBAC in namespace '{}' refuses events.k8s.io/v1"
+							+ " Events ({}; {}) and allows create and patch on core/v1 Events. To write events.k8s.io/v1"
+							+ " Events, grant the rule {}, or configure core/v1 as the events API to choose it explicitly"
+					: "Writing core/v1 Kubernetes events from now on: RBAC in namespace '{}' refuses events.k8s.io/v1"
+							+ " Events ({}; {}) and " + missing + " on core/v1 Events ({}), which writes each repeat as"
+							+ " an Event of its own (counted as written_without_patch). Grant the verb " + missing
+							+ " on resource \"events\" in API group \"\" (core) to count repeats on one Event")
+			.addArgument(namespace)
 			.addArgument(eventsV1::describe)
 			.addArgument(why)
-			.addArgument(namespace)
-			.addArgument(coreV1::describe)
-			.addArgument(EVENTS_V1_RULE)
+			.addArgument(coreV1.complete() ? EVENTS_V1_RULE : coreV1.describe())
 			.addKeyValue("eventsApi", EventsApi.CORE_V1.value())
 			.log();
 	}

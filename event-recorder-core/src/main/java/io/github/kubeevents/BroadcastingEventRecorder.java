@@ -4,7 +4,6 @@ import java.time.Clock;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.github.kubeevents.tracing.TraceContext;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -87,7 +86,7 @@ final class BroadcastingEventRecorder implements EventRecorder {
 		}
 		catch (Throwable ex) {
 			// an Error from user code too (an object's toString, a kind registry's lookup); the JVM's own pass on
-			EventSpec.rethrowIfFatal(ex);
+			Throwables.rethrowIfFatal(ex);
 			this.counters.dropAndLog(DropReason.INVALID_INPUT, null,
 					"Could not record event (" + spec.describe() + "): "
 							+ ((ex instanceof RuntimeException) ? ex.getMessage() : ex.toString()),
@@ -106,7 +105,7 @@ final class BroadcastingEventRecorder implements EventRecorder {
 			return capture.capture();
 		}
 		catch (Throwable ex) {
-			EventSpec.rethrowIfFatal(ex);
+			Throwables.rethrowIfFatal(ex);
 			if (this.captureFailureLogged.compareAndSet(false, true)) {
 				logger.warn("The trace context capture failed (logged once; events are recorded without context)", ex);
 			}

@@ -19,7 +19,6 @@ import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.RetryPolicy;
 import io.github.kubeevents.sink.Sink;
-import io.github.kubeevents.tracing.TraceContext;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
@@ -165,7 +164,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the subscription; inactive (and an ERROR logged) when the broadcaster has shut down
 	 */
 	public Subscription subscribe(String name, EventHandler handler, Subscription.Options options) {
-		return subscribe(new SubscriberQueue(name, handler, options, this.counters, this.fanout));
+		return subscribe(new SubscriberQueue(name, handler, options, this.counters, this.fanout::unsubscribe));
 	}
 
 	private Subscription subscribe(Subscriber subscriber) {
@@ -259,7 +258,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 	/** Subscribes a sink: it runs on the distribution thread, its writes on its own writer threads. */
 	Subscription subscribeSink(SinkSubscriber sink) {
-		return subscribe(new InlineSink(sink.name, sink, this.counters, this.clock, this.fanout));
+		return subscribe(new InlineSink(sink.name, sink, this.counters, this.clock, this.fanout::unsubscribe));
 	}
 
 	/**

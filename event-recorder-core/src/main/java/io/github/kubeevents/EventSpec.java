@@ -108,7 +108,7 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 		catch (Throwable ex) {
 			// also checked exceptions an adapter throws undeclared (Kotlin, @SneakyThrows), and an Error such as an
 			// AssertionError; only the JVM's own failures reach the caller
-			rethrowIfFatal(ex);
+			Throwables.rethrowIfFatal(ex);
 			throw new IllegalArgumentException(
 					"the InvolvedObject.Adapter failed on " + object.getClass().getName() + ": " + ex, ex);
 		}
@@ -171,7 +171,7 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 
 	/** The event of this call, with the recording thread's trace context ({@code null} for none). */
 	RecordedEvent build(EventSource source, Instant timestamp, String formattedMessage,
-			io.github.kubeevents.tracing.@Nullable TraceContext traceContext) {
+			@Nullable TraceContext traceContext) {
 		Objects.requireNonNull(source, "source");
 		Objects.requireNonNull(timestamp, "timestamp");
 		if (this.type == null) {
@@ -196,7 +196,7 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 			object = InvolvedObject.describe(this.regarding);
 		}
 		catch (Throwable ex) {
-			rethrowIfFatal(ex);
+			Throwables.rethrowIfFatal(ex);
 			object = this.regarding.getClass().getName();
 		}
 		return "object=" + object + " type=" + LogText.quoted(String.valueOf(this.type)) + " reason="
@@ -205,20 +205,6 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 
 	/** A formatted message, and why its pattern failed to format, if it did. */
 	record Formatted(String text, @Nullable Throwable failure) {
-	}
-
-	/**
-	 * Rethrows the JVM's own failures ({@link VirtualMachineError}: out of memory, an internal error), which no
-	 * recorder can handle; any other {@code Throwable} from user code (an argument's {@code toString}, an adapter)
-	 * is the caller's input, and becomes a mark or a counted drop instead of reaching the caller (as Go's
-	 * {@code fmt} recovers a panicking {@code String} method). A {@link StackOverflowError} is input too: the usual
-	 * one is a cyclic {@code toString} of an entity, and by the time it is caught here its stack has unwound.
-	 * @param failure what was thrown
-	 */
-	static void rethrowIfFatal(Throwable failure) {
-		if (failure instanceof VirtualMachineError fatal && !(failure instanceof StackOverflowError)) {
-			throw fatal;
-		}
 	}
 
 	/**
@@ -239,7 +225,7 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 		catch (Throwable ex) {
 			// IllegalFormatException, or an argument's toString/formatTo that failed (possibly with an undeclared
 			// checked exception, or an Error such as an AssertionError)
-			rethrowIfFatal(ex);
+			Throwables.rethrowIfFatal(ex);
 			return new Formatted(marked(message, args, ex), ex);
 		}
 	}
@@ -264,7 +250,7 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 			return String.valueOf(arg);
 		}
 		catch (Throwable ex) {
-			rethrowIfFatal(ex);
+			Throwables.rethrowIfFatal(ex);
 			return arg.getClass().getName() + "(toString failed: " + ex.getClass().getSimpleName() + ")";
 		}
 	}

@@ -360,12 +360,15 @@ final class EventsAccess {
 		else {
 			consequence = "the recorder asks again after the first refusal";
 		}
+		List<String> missing = written.missing().stream().filter(WRITE_VERBS::contains).toList();
 		logger.atWarn()
-			.setMessage("RBAC in namespace '{}': {} events: {}. Grant the verbs {} on {}")
+			.setMessage("RBAC in namespace '{}' refuses {} on {} events, the API written ({}): {}. Grant the verb {} on {}")
 			.addArgument(written.namespace())
+			.addArgument(() -> String.join(", ", missing))
+			.addArgument(() -> written.api().value())
 			.addArgument(written::describe)
 			.addArgument(consequence)
-			.addArgument(this.verbs)
+			.addArgument(() -> String.join(", ", missing))
 			.addArgument(() -> (written.api() == EventsApi.EVENTS_V1)
 					? "resource \"events\" in API group \"events.k8s.io\""
 					: "resource \"events\" in API group \"\" (core)")

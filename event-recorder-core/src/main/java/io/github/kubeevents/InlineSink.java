@@ -2,6 +2,7 @@ package io.github.kubeevents;
 
 import java.time.Clock;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 import io.github.kubeevents.introspect.RecorderStats;
 import org.jspecify.annotations.Nullable;
@@ -56,8 +57,9 @@ final class InlineSink extends Subscriber {
 	/** The thread that ends the current run, once it ends; guarded by {@code this}. */
 	private @Nullable Thread ending;
 
-	InlineSink(String name, SinkSubscriber sink, EventCounters counters, Clock clock, Fanout fanout) {
-		super(name, fanout, counters);
+	InlineSink(String name, SinkSubscriber sink, EventCounters counters, Clock clock,
+			Consumer<Subscriber> unsubscribe) {
+		super(name, unsubscribe, counters);
 		this.sink = Objects.requireNonNull(sink, "sink");
 		this.clock = clock;
 	}

@@ -160,7 +160,7 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 			return LogText.quoted(reference.displayName()) + " kind=" + LogText.quoted(String.valueOf(reference.kind()));
 		}
 		catch (Throwable ex) {
-			EventSpec.rethrowIfFatal(ex);
+			Throwables.rethrowIfFatal(ex);
 			return LogText.oneLine(object.getClass().getName());
 		}
 	}

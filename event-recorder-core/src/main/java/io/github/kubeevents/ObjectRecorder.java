@@ -78,7 +78,7 @@ public final class ObjectRecorder {
 				reference = this.references.apply(related);
 			}
 			catch (Throwable ex) {
-				EventSpec.rethrowIfFatal(ex);
+				Throwables.rethrowIfFatal(ex);
 				logger.debug("Could not reference the related object, recording without it: {}",
 						LogText.oneLine(ex.toString()));
 			}

@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 
-import io.github.kubeevents.tracing.TraceContext;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param source the reporting component and host (instance)
  * @param timestamp when it was recorded, from the broadcaster's clock; also the source of the Event's name
  * @param traceContext the recording thread's trace context, captured by the broadcaster's
- * {@link io.github.kubeevents.tracing.TraceContext.Capture} when it has one and a span was current; {@code null}
+ * {@link io.github.kubeevents.TraceContext.Capture} when it has one and a span was current; {@code null}
  * otherwise
  * (always without tracing). Not part of the Event unless the {@code traceparent} annotation is on.
  */

@@ -70,6 +70,12 @@ final class SinkWriters<W> {
 	/** How often a stop waiting for its writers looks whether the deadline passed (besides their end). */
 	private static final long JOIN_CHECK_MILLIS = 100;
 
+	/**
+	 * How long a stop still waits for its writers once the deadline passed: they count what is left as soon as the
+	 * abort interrupts them; one that ignores it (stuck in a call) is not waited for longer.
+	 */
+	private static final long ABORT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	private final String sinkName;
 
 	private final LinkedBlockingQueue<Object>[] queues;
@@ -220,8 +226,8 @@ final class SinkWriters<W> {
 	}
 
 	/**
-	 * Each thread finishes its queue and ends; waits for them, or until the run is aborted (then the threads count
-	 * what is left; one that ignores the abort is not waited for).
+	 * Each thread finishes its queue and ends; waits for them. Once the run is aborted the threads count what is left
+	 * and end; a thread that ignores the abort for a second is not waited for.
 	 */
 	void closeAndJoin() {
 		Thread[] running;
@@ -237,9 +243,16 @@ final class SinkWriters<W> {
 				}
 			}
 		}
+		long abortedAt = 0;
 		for (Thread thread : running) {
-			while (thread != null && thread != Thread.currentThread() && thread.isAlive()
-					&& !this.sinkRun.aborted()) {
+			while (thread != null && thread != Thread.currentThread() && thread.isAlive()) {
+				if (this.sinkRun.aborted()) {
+					long now = System.nanoTime();
+					abortedAt = (abortedAt == 0) ? now : abortedAt;
+					if (now - abortedAt > ABORT_GRACE_NANOS) {
+						return;
+					}
+				}
 				try {
 					thread.join(JOIN_CHECK_MILLIS);
 				}

@@ -1,6 +1,7 @@
 package io.github.kubeevents;
 
 import java.util.Objects;
+import java.util.function.Consumer;
 
 import io.github.kubeevents.introspect.RecorderStats;
 import org.jspecify.annotations.Nullable;
@@ -25,7 +26,8 @@ abstract class Subscriber implements Subscription {
 
 	private final String name;
 
-	private final Fanout fanout;
+	/** Takes this subscriber out of its fan-out ({@link Fanout#unsubscribe}). */
+	private final Consumer<Subscriber> unsubscribe;
 
 	final EventCounters counters;
 
@@ -35,9 +37,9 @@ abstract class Subscriber implements Subscription {
 	/** Whether the broadcaster shut down while this subscriber was in it. */
 	volatile boolean terminated;
 
-	Subscriber(String name, Fanout fanout, EventCounters counters) {
+	Subscriber(String name, Consumer<Subscriber> unsubscribe, EventCounters counters) {
 		this.name = Objects.requireNonNull(name, "name");
-		this.fanout = fanout;
+		this.unsubscribe = unsubscribe;
 		this.counters = counters;
 	}
 
@@ -143,7 +145,7 @@ abstract class Subscriber implements Subscription {
 			this.closedByUser = true;
 			idle = !runsLocked();
 		}
-		this.fanout.unsubscribe(this);
+		this.unsubscribe.accept(this);
 		if (idle) {
 			closedWhileIdle();
 		}

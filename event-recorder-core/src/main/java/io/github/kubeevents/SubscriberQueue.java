@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 import io.github.kubeevents.introspect.RecorderStats;
 import org.jspecify.annotations.Nullable;
@@ -87,8 +88,8 @@ final class SubscriberQueue extends Subscriber {
 	private boolean consuming;
 
 	SubscriberQueue(String name, EventHandler handler, Subscription.Options options, EventCounters counters,
-			Fanout fanout) {
-		super(name, fanout, counters);
+			Consumer<Subscriber> unsubscribe) {
+		super(name, unsubscribe, counters);
 		this.handler = Objects.requireNonNull(handler, "handler");
 		this.options = Objects.requireNonNull(options, "options");
 		this.queue = new IncomingQueue(options.queueCapacity());

@@ -3,7 +3,6 @@ package io.github.kubeevents;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.github.kubeevents.tracing.TraceContext;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 

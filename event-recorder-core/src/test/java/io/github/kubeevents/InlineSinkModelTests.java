@@ -45,7 +45,7 @@ class InlineSinkModelTests {
 	void closingWhileTheRunEndsTellsTheSinkOnce() {
 		Lincheck.runConcurrentTest(LincheckRuns.scenarioInvocations(), () -> {
 			ModelSink sink = new ModelSink();
-			InlineSink subscriber = new InlineSink("model", sink, COUNTERS, CLOCK, FANOUT);
+			InlineSink subscriber = new InlineSink("model", sink, COUNTERS, CLOCK, FANOUT::unsubscribe);
 			subscriber.start();
 			subscriber.offer(TestEvents.recorded("Started", "started", TestEvents.object("Pod", "web-0", "shop")));
 			// the distribution thread at the stop marker, and the close
@@ -66,7 +66,7 @@ class InlineSinkModelTests {
 	void closingWhileNotRunningRacesAStart() {
 		Lincheck.runConcurrentTest(LincheckRuns.scenarioInvocations(), () -> {
 			ModelSink sink = new ModelSink();
-			InlineSink subscriber = new InlineSink("model", sink, COUNTERS, CLOCK, FANOUT);
+			InlineSink subscriber = new InlineSink("model", sink, COUNTERS, CLOCK, FANOUT::unsubscribe);
 			race(subscriber::start, subscriber::close);
 			// the stop marker of the run, if one began
 			subscriber.closeInput(false);

@@ -334,7 +334,7 @@ class SubscriberQueueModelTests {
 
 		Run(boolean swallowInterrupts) {
 			this.handler = new ModelHandler(swallowInterrupts);
-			this.subscriber = new SubscriberQueue("model", this.handler, OPTIONS, COUNTERS, FANOUT);
+			this.subscriber = new SubscriberQueue("model", this.handler, OPTIONS, COUNTERS, FANOUT::unsubscribe);
 		}
 
 		/**

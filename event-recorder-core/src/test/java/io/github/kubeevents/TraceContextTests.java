@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsV1Sink;
-import io.github.kubeevents.tracing.TraceContext.RequestSpan;
-import io.github.kubeevents.tracing.TraceContext;
+import io.github.kubeevents.TraceContext.RequestSpan;
+import io.github.kubeevents.TraceContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import java.lang.reflect.Constructor;
 import java.util.List;
 
 import io.github.kubeevents.EventBroadcaster;
-import io.github.kubeevents.tracing.TraceContext;
+import io.github.kubeevents.TraceContext;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;

@@ -4,7 +4,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
 import io.github.kubeevents.autoconfigure.KubeEventsAutoConfiguration;
 import io.github.kubeevents.autoconfigure.KubeEventsProperties;
-import io.github.kubeevents.tracing.TraceContext;
+import io.github.kubeevents.TraceContext;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
 import io.opentelemetry.api.GlobalOpenTelemetry;

@@ -1,8 +1,8 @@
 package io.github.kubeevents.autoconfigure.tracing;
 
 import io.github.kubeevents.RecordedEvent;
-import io.github.kubeevents.tracing.TraceContext.RequestSpan;
-import io.github.kubeevents.tracing.TraceContext;
+import io.github.kubeevents.TraceContext.RequestSpan;
+import io.github.kubeevents.TraceContext;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;

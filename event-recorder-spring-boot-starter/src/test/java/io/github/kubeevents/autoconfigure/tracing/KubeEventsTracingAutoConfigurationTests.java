@@ -14,7 +14,7 @@ import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.testsupport.TestClusters;
 import io.github.kubeevents.testsupport.TestTracing;
-import io.github.kubeevents.tracing.TraceContext;
+import io.github.kubeevents.TraceContext;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;

@@ -1,6 +1,5 @@
-package io.github.kubeevents.tracing;
+package io.github.kubeevents;
 
-import io.github.kubeevents.RecordedEvent;
 import org.jspecify.annotations.Nullable;
 
 /**
