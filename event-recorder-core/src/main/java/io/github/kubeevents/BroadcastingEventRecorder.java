@@ -75,14 +75,11 @@ final class BroadcastingEventRecorder implements EventRecorder {
 			this.counters.dropAndLog(DropReason.INVALID_INPUT, null, "Could not record event: the spec is null", false);
 			return;
 		}
-		EventSpec.Formatted message;
 		RecordedEvent event;
 		try {
 			spec = withRegisteredKind(spec);
-			message = EventSpec.format(spec.message(), spec.args());
-			EventSpec.requireWithinLimit(message.text(), this.maxMessageBytes);
-			event = spec.build(this.source, this.clock.instant(), message.text(),
-					(this.tracing != null) ? capture(this.tracing) : null);
+			event = spec.build(this.source, this.clock.instant(), this.maxMessageBytes,
+					(this.tracing != null) ? capture(this.tracing) : null, this.counters);
 		}
 		catch (Throwable ex) {
 			// an Error from user code too (an object's toString, a kind registry's lookup); the JVM's own pass on
@@ -92,9 +89,6 @@ final class BroadcastingEventRecorder implements EventRecorder {
 							+ ((ex instanceof RuntimeException) ? ex.getMessage() : ex.toString()),
 					false);
 			return;
-		}
-		if (message.failure() != null) {
-			this.counters.formatFailed(event, spec.message(), message.failure());
 		}
 		this.fanout.publish(event);
 	}

@@ -35,7 +35,7 @@ final class CoreV1Events {
 	static CoreV1Event of(RecordedEvent event) {
 		OffsetDateTime time = timestamp(event.timestamp());
 		CoreV1Event result = new CoreV1Event();
-		result.setMetadata(new V1ObjectMeta().name(event.generateEventName())
+		result.setMetadata(new V1ObjectMeta().name(EventNames.generate(event))
 			.namespace(event.eventNamespace())
 			.annotations(event.annotations().isEmpty() ? null : new LinkedHashMap<>(event.annotations())));
 		result.setInvolvedObject(event.regarding().toV1ObjectReference());

@@ -38,7 +38,21 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: correlation on the distribution thread, writes on the writer threads.
  */
-final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.Target<CoreV1Writes.Write> {
+final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.Target<CoreV1SinkSubscriber.Write> {
+
+	/**
+	 * One write, decided on the distribution thread.
+	 * @param recorded the latest occurrence it carries
+	 * @param result what the correlator decided (the Event, its patch for an update)
+	 * @param occurrences how many recorded occurrences it stands for (more than one when repeats were coalesced)
+	 * @param first when the first of them occurred
+	 * @param stream whether its Event is named by its stream (deterministic names, now or before a fallback): an
+	 * unconditional patch would overwrite the count another process wrote, so it goes through the stream path
+	 * @param repeat whether it updates an Event written before (a count PATCH)
+	 */
+	record Write(RecordedEvent recorded, CorrelationResult result, int occurrences, Instant first, boolean stream,
+			boolean repeat) implements EventWriter.Decided {
+	}
 
 	private static final Logger logger = LoggerFactory.getLogger(CoreV1SinkSubscriber.class);
 
@@ -50,7 +64,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 
 	private final SinkRun<CoreV1Event, EventSink.CountPatch> run;
 
-	private final EventWriter<CoreV1Writes.Write, CoreV1Event, EventSink.CountPatch> writer;
+	private final EventWriter<Write, CoreV1Event, EventSink.CountPatch> writer;
 
 	private final UpdateCoalescer coalescer;
 
@@ -133,8 +147,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 	 * first of them at {@code first}; each one counted if the write is dropped.
 	 */
 	private void submit(RecordedEvent recorded, CorrelationResult result, int occurrences, Instant first) {
-		this.run.writers().submit(recorded,
-				new CoreV1Writes.Write(recorded, result, occurrences, first, this.streams && namedByStream(result.event())));
+		this.run.writers().submit(recorded, new Write(recorded, result, occurrences, first,
+				this.streams && namedByStream(result.event()), result.isUpdate() && result.patch() != null));
 	}
 
 	/**
@@ -149,11 +163,11 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 
 	/** Writes one write on a writer thread; the correlator learns what was written. */
 	@Override
-	public void write(CoreV1Writes.Write write) {
+	public void write(Write write) {
 		EventWriter.Written<CoreV1Event> written = this.run.attempts()
 			.write(write, write.recorded(), write.occurrences(), this.writer)
 			.written();
-		CoreV1Event learned = (written != null) ? CoreV1Writes.learned(write, written) : null;
+		CoreV1Event learned = (written != null) ? learned(write, written) : null;
 		if (learned == null) {
 			return;
 		}
@@ -166,8 +180,25 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 		}
 	}
 
+	/**
+	 * What the correlator learns of a write: the server's Event, or on the stream path this process's with the
+	 * server's resourceVersion.
+	 */
+	static @Nullable CoreV1Event learned(Write write, EventWriter.Written<CoreV1Event> written) {
+		CoreV1Event answer = written.answer();
+		if (!written.onStream()) {
+			return answer;
+		}
+		// the correlator keeps this process's count (its key is this process's), with the Event's resourceVersion
+		CoreV1Event local = CoreV1Events.copy(write.result().event());
+		local.getMetadata()
+			.resourceVersion((answer != null && answer.getMetadata() != null)
+					? answer.getMetadata().getResourceVersion() : null);
+		return local;
+	}
+
 	@Override
-	public void dropped(CoreV1Writes.Write write, DropReason reason) {
+	public void dropped(Write write, DropReason reason) {
 		this.counters.drop(reason, write.recorded(), write.occurrences());
 	}
 

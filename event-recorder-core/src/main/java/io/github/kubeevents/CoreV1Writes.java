@@ -18,24 +18,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable and thread-safe.
  */
-final class CoreV1Writes implements EventWriter.Bodies<CoreV1Writes.Write, CoreV1Event, EventSink.CountPatch> {
-
-	/**
-	 * One write, decided on the distribution thread.
-	 * @param recorded the latest occurrence it carries
-	 * @param result what the correlator decided (the Event, its patch for an update)
-	 * @param occurrences how many recorded occurrences it stands for (more than one when repeats were coalesced)
-	 * @param first when the first of them occurred
-	 * @param stream whether its Event is named by its stream (deterministic names, now or before a fallback): an
-	 * unconditional patch would overwrite the count another process wrote, so it goes through the stream path
-	 */
-	record Write(RecordedEvent recorded, CorrelationResult result, int occurrences, Instant first, boolean stream) {
-	}
+final class CoreV1Writes implements EventWriter.Bodies<CoreV1SinkSubscriber.Write, CoreV1Event, EventSink.CountPatch> {
 
 	private final EventShape shape;
 
-	/** The {@code traceparent} annotation of each write, when that option is on. */
-	private final TraceAnnotation traceAnnotation;
+	/** The {@code traceparent} annotation of each write; {@code null} when that option is off. */
+	private final @Nullable TraceAnnotation traceAnnotation;
 
 	CoreV1Writes(SinkSettings settings) {
 		this.shape = settings.shape();
@@ -43,37 +31,22 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1Writes.Write, CoreV
 	}
 
 	@Override
-	public RecordedEvent recorded(Write write) {
-		return write.recorded();
-	}
-
-	@Override
-	public CoreV1Event event(Write write) {
+	public CoreV1Event event(CoreV1SinkSubscriber.Write write) {
 		return write.result().event();
 	}
 
 	@Override
-	public boolean stream(Write write) {
-		return write.stream();
-	}
-
-	@Override
-	public boolean repeat(Write write) {
-		return write.result().isUpdate() && write.result().patch() != null;
-	}
-
-	@Override
-	public CoreV1Event created(Write write) {
+	public CoreV1Event created(CoreV1SinkSubscriber.Write write) {
 		return recreated(write);
 	}
 
 	@Override
-	public EventSink.CountPatch patch(Write write) {
+	public EventSink.CountPatch patch(CoreV1SinkSubscriber.Write write) {
 		return shaped(write.result().patch(), write.recorded());
 	}
 
 	@Override
-	public CoreV1Event recreated(Write write) {
+	public CoreV1Event recreated(CoreV1SinkSubscriber.Write write) {
 		CoreV1Event event = write.result().event();
 		event.getMetadata().setResourceVersion(null);
 		return shaped(event, write.recorded());
@@ -90,11 +63,11 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1Writes.Write, CoreV
 	 * unless repeats were coalesced), first timestamp the first of them.
 	 */
 	@Override
-	public CoreV1Event withoutPatch(Write write) {
+	public CoreV1Event withoutPatch(CoreV1SinkSubscriber.Write write) {
 		int occurrences = write.occurrences();
 		CoreV1Event single = CoreV1Events.copy(write.result().event());
 		single.getMetadata()
-			.name(write.recorded().generateEventName())
+			.name(EventNames.generate(write.recorded()))
 			.resourceVersion(null)
 			.uid(null)
 			.creationTimestamp(null);
@@ -107,25 +80,25 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1Writes.Write, CoreV
 
 	/** The correlator then patches this Event, by its name. */
 	@Override
-	public CoreV1Event fresh(Write write) {
+	public CoreV1Event fresh(CoreV1SinkSubscriber.Write write) {
 		CoreV1Event fresh = CoreV1Events.copy(write.result().event());
-		fresh.getMetadata().name(write.recorded().generateEventName()).resourceVersion(null);
+		fresh.getMetadata().name(EventNames.generate(write.recorded())).resourceVersion(null);
 		return shaped(fresh, write.recorded());
 	}
 
 	@Override
-	public int localCount(Write write) {
+	public int localCount(CoreV1SinkSubscriber.Write write) {
 		Integer count = write.result().event().getCount();
 		return (count != null) ? count : 1;
 	}
 
 	@Override
-	public int occurrencesIfUnknown(Write write) {
+	public int occurrencesIfUnknown(CoreV1SinkSubscriber.Write write) {
 		return write.result().isUpdate() ? write.occurrences() : localCount(write);
 	}
 
 	@Override
-	public CoreV1Event streamCreated(Write write, int count) {
+	public CoreV1Event streamCreated(CoreV1SinkSubscriber.Write write, int count) {
 		CoreV1Event created = CoreV1Events.copy(write.result().event());
 		created.getMetadata().setResourceVersion(null);
 		created.setCount(count);
@@ -133,7 +106,7 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1Writes.Write, CoreV
 	}
 
 	@Override
-	public EventSink.CountPatch streamPatch(Write write, int count, String resourceVersion) {
+	public EventSink.CountPatch streamPatch(CoreV1SinkSubscriber.Write write, int count, String resourceVersion) {
 		CoreV1Event event = write.result().event();
 		return shaped(new EventSink.CountPatch(count, event.getLastTimestamp(), event.getMessage(), resourceVersion),
 				write.recorded());
@@ -148,6 +121,9 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1Writes.Write, CoreV
 	private CoreV1Event shaped(CoreV1Event event, RecordedEvent recorded) {
 		CoreV1Event shaped = (this.shape == EventShape.READERS)
 				? ReadersShape.create(event, recorded.timestamp(), recorded.action()) : event;
+		if (this.traceAnnotation == null) {
+			return shaped;
+		}
 		V1ObjectMeta metadata = shaped.getMetadata();
 		V1ObjectMeta annotated = this.traceAnnotation.annotate(metadata, recorded);
 		return (annotated == metadata) ? shaped : CoreV1Events.copy(shaped).metadata(annotated);
@@ -157,22 +133,8 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1Writes.Write, CoreV
 	private EventSink.CountPatch shaped(EventSink.CountPatch patch, RecordedEvent recorded) {
 		EventSink.CountPatch shaped = (this.shape == EventShape.READERS) ? patch.withSeries(recorded.timestamp())
 				: patch;
-		Map<String, String> annotations = this.traceAnnotation.of(recorded);
+		Map<String, String> annotations = (this.traceAnnotation != null) ? this.traceAnnotation.of(recorded) : Map.of();
 		return annotations.isEmpty() ? shaped : shaped.withAnnotations(annotations);
-	}
-
-	/** What the correlator learns of a write: the server's Event, or on the stream path this process's with the server's resourceVersion. */
-	static @Nullable CoreV1Event learned(Write write, EventWriter.Written<CoreV1Event> written) {
-		CoreV1Event answer = written.answer();
-		if (!written.onStream()) {
-			return answer;
-		}
-		// the correlator keeps this process's count (its key is this process's), with the Event's resourceVersion
-		CoreV1Event local = CoreV1Events.copy(write.result().event());
-		local.getMetadata()
-			.resourceVersion((answer != null && answer.getMetadata() != null)
-					? answer.getMetadata().getResourceVersion() : null);
-		return local;
 	}
 
 }

@@ -120,6 +120,11 @@ final class EventNames {
 		return hex.toString();
 	}
 
+	/** The client-go name of {@code event}'s Event ({@link #generate(String, Instant)}). */
+	static String generate(RecordedEvent event) {
+		return generate(event.regarding().name(), event.timestamp());
+	}
+
 	/**
 	 * {@code <refName>.<lowercase hex of the Unix time in nanoseconds>}, e.g. {@code test-pod.178959f726d80ec};
 	 * when that is not a valid DNS-1123 subdomain (uppercase letters, {@code :}, longer than 253 characters, ...)

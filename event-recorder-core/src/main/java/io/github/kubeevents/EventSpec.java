@@ -169,6 +169,23 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 		return build(source, timestamp, formattedMessage, null);
 	}
 
+	/**
+	 * The event of this call as a recorder publishes it: its message formatted and held to {@code maxMessageBytes},
+	 * with the recording thread's trace context; a pattern that fails to format is recorded with its arguments and
+	 * counted ({@link EventCounters#formatFailed}).
+	 * @throws IllegalArgumentException as {@link #toRecordedEvent(EventSource, Instant, int)} does
+	 */
+	RecordedEvent build(EventSource source, Instant timestamp, int maxMessageBytes,
+			@Nullable TraceContext traceContext, EventCounters counters) {
+		Formatted message = format(this.message, this.args);
+		requireWithinLimit(message.text(), maxMessageBytes);
+		RecordedEvent event = build(source, timestamp, message.text(), traceContext);
+		if (message.failure() != null) {
+			counters.formatFailed(event, this.message, message.failure());
+		}
+		return event;
+	}
+
 	/** The event of this call, with the recording thread's trace context ({@code null} for none). */
 	RecordedEvent build(EventSource source, Instant timestamp, String formattedMessage,
 			@Nullable TraceContext traceContext) {

@@ -26,9 +26,11 @@ import org.slf4j.LoggerFactory;
  * on the writer thread, the first time per namespace: {@link EventNaming#confirm}) or the server refuses the read,
  * the sink falls back to client-go's names there and this occurrence becomes a new Event with a generated
  * name.</li>
- * <li><b>A CREATE whose answer was lost</b> (a transport failure or timeout after the server may have stored it)
- * and whose retry is answered AlreadyExists landed: the write counts as written (client-go's way; on the stream
- * path the re-read continues the Event).</li>
+ * <li><b>A CREATE answered AlreadyExists</b> under a name this process generated for the occurrence (client-go's
+ * {@code <object>.<unix nanos>}, or a random UUID) is this write's own Event: an earlier attempt whose answer was
+ * lost (a timeout, a connection closed after the server stored it, or the HTTP client's own silent retry of it)
+ * created it. The write counts as written, where client-go drops it as refused. An Event re-created after a
+ * 404 is not such a name; the stream path re-reads instead.</li>
  * </ul>
  *
  * <p>Thread-safe: the sink's writer threads write concurrently (one object's writes on one thread).
@@ -37,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * @param <E> its Event type
  * @param <P> its patch
  */
-final class EventWriter<W, E extends KubernetesObject, P extends Sink.Patch>
+final class EventWriter<W extends EventWriter.Decided, E extends KubernetesObject, P extends Sink.Patch>
 		implements WriteAttempts.Writer<W, EventWriter.Written<E>>, StreamWriter.Operations<W, E> {
 
 	/**
@@ -48,19 +50,10 @@ final class EventWriter<W, E extends KubernetesObject, P extends Sink.Patch>
 	 * @param <E> its Event type
 	 * @param <P> its patch
 	 */
-	interface Bodies<W, E, P> {
-
-		/** The occurrence the write stands for (its last, for a repeat). */
-		RecordedEvent recorded(W write);
+	interface Bodies<W extends Decided, E, P> {
 
 		/** The Event the write is about: its name and namespace address a PATCH or a read. */
 		E event(W write);
-
-		/** Whether the Event is named by its stream (deterministic names): the stream path. */
-		boolean stream(W write);
-
-		/** Whether the write repeats an Event written before (a PATCH), rather than creating one. */
-		boolean repeat(W write);
 
 		/** The CREATE of a first occurrence. */
 		E created(W write);
@@ -94,6 +87,25 @@ final class EventWriter<W, E extends KubernetesObject, P extends Sink.Patch>
 
 		/** The count of an Event the server answered (events.k8s.io/v1: its series count, 1 without a series). */
 		int count(E answer);
+
+	}
+
+	/**
+	 * What a sink subscriber decided to write, as its writer reads it.
+	 */
+	interface Decided {
+
+		/** The occurrence the write stands for (its last, for a repeat): drops, log lines, trace context. */
+		RecordedEvent recorded();
+
+		/** How many recorded occurrences it newly carries: each is counted when the write is dropped. */
+		int occurrences();
+
+		/** Whether the Event is named by its stream (deterministic names): the stream path. */
+		boolean stream();
+
+		/** Whether the write repeats an Event written before (a PATCH), rather than creating one. */
+		boolean repeat();
 
 	}
 
@@ -155,29 +167,14 @@ final class EventWriter<W, E extends KubernetesObject, P extends Sink.Patch>
 	}
 
 	@Override
-	public Written<E> write(W write, SinkRequests.Context context) throws EventSinkException {
+	public Written<E> write(W write, WriteAttempts.Context context) throws EventSinkException {
+		if (write.stream()) {
+			return writeOnStream(write, context);
+		}
+		if (!write.repeat()) {
+			return new Written<>(createOwn(this.bodies.created(write), context), false);
+		}
 		String namespace = namespace(this.bodies.event(write));
-		if (this.bodies.stream(write)) {
-			if (!this.naming.confirm(this.api, namespace)) {
-				return new Written<>(create(this.bodies.fresh(write), context), false);
-			}
-			if (this.bodies.repeat(write) && withoutPatch(namespace, null)) {
-				return createWithoutPatch(write, context);
-			}
-			try {
-				return writeToStream(write, context);
-			}
-			catch (EventSinkException ex) {
-				// a stream's first write after a restart patches too: RBAC without patch makes it a new Event
-				if (!withoutPatch(namespace, ex)) {
-					throw ex;
-				}
-				return createWithoutPatch(write, context);
-			}
-		}
-		if (!this.bodies.repeat(write)) {
-			return new Written<>(create(this.bodies.created(write), context), false);
-		}
 		if (withoutPatch(namespace, null)) {
 			return createWithoutPatch(write, context);
 		}
@@ -195,7 +192,7 @@ final class EventWriter<W, E extends KubernetesObject, P extends Sink.Patch>
 					name(this.bodies.event(write)));
 		}
 		try {
-			return new Written<>(create(this.bodies.recreated(write), context), false);
+			return new Written<>(this.requests.create(context, this.bodies.recreated(write)), false);
 		}
 		catch (EventSinkException ex) {
 			if (ex.isAlreadyExists() && this.bodies.retriesRecreateConflict()) {
@@ -206,16 +203,41 @@ final class EventWriter<W, E extends KubernetesObject, P extends Sink.Patch>
 		}
 	}
 
-	/** A CREATE in client-go's way: an AlreadyExists of the Event a lost CREATE of this write sent is its own. */
-	private E create(E body, SinkRequests.Context context) throws EventSinkException {
+	/** The deterministic-names write, or client-go's way where RBAC refuses {@code get} (asked here, not before). */
+	private Written<E> writeOnStream(W write, WriteAttempts.Context context) throws EventSinkException {
+		String namespace = namespace(this.bodies.event(write));
+		if (!this.naming.confirm(this.api, namespace)) {
+			return new Written<>(createOwn(this.bodies.fresh(write), context), false);
+		}
+		if (write.repeat() && withoutPatch(namespace, null)) {
+			return createWithoutPatch(write, context);
+		}
+		try {
+			return writeToStream(write, context);
+		}
+		catch (EventSinkException ex) {
+			// a stream's first write after a restart patches too: RBAC without patch makes it a new Event
+			if (!withoutPatch(namespace, ex)) {
+				throw ex;
+			}
+			return createWithoutPatch(write, context);
+		}
+	}
+
+	/**
+	 * A CREATE under a name generated for this occurrence: an AlreadyExists is this write's own Event, created by
+	 * an earlier attempt whose answer was lost.
+	 */
+	private E createOwn(E body, WriteAttempts.Context context) throws EventSinkException {
 		try {
 			return this.requests.create(context, body);
 		}
 		catch (EventSinkException ex) {
-			if (!ex.isAlreadyExists() || !context.lostCreateOf(name(body))) {
+			if (!ex.isAlreadyExists()) {
 				throw ex;
 			}
-			logger.debug("Event {} was created by an earlier attempt whose answer was lost", name(body));
+			logger.debug("Event {} exists already: an earlier attempt of this write created it and its answer was lost",
+					name(body));
 			this.requests.createdEarlier();
 			return body;
 		}
@@ -244,43 +266,43 @@ final class EventWriter<W, E extends KubernetesObject, P extends Sink.Patch>
 				&& (this.apiFallback == null || this.apiFallback.keepsWithoutPatch(namespace));
 	}
 
-	private Written<E> createWithoutPatch(W write, SinkRequests.Context context) throws EventSinkException {
+	private Written<E> createWithoutPatch(W write, WriteAttempts.Context context) throws EventSinkException {
 		E body = this.bodies.withoutPatch(write);
 		if (body == null) {
 			return new Written<>(null, false);
 		}
-		E created = create(body, context);
+		E created = createOwn(body, context);
 		this.counters.writtenWithoutPatch(this.bodies.count(body));
 		return new Written<>(created, false);
 	}
 
 	/** The deterministic-names write: onto whatever the server has under the stream's name. */
-	private Written<E> writeToStream(W write, SinkRequests.Context context) throws EventSinkException {
+	private Written<E> writeToStream(W write, WriteAttempts.Context context) throws EventSinkException {
 		E event = this.bodies.event(write);
 		String namespace = namespace(event);
 		StreamWriter.Result<E> written = this.streams.write(namespace + "/" + name(event),
-				this.bodies.localCount(write), this.bodies.occurrencesIfUnknown(write), this.bodies.recorded(write),
-				write, context);
+				this.bodies.localCount(write), this.bodies.occurrencesIfUnknown(write), write.recorded(), write,
+				context);
 		if (written.readRefused()) {
 			this.naming.readRefused(this.api, namespace);
-			return new Written<>(create(this.bodies.fresh(write), context), false);
+			return new Written<>(createOwn(this.bodies.fresh(write), context), false);
 		}
 		return new Written<>(written.event(), true);
 	}
 
 	@Override
-	public E create(W write, int count, SinkRequests.Context context) throws EventSinkException {
+	public E create(W write, int count, WriteAttempts.Context context) throws EventSinkException {
 		return this.requests.create(context, this.bodies.streamCreated(write, count));
 	}
 
 	@Override
-	public E get(W write, SinkRequests.Context context) throws EventSinkException {
+	public E get(W write, WriteAttempts.Context context) throws EventSinkException {
 		E event = this.bodies.event(write);
 		return this.requests.get(context, namespace(event), name(event));
 	}
 
 	@Override
-	public E patch(W write, int count, String resourceVersion, SinkRequests.Context context)
+	public E patch(W write, int count, String resourceVersion, WriteAttempts.Context context)
 			throws EventSinkException {
 		return this.requests.patch(context, this.bodies.event(write),
 				this.bodies.streamPatch(write, count, resourceVersion));

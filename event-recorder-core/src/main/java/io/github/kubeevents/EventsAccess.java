@@ -4,7 +4,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import io.github.kubeevents.introspect.RecorderStats;
@@ -160,6 +162,12 @@ final class EventsAccess {
 	private final Cache<String, Boolean> unanswered;
 
 	/**
+	 * The API and namespace pairs being asked about now, each with the lock its askers take: the sink's writers ask
+	 * about a namespace once, not once each. Holds only the questions in flight.
+	 */
+	private final Map<String, Object> asking = new ConcurrentHashMap<>();
+
+	/**
 	 * @param review one access review
 	 * @param verbs the verbs the write mode needs, e.g. {@link #WRITE_VERBS}
 	 * @param clock the broadcaster's clock, which times out remembered answers
@@ -213,9 +221,10 @@ final class EventsAccess {
 	}
 
 	/**
-	 * {@link #check}, for a question asked at every event (deterministic names): a check that got no answer is not
-	 * asked again for {@link #ANSWER_TTL} (every verb unknown meanwhile), so an unreachable server costs one request
-	 * time limit per namespace and expiry, not one per event.
+	 * {@link #check}, for a question asked at every write of deterministic names, on the writer threads: a check that
+	 * got no answer is not asked again for {@link #ANSWER_TTL} (every verb unknown meanwhile), so an unreachable
+	 * server costs one request time limit per namespace and expiry, not one per event; writers that ask about the
+	 * same namespace at once wait for one answer.
 	 */
 	Check answer(EventsApi api, String namespace) {
 		Check known = cache(api).getIfPresent(namespace);
@@ -223,14 +232,27 @@ final class EventsAccess {
 			return known;
 		}
 		String key = api.value() + " " + namespace;
-		if (this.unanswered.getIfPresent(key) != null) {
-			return unasked(api, namespace);
+		Object lock = this.asking.computeIfAbsent(key, (k) -> new Object());
+		synchronized (lock) {
+			try {
+				// another writer may have asked meanwhile: its answer, or its lack of one, holds
+				known = cache(api).getIfPresent(namespace);
+				if (known != null) {
+					return known;
+				}
+				if (this.unanswered.getIfPresent(key) != null) {
+					return unasked(api, namespace);
+				}
+				Check check = check(api, namespace);
+				if (!check.known()) {
+					this.unanswered.put(key, Boolean.TRUE);
+				}
+				return check;
+			}
+			finally {
+				this.asking.remove(key, lock);
+			}
 		}
-		Check check = check(api, namespace);
-		if (!check.known()) {
-			this.unanswered.put(key, Boolean.TRUE);
-		}
-		return check;
 	}
 
 	/**

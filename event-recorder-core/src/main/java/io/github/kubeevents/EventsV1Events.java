@@ -71,7 +71,7 @@ final class EventsV1Events {
 			instance = prefixOfBytes(instance, FIELD_MAX_LENGTH);
 		}
 		String cutNote = truncate(note);
-		EventsV1Event event = new EventsV1Event().metadata(new V1ObjectMeta().name(recorded.generateEventName())
+		EventsV1Event event = new EventsV1Event().metadata(new V1ObjectMeta().name(EventNames.generate(recorded))
 			.namespace(recorded.eventNamespace())
 			.annotations(recorded.annotations().isEmpty() ? null : new LinkedHashMap<>(recorded.annotations())))
 			.eventTime(microTime(recorded.timestamp()))

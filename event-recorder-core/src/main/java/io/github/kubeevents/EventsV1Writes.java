@@ -1,6 +1,7 @@
 package io.github.kubeevents;
 
 import java.util.LinkedHashMap;
+import java.util.Map;
 
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.kubernetes.client.openapi.models.EventsV1Event;
@@ -21,31 +22,16 @@ import org.jspecify.annotations.Nullable;
  */
 final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, EventsV1Event, EventsV1Sink.SeriesPatch> {
 
-	/** The {@code traceparent} annotation of each write, when that option is on. */
-	private final TraceAnnotation traceAnnotation;
+	/** The {@code traceparent} annotation of each write; {@code null} when that option is off. */
+	private final @Nullable TraceAnnotation traceAnnotation;
 
 	EventsV1Writes(SinkSettings settings) {
 		this.traceAnnotation = TraceAnnotation.of(settings);
 	}
 
 	@Override
-	public RecordedEvent recorded(SeriesCache.Write write) {
-		return write.recorded();
-	}
-
-	@Override
 	public EventsV1Event event(SeriesCache.Write write) {
 		return write.created();
-	}
-
-	@Override
-	public boolean stream(SeriesCache.Write write) {
-		return write.stream();
-	}
-
-	@Override
-	public boolean repeat(SeriesCache.Write write) {
-		return write.kind() != SeriesCache.Kind.CREATE;
 	}
 
 	@Override
@@ -77,7 +63,7 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 		}
 		EventsV1Event created = write.created();
 		EventsV1Event event = copyWithSeries(created, series(occurrences, write));
-		event.metadata(new V1ObjectMeta().name(write.recorded().generateEventName())
+		event.metadata(new V1ObjectMeta().name(EventNames.generate(write.recorded()))
 			.namespace(created.getMetadata().getNamespace())
 			.annotations(created.getMetadata().getAnnotations()));
 		if (occurrences < 2) {
@@ -89,7 +75,7 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 	@Override
 	public EventsV1Event fresh(SeriesCache.Write write) {
 		EventsV1Event event = copyWithSeries(write.created(), series(write.count(), write));
-		event.setMetadata(copyMetadata(write.created()).name(write.recorded().generateEventName()));
+		event.setMetadata(copyMetadata(write.created()).name(EventNames.generate(write.recorded())));
 		return annotated(event, write.recorded());
 	}
 
@@ -113,7 +99,7 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 	@Override
 	public EventsV1Sink.SeriesPatch streamPatch(SeriesCache.Write write, int count, @Nullable String resourceVersion) {
 		return new EventsV1Sink.SeriesPatch(count, write.lastObserved(), resourceVersion,
-				this.traceAnnotation.of(write.recorded()));
+				(this.traceAnnotation != null) ? this.traceAnnotation.of(write.recorded()) : Map.of());
 	}
 
 	/** The series count of an Event: 1 without a series. */
@@ -139,6 +125,9 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 
 	/** {@code event} with the {@code traceparent} annotation of {@code recorded} when that is on. */
 	private EventsV1Event annotated(EventsV1Event event, RecordedEvent recorded) {
+		if (this.traceAnnotation == null) {
+			return event;
+		}
 		V1ObjectMeta metadata = event.getMetadata();
 		V1ObjectMeta annotated = this.traceAnnotation.annotate(metadata, recorded);
 		// copyWithSeries shares the cached Event's metadata: the body gets its own

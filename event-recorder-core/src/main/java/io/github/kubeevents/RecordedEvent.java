@@ -88,15 +88,6 @@ public record RecordedEvent(InvolvedObject regarding, @Nullable InvolvedObject r
 	}
 
 	/**
-	 * The Event's name, client-go's {@code GenerateEventName}: {@code <regarding name>.<hex Unix nanos>}, or a
-	 * random UUID when that is not a valid DNS-1123 subdomain (see {@link EventNames#generate}). A UUID is random,
-	 * so it is called once per Event.
-	 */
-	String generateEventName() {
-		return EventNames.generate(this.regarding.name(), this.timestamp);
-	}
-
-	/**
 	 * A one-line description for log lines, without the message (which may carry secrets):
 	 * {@code object="ns/web-0" kind="Pod" type="Warning" reason="BackOff"}.
 	 * @return the description

@@ -129,7 +129,15 @@ final class SeriesCache {
 	 * the stream path
 	 */
 	record Write(Object entry, Kind kind, EventsV1Event created, RecordedEvent recorded, int count,
-			Instant lastObserved, int occurrences, int previouslySubmitted, boolean stream) {
+			Instant lastObserved, int occurrences, int previouslySubmitted, boolean stream)
+			implements EventWriter.Decided {
+
+		/** Whether it writes the series of an Event created before (a PATCH), rather than creating one. */
+		@Override
+		public boolean repeat() {
+			return this.kind != Kind.CREATE;
+		}
+
 	}
 
 	/** The writes one occurrence needs: its own (or {@code null}) and an evicted series' final one (or {@code null}). */

@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * recorded ({@link TraceContext#startRequest}), so the HTTP span is a child of the caller's.</li>
  * <li><b>Stop.</b> Once the run stops ({@link SinkRun#stopping()}) no wait is begun and one in progress ends.</li>
  * </ul>
- * What one write's requests share travels in its {@link Context}: the verb of the request the server refused, and a
- * CREATE whose answer was lost.
+ * What one write's requests share travels in its {@link WriteAttempts.Context}: the occurrence whose trace context
+ * they run in, and the verb of the request the server refused.
  *
  * <p>Thread-safe: the sink's writer threads make requests concurrently.
  *
@@ -44,38 +44,6 @@ import org.slf4j.LoggerFactory;
 final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 
 	private static final Logger logger = LoggerFactory.getLogger(SinkRequests.class);
-
-	/**
-	 * The requests of one write, on its writer thread: the occurrence whose trace context they run in, the verb of
-	 * the one that failed last, and the name of a CREATE whose answer was lost (a retryable failure after which the
-	 * server may hold the Event). Kept across the write's attempts. Not thread-safe: one write's requests run on one
-	 * thread, one after the other.
-	 */
-	static final class Context {
-
-		private final @Nullable RecordedEvent traced;
-
-		private @Nullable EventSinkException failure;
-
-		private String failedVerb = "create";
-
-		private @Nullable String lostCreate;
-
-		Context(@Nullable RecordedEvent traced) {
-			this.traced = traced;
-		}
-
-		/** The verb of the request that failed with {@code ex}; {@code create} for a failure no request threw. */
-		String verbOf(EventSinkException ex) {
-			return (ex == this.failure) ? this.failedVerb : "create";
-		}
-
-		/** Whether a CREATE of an Event named {@code name} was made before and its answer was lost. */
-		boolean lostCreateOf(@Nullable String name) {
-			return name != null && name.equals(this.lostCreate);
-		}
-
-	}
 
 	private final EventsApi api;
 
@@ -126,50 +94,39 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 		this.holdUntilNanos = new AtomicLong(this.nanoTime.getAsLong());
 	}
 
-	/** The context of one write's requests, in {@code recorded}'s trace context when there is one. */
-	Context context(RecordedEvent recorded) {
-		return new Context((this.tracing && recorded.traceContext() != null) ? recorded : null);
+	/** Whether events carry trace context: each request of a write then runs in its occurrence's. */
+	boolean tracing() {
+		return this.tracing;
 	}
 
-	/**
-	 * Creates {@code body}. A CREATE that fails with a retryable error may have reached the server: its name is
-	 * remembered in {@code context}, so the write's retry can tell an AlreadyExists of its own Event.
-	 */
-	E create(Context context, E body) throws EventSinkException {
-		try {
-			return send(context, "create", body, null, null, null);
-		}
-		catch (EventSinkException ex) {
-			if (ex.isRetryable() && body.getMetadata() != null) {
-				context.lostCreate = body.getMetadata().getName();
-			}
-			throw ex;
-		}
+	/** Creates {@code body}. */
+	E create(WriteAttempts.Context context, E body) throws EventSinkException {
+		return send(context, "create", body, null, null, null);
 	}
 
 	/** Patches {@code event} with {@code patch}. */
-	E patch(Context context, E event, P patch) throws EventSinkException {
+	E patch(WriteAttempts.Context context, E event, P patch) throws EventSinkException {
 		return send(context, "patch", event, patch, null, null);
 	}
 
 	/** Reads an Event (deterministic names): timed, but not counted as a write. */
-	E get(Context context, String namespace, String name) throws EventSinkException {
+	E get(WriteAttempts.Context context, String namespace, String name) throws EventSinkException {
 		return send(context, "get", null, null, namespace, name);
 	}
 
-	/** A CREATE whose answer was lost landed after all (its retry was answered AlreadyExists): count it. */
+	/** A CREATE whose answer was lost landed after all (a later one was answered AlreadyExists): count it. */
 	void createdEarlier() {
 		this.created.increment();
 	}
 
-	private E send(Context context, String verb, @Nullable E event, @Nullable P patch, @Nullable String namespace,
+	private E send(WriteAttempts.Context context, String verb, @Nullable E event, @Nullable P patch, @Nullable String namespace,
 			@Nullable String name) throws EventSinkException {
 		awaitHold();
 		for (int repeat = 0;; repeat++) {
 			awaitBudget();
 			long start = this.nanoTime.getAsLong();
 			Instant sentAt = (patch == null && event != null) ? this.clock.instant() : null;
-			TraceContext.RequestSpan span = (context.traced != null) ? startSpan(context.traced, verb) : null;
+			TraceContext.RequestSpan span = (context.traced() != null) ? startSpan(context.traced(), verb) : null;
 			String result = "unexpected_response";
 			EventSinkException busy;
 			try {
@@ -219,9 +176,8 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 		}
 	}
 
-	private static EventSinkException failed(Context context, String verb, EventSinkException ex) {
-		context.failure = ex;
-		context.failedVerb = verb;
+	private static EventSinkException failed(WriteAttempts.Context context, String verb, EventSinkException ex) {
+		context.failed(ex, verb);
 		return ex;
 	}
 

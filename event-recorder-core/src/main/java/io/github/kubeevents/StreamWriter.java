@@ -78,7 +78,7 @@ final class StreamWriter<W, E> {
 	}
 
 	/**
-	 * The requests of a write, on the sink's SPI, made in the write's {@link SinkRequests.Context}.
+	 * The requests of a write, on the sink's SPI, made in the write's {@link WriteAttempts.Context}.
 	 *
 	 * @param <W> the write value
 	 * @param <E> the Event type
@@ -89,16 +89,16 @@ final class StreamWriter<W, E> {
 		 * Creates the stream's Event of {@code write} with {@code count} occurrences (events.k8s.io/v1: with a
 		 * series when at least 2).
 		 */
-		E create(W write, int count, SinkRequests.Context requests) throws EventSinkException;
+		E create(W write, int count, WriteAttempts.Context requests) throws EventSinkException;
 
 		/** Reads the stream's Event of {@code write}. */
-		E get(W write, SinkRequests.Context requests) throws EventSinkException;
+		E get(W write, WriteAttempts.Context requests) throws EventSinkException;
 
 		/**
 		 * Patches the count of the Event of {@code write} (events.k8s.io/v1: series.count, at least 2) if it still
 		 * has {@code resourceVersion}.
 		 */
-		E patch(W write, int count, String resourceVersion, SinkRequests.Context requests)
+		E patch(W write, int count, String resourceVersion, WriteAttempts.Context requests)
 				throws EventSinkException;
 
 		/** The count of an Event the server answered (events.k8s.io/v1: its series count, 1 without a series). */
@@ -196,7 +196,7 @@ final class StreamWriter<W, E> {
 	 * after {@value #MAX_REREADS} re-reads when no more streams can carry occurrences
 	 */
 	Result<E> write(String stream, int localCount, int occurrencesIfUnknown, RecordedEvent recorded, W write,
-			SinkRequests.Context requests) throws EventSinkException {
+			WriteAttempts.Context requests) throws EventSinkException {
 		return write(stream, localCount, occurrencesIfUnknown, recorded, write, requests, MAX_REREADS);
 	}
 
@@ -205,7 +205,7 @@ final class StreamWriter<W, E> {
 	 * {@value #MAX_REREADS_AT_STOP} re-reads; nothing when a write since has carried it already.
 	 * @return what the server answered, or {@link Result#carried()} when it lost the race again
 	 */
-	Result<E> writeCarried(Carried<W> carried, SinkRequests.Context requests) throws EventSinkException {
+	Result<E> writeCarried(Carried<W> carried, WriteAttempts.Context requests) throws EventSinkException {
 		if (this.carried.get(carried.stream()) == null) {
 			return new Result<>(null, false);
 		}
@@ -223,7 +223,7 @@ final class StreamWriter<W, E> {
 	}
 
 	private Result<E> write(String stream, int localCount, int occurrencesIfUnknown, RecordedEvent recorded, W write,
-			SinkRequests.Context requests, int maxRereads) throws EventSinkException {
+			WriteAttempts.Context requests, int maxRereads) throws EventSinkException {
 		Operations<W, E> operations = this.operations;
 		Known last = this.known.getIfPresent(stream);
 		Carried<W> held = this.carried.get(stream);

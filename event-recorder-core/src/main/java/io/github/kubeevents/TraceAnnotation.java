@@ -9,23 +9,24 @@ import org.jspecify.annotations.Nullable;
 /**
  * The {@code traceparent} annotation of a write ({@link EventBroadcaster.Builder#traceparentAnnotation(String)}):
  * the W3C trace context of the occurrence the write stands for (a CREATE's first occurrence, a PATCH's latest),
- * on the CREATE body's metadata and in the count or series PATCH. Nothing when the option is off (the default),
- * the occurrence has no trace context, or the caller set an annotation of the same key itself.
+ * on the CREATE body's metadata and in the count or series PATCH. Nothing when the occurrence has no trace
+ * context, or the caller set an annotation of the same key itself; no instance when the option is off (the
+ * default).
  *
  * <p>Immutable and thread-safe.
  */
 final class TraceAnnotation {
 
-	private static final TraceAnnotation OFF = new TraceAnnotation(null);
+	private final String key;
 
-	private final @Nullable String key;
-
-	private TraceAnnotation(@Nullable String key) {
+	private TraceAnnotation(String key) {
 		this.key = key;
 	}
 
-	static TraceAnnotation of(SinkSettings settings) {
-		return (settings.traceparentAnnotation() != null) ? new TraceAnnotation(settings.traceparentAnnotation()) : OFF;
+	/** The annotation of the settings' key, or {@code null} when the option is off. */
+	static @Nullable TraceAnnotation of(SinkSettings settings) {
+		String key = settings.traceparentAnnotation();
+		return (key != null) ? new TraceAnnotation(key) : null;
 	}
 
 	/** The annotations a PATCH of {@code recorded}'s write sets: the key and the traceparent, or none. */
@@ -57,9 +58,6 @@ final class TraceAnnotation {
 	}
 
 	private @Nullable String value(RecordedEvent recorded) {
-		if (this.key == null) {
-			return null;
-		}
 		TraceContext context = recorded.traceContext();
 		if (context == null || recorded.annotations().containsKey(this.key)) {
 			// the caller's own annotation of that key wins

@@ -44,6 +44,41 @@ import org.slf4j.event.Level;
 final class WriteAttempts {
 
 	/**
+	 * One write's requests across its attempts, on its writer thread: the occurrence whose trace context they run
+	 * in, and the verb of the one the server refused last. Not thread-safe: one write's requests run on one thread,
+	 * one after the other.
+	 */
+	static final class Context {
+
+		private final @Nullable RecordedEvent traced;
+
+		private @Nullable EventSinkException failure;
+
+		private String failedVerb = "create";
+
+		Context(@Nullable RecordedEvent traced) {
+			this.traced = traced;
+		}
+
+		/** The occurrence whose trace context the requests run in, or {@code null}. */
+		@Nullable RecordedEvent traced() {
+			return this.traced;
+		}
+
+		/** A request of the write failed with {@code ex}. */
+		void failed(EventSinkException ex, String verb) {
+			this.failure = ex;
+			this.failedVerb = verb;
+		}
+
+		/** The verb of the request that failed with {@code ex}; {@code create} for a failure no request threw. */
+		String verbOf(EventSinkException ex) {
+			return (ex == this.failure) ? this.failedVerb : "create";
+		}
+
+	}
+
+	/**
 	 * The requests of one attempt of a write, made through the sink's {@link SinkRequests} in the write's context.
 	 *
 	 * @param <W> the write
@@ -52,7 +87,7 @@ final class WriteAttempts {
 	@FunctionalInterface
 	interface Writer<W, R> {
 
-		R write(W write, SinkRequests.Context context) throws EventSinkException;
+		R write(W write, Context context) throws EventSinkException;
 
 	}
 
@@ -175,7 +210,7 @@ final class WriteAttempts {
 
 	private <W, R> Outcome<R> run(W write, RecordedEvent recorded, int occurrences, Writer<W, R> writer,
 			int maxAttempts, boolean counted) {
-		SinkRequests.Context context = this.requests.context(recorded);
+		Context context = new Context((this.requests.tracing() && recorded.traceContext() != null) ? recorded : null);
 		for (int n = 1;; n++) {
 			R answer;
 			try {

@@ -142,7 +142,7 @@ class CoreV1WritesTests {
 		await().atMost(WAIT).until(() -> this.sink.calls().size() == 3);
 		assertThat(this.sink.calls()).extracting(ScriptedSink.Call::verb).containsExactly("create", "patch", "create");
 		CoreV1Event own = this.sink.calls().get(2).event();
-		assertThat(own.getMetadata().getName()).isEqualTo(occurrence.generateEventName());
+		assertThat(own.getMetadata().getName()).isEqualTo(EventNames.generate(occurrence));
 		assertThat(own.getMetadata().getNamespace()).isEqualTo("ns");
 		assertThat(own.getMetadata().getResourceVersion()).as("a CREATE carries no resourceVersion").isNull();
 		assertThat(own.getMetadata().getUid()).isNull();
@@ -289,7 +289,7 @@ class CoreV1WritesTests {
 		SinkRun<CoreV1Event, EventSink.CountPatch> run = TestSinks.run(settings, this.server.coreV1Sink(),
 				new SinkWritersTests.NoTarget());
 		run.start();
-		EventWriter<CoreV1Writes.Write, CoreV1Event, EventSink.CountPatch> writer = new EventWriter<>(
+		EventWriter<CoreV1SinkSubscriber.Write, CoreV1Event, EventSink.CountPatch> writer = new EventWriter<>(
 				EventsApi.CORE_V1, new CoreV1Writes(settings), run.requests(), this.counters, EventNaming.of(true), null,
 				null, 4096, settings);
 		EventCorrelator correlator = new EventCorrelator(settings.coreV1Correlation());
@@ -298,12 +298,13 @@ class CoreV1WritesTests {
 			RecordedEvent recorded = occurrence();
 			CoreV1Event event = CoreV1Events.of(recorded);
 			event.getMetadata().setName(DeterministicNames.coreV1(event, false));
-			CoreV1Writes.Write write = new CoreV1Writes.Write(recorded, correlator.correlate(event), 1,
-					recorded.timestamp(), true);
+			CorrelationResult result = correlator.correlate(event);
+			CoreV1SinkSubscriber.Write write = new CoreV1SinkSubscriber.Write(recorded, result, 1,
+					recorded.timestamp(), true, result.isUpdate());
 			WriteAttempts.Outcome<EventWriter.Written<CoreV1Event>> outcome = run.attempts()
 				.write(write, recorded, 1, writer);
 			assertThat(outcome.state()).isEqualTo(WriteAttempts.State.WRITTEN);
-			CoreV1Event answer = CoreV1Writes.learned(write, outcome.written());
+			CoreV1Event answer = CoreV1SinkSubscriber.learned(write, outcome.written());
 			correlator.updateState(answer);
 			learned.add(answer);
 			if (i == 0) {

@@ -84,7 +84,7 @@ class EventRecorderTests {
 		assertThat(event.source()).isEqualTo(new EventSource("eventTest", "node-1"));
 		assertThat(event.timestamp()).isEqualTo(NOW);
 		assertThat(event.eventNamespace()).isEqualTo("baz");
-		assertThat(event.generateEventName()).isEqualTo("foo.18ecd0dd41c04d15");
+		assertThat(EventNames.generate(event)).isEqualTo("foo.18ecd0dd41c04d15");
 		assertThat(this.broadcaster.stats().accepted()).isEqualTo(1);
 	}
 

@@ -409,6 +409,41 @@ class EventsAccessTests {
 		}
 	}
 
+	/**
+	 * The writers of a sink that meet a namespace at once (deterministic names ask on the writer threads) wait for
+	 * one answer: one review per verb, not one per writer.
+	 */
+	@Test
+	void writersAskingAboutOneNamespaceAtOnceMakeOneReviewPerVerb() throws Exception {
+		grant("core", "create", "patch");
+		java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+		EventsAccess access = new EventsAccess((group, verb, namespace) -> {
+			this.reviews.add(group + " " + verb + " " + namespace);
+			try {
+				release.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			return Boolean.TRUE;
+		}, EventsAccess.WRITE_VERBS, this.clock);
+		List<Thread> writers = new java.util.ArrayList<>();
+		List<EventsAccess.Check> answers = new CopyOnWriteArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			Thread writer = new Thread(() -> answers.add(access.answer(EventsApi.CORE_V1, NS)));
+			writers.add(writer);
+			writer.start();
+		}
+		await().atMost(WAIT).until(() -> this.reviews.size() == 1
+				&& writers.stream().filter((w) -> w.getState() == Thread.State.BLOCKED).count() == 3);
+		release.countDown();
+		for (Thread writer : writers) {
+			writer.join(WAIT.toMillis());
+		}
+		assertThat(this.reviews).containsExactly(" create ns", " patch ns");
+		assertThat(answers).hasSize(4).allSatisfy((answer) -> assertThat(answer.allowed()).containsExactly("create", "patch"));
+	}
+
 	/** An access review with no answer (an unreachable server) gets no RBAC advice: nothing was refused. */
 	@Test
 	void reviewsWithoutAnAnswerAreNotAdvisedAsRbac() {

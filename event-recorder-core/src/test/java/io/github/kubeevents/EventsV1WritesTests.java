@@ -118,7 +118,7 @@ class EventsV1WritesTests {
 		assertThat(this.sink.calls).extracting(EventsV1SinkSubscriberTests.Call::verb)
 			.containsExactly("create", "patch", "create");
 		EventsV1Event own = this.sink.calls.get(2).event();
-		assertThat(own.getMetadata().getName()).isEqualTo(occurrence.generateEventName());
+		assertThat(own.getMetadata().getName()).isEqualTo(EventNames.generate(occurrence));
 		assertThat(own.getMetadata().getNamespace()).isEqualTo("ns");
 		assertThat(own.getSeries()).as("one occurrence: no series").isNull();
 		assertThat(own.getEventTime()).isEqualTo(EventsV1Events.microTime(TestEvents.TIME));

@@ -49,17 +49,17 @@ class StreamWriterTests {
 	private static final StreamWriter.Operations<Ops, CoreV1Event> OPERATIONS = new StreamWriter.Operations<>() {
 
 		@Override
-		public CoreV1Event create(Ops write, int count, SinkRequests.Context requests) throws EventSinkException {
+		public CoreV1Event create(Ops write, int count, WriteAttempts.Context requests) throws EventSinkException {
 			return write.create(count);
 		}
 
 		@Override
-		public CoreV1Event get(Ops write, SinkRequests.Context requests) throws EventSinkException {
+		public CoreV1Event get(Ops write, WriteAttempts.Context requests) throws EventSinkException {
 			return write.get();
 		}
 
 		@Override
-		public CoreV1Event patch(Ops write, int count, String resourceVersion, SinkRequests.Context requests)
+		public CoreV1Event patch(Ops write, int count, String resourceVersion, WriteAttempts.Context requests)
 				throws EventSinkException {
 			return write.patch(count, resourceVersion);
 		}

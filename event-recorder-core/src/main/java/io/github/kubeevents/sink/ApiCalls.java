@@ -68,35 +68,25 @@ final class ApiCalls {
 		return this.apiClient;
 	}
 
-	/** Runs a generated request. */
-	<T> T call(CallBuilder builder, Class<T> type, String verb) throws EventSinkException {
-		// built inside the classification, so a request that cannot be built is invalid_input, not a retried failure
-		return classified(() -> execute(build(builder).request(), type, verb), verb);
+	/** Sends a generated request and reads its answer. */
+	<T> T send(Call generated, Class<T> type, String verb) throws EventSinkException {
+		return classified(() -> execute(generated.request(), type, verb), verb);
 	}
 
 	/**
-	 * Runs a generated PATCH request with {@code body} as a strategic-merge patch (the generated request sends
+	 * Sends a generated PATCH request with {@code body} as a strategic-merge patch (the generated request sends
 	 * {@code application/json}, which the API server refuses with 415).
 	 */
-	<T> T patch(CallBuilder generated, Map<String, Object> body, Class<T> type) throws EventSinkException {
+	<T> T sendPatch(Call generated, Map<String, Object> body, Class<T> type) throws EventSinkException {
 		return classified(() -> {
 			byte[] bytes = PATCH_JSON.toJson(body).getBytes(StandardCharsets.UTF_8);
-			Request request = build(generated).request()
+			Request request = generated.request()
 				.newBuilder()
 				.header("Content-Type", STRATEGIC_MERGE_PATCH)
 				.patch(RequestBody.create(bytes, STRATEGIC_MERGE_PATCH_TYPE))
 				.build();
 			return execute(request, type, "patch");
 		}, "patch");
-	}
-
-	private static Call build(CallBuilder builder) {
-		try {
-			return builder.build();
-		}
-		catch (ApiException | RuntimeException ex) {
-			throw new RequestConstructionFailure(ex);
-		}
 	}
 
 	private <T> T execute(Request request, Class<T> type, String verb) throws ApiException, EventSinkException {
@@ -131,10 +121,6 @@ final class ApiCalls {
 		try {
 			return attempt.execute();
 		}
-		catch (RequestConstructionFailure ex) {
-			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-					"Unable to construct " + verb + " request: " + ex.getCause().getMessage(), ex.getCause());
-		}
 		catch (ApiException ex) {
 			throw EventSinkException.of(ex);
 		}
@@ -162,28 +148,10 @@ final class ApiCalls {
 		this.httpClient.connectionPool().evictAll();
 	}
 
-	/** Builds a generated request. */
-	@FunctionalInterface
-	interface CallBuilder {
-
-		Call build() throws ApiException;
-
-	}
-
 	@FunctionalInterface
 	private interface Attempt<T> {
 
 		T execute() throws ApiException, EventSinkException;
-
-	}
-
-	private static final class RequestConstructionFailure extends RuntimeException {
-
-		private static final long serialVersionUID = 1L;
-
-		RequestConstructionFailure(Exception cause) {
-			super(cause);
-		}
 
 	}
 

@@ -93,20 +93,31 @@ final class OfficialSink<E extends KubernetesObject, P extends Sink.Patch> imple
 
 	@Override
 	public E create(E event) throws EventSinkException {
-		String namespace = EventsClient.namespaceOf(event.getMetadata());
-		return this.calls.call(() -> this.creation.build(namespace, event), this.type, "create");
+		String namespace = ApiAnswers.requireNamespace(event.getMetadata());
+		return this.calls.send(built("create", () -> this.creation.build(namespace, event)), this.type, "create");
 	}
 
 	@Override
 	public E patch(E event, P patch) throws EventSinkException {
-		String namespace = EventsClient.namespaceOf(event.getMetadata());
-		String name = EventsClient.nameOf(event.getMetadata());
-		return this.calls.patch(() -> this.patch.build(namespace, name), patch.toMap(), this.type);
+		String namespace = ApiAnswers.requireNamespace(event.getMetadata());
+		String name = ApiAnswers.requireName(event.getMetadata());
+		return this.calls.sendPatch(built("patch", () -> this.patch.build(namespace, name)), patch.toMap(), this.type);
 	}
 
 	@Override
 	public E get(String namespace, String name) throws EventSinkException {
-		return this.calls.call(() -> this.read.build(namespace, name), this.type, "get");
+		return this.calls.send(built("get", () -> this.read.build(namespace, name)), this.type, "get");
+	}
+
+	/** A generated request, built here: one that cannot be built is invalid input, never retried. */
+	private static Call built(String verb, Generated generated) throws EventSinkException {
+		try {
+			return generated.build();
+		}
+		catch (ApiException | RuntimeException ex) {
+			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
+					"Unable to construct " + verb + " request: " + ex.getMessage(), ex);
+		}
 	}
 
 	@Override
@@ -133,6 +144,14 @@ final class OfficialSink<E extends KubernetesObject, P extends Sink.Patch> imple
 		return this.calls.apiClient();
 	}
 
+	/** One generated request, as built by the lambdas of this sink. */
+	@FunctionalInterface
+	private interface Generated {
+
+		Call build() throws ApiException;
+
+	}
+
 	/** A generated CREATE request (the generated APIs share no type). */
 	@FunctionalInterface
 	private interface Creation<E> {
@@ -142,7 +161,7 @@ final class OfficialSink<E extends KubernetesObject, P extends Sink.Patch> imple
 	}
 
 	/**
-	 * A generated request for one Event; a PATCH is built with an empty body, which {@link ApiCalls#patch}
+	 * A generated request for one Event; a PATCH is built with an empty body, which {@link ApiCalls#sendPatch}
 	 * replaces.
 	 */
 	@FunctionalInterface
