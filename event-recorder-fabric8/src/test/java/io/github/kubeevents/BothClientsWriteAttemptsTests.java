@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * The one {@link WriteAttempts} path over either client's sink, against the stub API server (a real one cannot be
+ * The one write path of a sink's run ({@link WriteAttempts} over {@link SinkRequests}) over either client's sink, against the stub API server (a real one cannot be
  * made to throttle on demand): a 429/503 with {@code Retry-After} is repeated after the server's wait, ten repeats
  * at most; a 422, and a 500 without {@code Retry-After} (client-go's StatusError), are dropped after one request;
  * an unreadable answer and a transport failure are retried on the policy. The same requests and the same waits for
@@ -80,9 +80,18 @@ class BothClientsWriteAttemptsTests {
 		return Fabric8EventsClient.of(this.fabric8).coreV1Sink(Duration.ofSeconds(5));
 	}
 
-	private WriteAttempts attempts(RetryPolicy policy) {
-		return new WriteAttempts(EventsApi.CORE_V1, TestSinks.settings(policy, this.sleeps::add, (api, verb, result, d) -> {
-		}, CLOCK), this.counters);
+	/** A started run of {@code sink}, whose writes the test makes on its own thread. */
+	private SinkRun<CoreV1Event, EventSink.CountPatch> run(RetryPolicy policy, Sink<CoreV1Event, EventSink.CountPatch> sink) {
+		SinkRun<CoreV1Event, EventSink.CountPatch> run = new SinkRun<>("test", EventsApi.CORE_V1, sink, "",
+				TestSinks.settings(policy, this.sleeps::add, (api, verb, result, d) -> {
+				}, CLOCK), this.counters, new SinkWritersTests.NoTarget());
+		run.start();
+		return run;
+	}
+
+	/** One write of {@code recorded}: a CREATE of {@link #event()}, with the run's retries. */
+	private static WriteAttempts.State create(SinkRun<CoreV1Event, EventSink.CountPatch> run, RecordedEvent recorded) {
+		return run.attempts().write(recorded, recorded, 1, (write, context) -> run.requests().create(context, event())).state();
 	}
 
 	private List<String> requests() {
@@ -98,7 +107,7 @@ class BothClientsWriteAttemptsTests {
 	void throttledRequestIsRepeatedAfterTheServersDelay(String client) throws Exception {
 		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
 		this.server.answer(new StubApiServer.Answer(429, "2"), new StubApiServer.Answer(503, "1"));
-		CoreV1Event stored = attempts(RetryPolicy.defaults()).request("create", null, () -> sink.create(event()));
+		CoreV1Event stored = run(RetryPolicy.defaults(), sink).requests().create(new WriteAttempts.Context(null), event());
 		assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
 		assertThat(requests()).containsExactly("POST /api/v1/namespaces/ns/events", "POST /api/v1/namespaces/ns/events",
 				"POST /api/v1/namespaces/ns/events");
@@ -113,7 +122,7 @@ class BothClientsWriteAttemptsTests {
 			this.server.answer(new StubApiServer.Answer(429, "1"));
 		}
 		EventSinkException failure = catchThrowableOfType(EventSinkException.class,
-				() -> attempts(RetryPolicy.defaults()).request("create", null, () -> sink.create(event())));
+				() -> run(RetryPolicy.defaults(), sink).requests().create(new WriteAttempts.Context(null), event()));
 		assertThat(failure.kind()).isEqualTo(EventSinkException.Kind.UNAVAILABLE);
 		assertThat(requests()).hasSize(11);
 		assertThat(this.sleeps).hasSize(10).containsOnly(Duration.ofSeconds(1));
@@ -123,11 +132,11 @@ class BothClientsWriteAttemptsTests {
 	@MethodSource("clients")
 	void anInvalidEventIsDroppedAfterOneRequest(String client) {
 		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
-		WriteAttempts attempts = attempts(RetryPolicy.defaults());
+		SinkRun<CoreV1Event, EventSink.CountPatch> run = run(RetryPolicy.defaults(), sink);
 		this.server.answer(new StubApiServer.Answer(422, null));
 		RecordedEvent recorded = TestEvents.recorded("R", "m", TestEvents.object("Pod", "p", "ns"));
-		assertThat(attempts.write(recorded, 1, (requests) -> requests.request("create", () -> sink.create(event()))))
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(create(run, recorded))
+			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(requests()).hasSize(1);
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
 		assertThat(this.sleeps).isEmpty();
@@ -137,16 +146,16 @@ class BothClientsWriteAttemptsTests {
 	@MethodSource("clients")
 	void aServerErrorWithoutRetryAfterIsDroppedAndAnUnreadableAnswerRetried(String client) {
 		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
-		WriteAttempts attempts = attempts(new RetryPolicy(3, Duration.ofMillis(100)));
+		SinkRun<CoreV1Event, EventSink.CountPatch> run = run(new RetryPolicy(3, Duration.ofMillis(100)), sink);
 		this.server.answer(new StubApiServer.Answer(500, null, "this is not a Status"),
 				new StubApiServer.Answer(200, null, "not an Event either"));
 		RecordedEvent recorded = TestEvents.recorded("R", "m", TestEvents.object("Pod", "p", "ns"));
 		// a 500 without Retry-After is a refusal (client-go: a StatusError), dropped at once
-		assertThat(attempts.write(recorded, 1, (requests) -> requests.request("create", () -> sink.create(event()))))
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(create(run, recorded))
+			.isEqualTo(WriteAttempts.State.DROPPED);
 		// an unreadable answer is retried: the third request gets the stub's default Event
-		assertThat(attempts.write(recorded, 1, (requests) -> requests.request("create", () -> sink.create(event()))))
-			.isEqualTo(WriteAttempts.Outcome.WRITTEN);
+		assertThat(create(run, recorded))
+			.isEqualTo(WriteAttempts.State.WRITTEN);
 		assertThat(requests()).hasSize(3);
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
 		assertThat(this.sleeps).hasSize(1);
@@ -160,12 +169,12 @@ class BothClientsWriteAttemptsTests {
 			port = socket.getLocalPort();
 		}
 		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client, "http://127.0.0.1:" + port);
-		WriteAttempts attempts = attempts(new RetryPolicy(3, Duration.ofMillis(100)));
+		SinkRun<CoreV1Event, EventSink.CountPatch> run = run(new RetryPolicy(3, Duration.ofMillis(100)), sink);
 		RecordedEvent recorded = TestEvents.recorded("R", "m", TestEvents.object("Pod", "p", "ns"));
-		assertThat(attempts.write(recorded, 1, (requests) -> requests.request("create", () -> sink.create(event()))))
-			.isEqualTo(WriteAttempts.Outcome.DROPPED);
+		assertThat(create(run, recorded))
+			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.dropped(DropReason.RETRIES_EXHAUSTED)).isEqualTo(1);
-		assertThat(attempts.stats().retried()).isEqualTo(2);
+		assertThat(run.writes().retried()).isEqualTo(2);
 		assertThat(this.sleeps).hasSize(2);
 	}
 

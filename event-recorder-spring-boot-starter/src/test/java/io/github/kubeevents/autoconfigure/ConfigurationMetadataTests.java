@@ -86,7 +86,7 @@ class ConfigurationMetadataTests {
 				entry("kubeevents.kubeconfig.enabled", "false"), entry("kubeevents.sink.mode", "auto"),
 				entry("kubeevents.sink.api", "auto"), entry("kubeevents.sink.client", "auto"),
 				entry("kubeevents.sink.request-timeout", "5s"),
-				entry("kubeevents.sink.writers", "4"), entry("kubeevents.sink.writer-queue-capacity", "1000"),
+				entry("kubeevents.sink.writers", "4"), entry("kubeevents.sink.backlog-capacity", "20000"),
 				entry("kubeevents.sink.series-cache-size", "4096"), entry("kubeevents.sink.rate-limit.qps", null),
 				entry("kubeevents.sink.rate-limit.burst", "10"), entry("kubeevents.sink.retry.max-attempts", "12"),
 				entry("kubeevents.sink.retry.sleep", "10s"), entry("kubeevents.sink.deterministic-names", "false"),

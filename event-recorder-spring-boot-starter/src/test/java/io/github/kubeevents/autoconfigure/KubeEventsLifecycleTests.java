@@ -102,20 +102,26 @@ class KubeEventsLifecycleTests {
 			.withBean(EventSink.class, () -> sink)
 			.run((context) -> {
 				broadcaster[0] = context.getBean(EventBroadcaster.class);
-				// the sink runs on the distribution thread, with its writer threads (four by default); only the
-				// logger has a subscriber thread
+				// the sink runs on the distribution thread, with writer threads (four at most, each started by the
+				// first write of its queue); only the logger has a subscriber thread
 				Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 					Set<Thread> started = kubeEventsThreads();
 					started.removeAll(before);
 					assertThat(started).extracting(Thread::getName)
-						.containsExactlyInAnyOrder("kubeevents-broadcaster", "kubeevents-writer-sink-0",
-								"kubeevents-writer-sink-1", "kubeevents-writer-sink-2", "kubeevents-writer-sink-3",
-								"kubeevents-subscriber-logging");
+						.containsExactlyInAnyOrder("kubeevents-broadcaster", "kubeevents-subscriber-logging");
 				});
 				EventRecorder recorder = context.getBean(EventRecorder.class);
 				for (int i = 0; i < 3; i++) {
 					recorder.event(TestClusters.pod("web-" + i), EventType.NORMAL, "Started", "started " + i);
 				}
+				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> sink.created().size() == 3);
+				Set<Thread> writing = kubeEventsThreads();
+				writing.removeAll(before);
+				assertThat(writing).extracting(Thread::getName)
+					.contains("kubeevents-broadcaster", "kubeevents-subscriber-logging")
+					.filteredOn((name) -> name.startsWith("kubeevents-writer-sink-"))
+					.isNotEmpty()
+					.allMatch((name) -> name.matches("kubeevents-writer-sink-[0-3]"));
 			});
 		assertThat(broadcaster[0].stats().state()).isEqualTo("terminated");
 		assertThat(sink.created()).hasSize(3);

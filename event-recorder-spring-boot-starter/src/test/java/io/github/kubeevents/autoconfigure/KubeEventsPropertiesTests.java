@@ -126,7 +126,7 @@ class KubeEventsPropertiesTests {
 	static KubeEventsProperties defaults() {
 		return new KubeEventsProperties(true, null, null, true, Duration.ofSeconds(10), DataSize.ofMegabytes(1),
 				new KubeEventsProperties.Kubeconfig(false),
-				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
+				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 20_000, 4096,
 						new KubeEventsProperties.RateLimit(null, 10),
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)), SinkClient.AUTO, false,
 						"readers"),
@@ -204,7 +204,7 @@ class KubeEventsPropertiesTests {
 	void everySinkPropertyBindsUnderKubeeventsSink() {
 		runner().withPropertyValues("kubeevents.sink.api=events.k8s.io/v1", "kubeevents.sink.mode=log",
 				"kubeevents.sink.request-timeout=2s", "kubeevents.sink.writers=2",
-				"kubeevents.sink.writer-queue-capacity=30", "kubeevents.sink.rate-limit.qps=5",
+				"kubeevents.sink.backlog-capacity=30", "kubeevents.sink.rate-limit.qps=5",
 				"kubeevents.sink.rate-limit.burst=7", "kubeevents.sink.series-cache-size=99",
 				"kubeevents.sink.retry.max-attempts=3", "kubeevents.sink.retry.sleep=1s", "kubeevents.sink.client=official",
 				"kubeevents.sink.deterministic-names=true", "kubeevents.sink.shape=client-go")
@@ -241,21 +241,21 @@ class KubeEventsPropertiesTests {
 	}
 
 	@Test
-	void sinkCapacityIsEveryWriterQueueAndNoSubscriberQueue() {
+	void aSinksCapacityIsItsBacklogOverEveryWriterAndNoSubscriberQueue() {
 		runnerWithSink(new InMemoryEventSink())
 			.withPropertyValues("kubeevents.queue.subscriber-capacity=7", "kubeevents.sink.writers=3",
-					"kubeevents.sink.writer-queue-capacity=5", "kubeevents.log-events=true")
+					"kubeevents.sink.backlog-capacity=5", "kubeevents.log-events=true")
 			.run((context) -> assertThat(snapshot(context).subscribers()).containsExactly(
-					new RecorderStats.Subscriber("sink", 0, 3 * 5, "wait", 0),
+					new RecorderStats.Subscriber("sink", 0, 5, "drop", 0),
 					new RecorderStats.Subscriber("logging", 0, 7, "drop", 0)));
 	}
 
 	@Test
-	void writerQueueCapacityDefaultsToClientGosQueueSizeWhateverTheSubscriberCapacity() {
+	void theBacklogCapacityDefaultsToTwentyThousandWhateverTheSubscriberCapacity() {
 		runnerWithSink(new InMemoryEventSink()).withPropertyValues("kubeevents.queue.subscriber-capacity=10")
 			.run((context) -> assertThat(snapshot(context).subscribers()).extracting(
 					RecorderStats.Subscriber::capacity)
-				.containsExactly(4 * 1000));
+				.containsExactly(20_000));
 	}
 
 	@Test
@@ -489,8 +489,8 @@ class KubeEventsPropertiesTests {
 		Arguments.of("kubeevents.sink.writers=0", "kubeevents.sink.writers must be between 1 and 64, was '0'"),
 		Arguments.of("kubeevents.sink.writers=-1", "kubeevents.sink.writers must be between 1 and 64, was '-1'"),
 		Arguments.of("kubeevents.sink.writers=65", "kubeevents.sink.writers must be between 1 and 64, was '65'"),
-		Arguments.of("kubeevents.sink.writer-queue-capacity=0", "kubeevents.sink.writer-queue-capacity must be between 1 and 16777216, as a queue's slots are allocated at startup, was '0'"),
-		Arguments.of("kubeevents.sink.writer-queue-capacity=-1", "kubeevents.sink.writer-queue-capacity must be between 1 and 16777216, as a queue's slots are allocated at startup, was '-1'"),
+		Arguments.of("kubeevents.sink.backlog-capacity=0", "kubeevents.sink.backlog-capacity must be between 1 and 16777216, was '0'"),
+		Arguments.of("kubeevents.sink.backlog-capacity=16777217", "kubeevents.sink.backlog-capacity must be between 1 and 16777216, was '16777217'"),
 		Arguments.of("kubeevents.sink.series-cache-size=0", "kubeevents.sink.series-cache-size must be at least 1, was '0'"),
 		Arguments.of("kubeevents.sink.series-cache-size=-1", "kubeevents.sink.series-cache-size must be at least 1, was '-1'"),
 		Arguments.of("kubeevents.sink.rate-limit.qps=0", "kubeevents.sink.rate-limit.qps must be positive, was '0.0'"),

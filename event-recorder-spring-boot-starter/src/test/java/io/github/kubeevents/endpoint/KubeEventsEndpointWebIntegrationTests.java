@@ -225,7 +225,7 @@ class KubeEventsEndpointWebIntegrationTests {
 			.jsonPath("$.components.kubeevents")
 			.isEqualTo(java.util.Map.of("status", "UP", "details", java.util.Map.of("sink", "kubernetes", "api", "core/v1",
 					"apiReason", "configured", "queueDepth", 0, "queueCapacity", 10000, "accepted", 3, "dropped", 0,
-					"rejectedInARow", 0)));
+					"failedInARow", 0, "rejectedInARow", 0, "lastWritten", "2026-01-02T03:04:05Z")));
 	}
 
 	@Nested

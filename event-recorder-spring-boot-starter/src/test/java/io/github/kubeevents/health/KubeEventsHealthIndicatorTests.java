@@ -60,7 +60,7 @@ class KubeEventsHealthIndicatorTests {
 		Health health = this.indicator.health();
 		assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
 		assertThat(health.getDetails()).isEqualTo(Map.of("state", "not started", "sink", "kubernetes", "queueDepth", 0,
-				"queueCapacity", 10000, "accepted", 0L, "dropped", 0L, "rejectedInARow", 0L));
+				"queueCapacity", 10000, "accepted", 0L, "dropped", 0L, "failedInARow", 0L, "rejectedInARow", 0L));
 	}
 
 	@Test
@@ -71,8 +71,9 @@ class KubeEventsHealthIndicatorTests {
 		Health health = this.indicator.health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(health.getDetails()).isEqualTo(Map.of("sink", "kubernetes", "api", "core/v1", "apiReason",
-				"configured", "queueDepth", 0, "queueCapacity", 10000, "accepted", 1L, "dropped", 0L, "rejectedInARow",
-				0L));
+				"configured", "queueDepth", 0, "queueCapacity", 10000, "accepted", 1L, "dropped", 0L, "failedInARow",
+				0L, "rejectedInARow", 0L, "lastWritten", this.broadcaster.stats().lastWritten()));
+		assertThat(this.broadcaster.stats().lastWritten()).isNotNull();
 	}
 
 	@Test
@@ -171,16 +172,18 @@ class KubeEventsHealthIndicatorTests {
 	}
 
 	@Test
-	void alreadyExistsIsNotARejectionWorthShowing() {
+	void anAlreadyExistsOfTheEventsOwnNameIsAWriteNotARejection() {
 		this.sink.failNext(EventSinkException.status(409, "AlreadyExists", "events \"web-1.1886caf21c963200\" already exists"));
 		start();
 		recordBackOff();
-		await().until(() -> this.broadcaster.stats().dropped().get("rejected_by_server") == 1L);
+		await().until(() -> this.broadcaster.stats().writes().created() == 1L);
 		Health health = this.indicator.health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
-		assertThat(health.getDetails()).containsEntry("dropped", 1L)
+		assertThat(health.getDetails()).containsEntry("dropped", 0L)
+			.containsEntry("failedInARow", 0L)
 			.containsEntry("rejectedInARow", 0L)
-			.doesNotContainKey("lastRejection");
+			.doesNotContainKey("lastRejection")
+			.doesNotContainKey("lastFailure");
 	}
 
 }

@@ -98,7 +98,7 @@ class KubeEventsMeterBinderTests {
 		assertThat(gauge("kubeevents.queue.depth", "queue", "incoming")).isZero();
 		assertThat(gauge("kubeevents.queue.capacity", "queue", "incoming")).isEqualTo(5.0);
 		// the sink's writer threads' queues (it has no subscriber queue: it runs on the distribution thread)
-		assertThat(gauge("kubeevents.queue.capacity", "queue", "sink")).isEqualTo(4_000.0);
+		assertThat(gauge("kubeevents.queue.capacity", "queue", "sink")).isEqualTo(20_000.0);
 		assertThat(gauge("kubeevents.queue.capacity", "queue", "logging")).isEqualTo(10_000.0);
 	}
 

@@ -103,7 +103,7 @@ class KubeEventsPrometheusNamesTests {
 			.contains("kubeevents_queue_depth_events{queue=\"incoming\"} 0.0\n")
 			.contains("kubeevents_queue_depth_events{queue=\"sink\"} 0.0\n")
 			.contains("kubeevents_queue_capacity_events{queue=\"incoming\"} 10000.0\n")
-			.contains("kubeevents_queue_capacity_events{queue=\"sink\"} 4000.0\n")
+			.contains("kubeevents_queue_capacity_events{queue=\"sink\"} 20000.0\n")
 			.contains("kubeevents_sink_requests_seconds_count{api=\"core/v1\",result=\"client_error\",verb=\"create\"} 1\n")
 			.contains("kubeevents_sink_requests_seconds_count{api=\"core/v1\",result=\"success\",verb=\"create\"} 1\n")
 			.contains("kubeevents_sink_requests_seconds_count{api=\"core/v1\",result=\"success\",verb=\"patch\"} 1\n")

@@ -50,7 +50,7 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails()).isEqualTo(
 					Map.of("sink", "log", "queueDepth", 0, "queueCapacity", 10000, "accepted", 0L, "dropped", 0L,
-							"rejectedInARow", 0L));
+							"failedInARow", 0L, "rejectedInARow", 0L));
 		});
 	}
 
@@ -62,7 +62,7 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails()).isEqualTo(
 					Map.of("sink", "none", "queueDepth", 0, "queueCapacity", 10000, "accepted", 0L, "dropped", 1L,
-							"rejectedInARow", 0L));
+							"failedInARow", 0L, "rejectedInARow", 0L));
 		});
 	}
 
@@ -102,12 +102,12 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 	}
 
 	@Test
-	void degradedAfterTheConfiguredRefusalsInARow() {
+	void degradedAfterTheConfiguredFailuresInARow() {
 		InMemoryEventSink sink = new InMemoryEventSink();
 		runner().withBean(EventSink.class, () -> sink)
-			.withPropertyValues("management.health.kubeevents.rejections-in-a-row=2")
+			.withPropertyValues("management.health.kubeevents.failures-in-a-row=2")
 			.run((context) -> {
-				assertThat(context.getBean(KubeEventsHealthProperties.class).rejectionsInARow()).isEqualTo(2);
+				assertThat(context.getBean(KubeEventsHealthProperties.class).failuresInARow()).isEqualTo(2);
 				EventBroadcaster broadcaster = context.getBean(EventBroadcaster.class);
 				EventRecorder recorder = context.getBean(EventRecorder.class);
 				KubeEventsHealthIndicator indicator = context.getBean(KubeEventsHealthIndicator.class);
@@ -117,7 +117,8 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 					sink.failNext(EventSinkException.status(422, "Invalid", "bad"));
 					recorder.event(TestClusters.pod("web-" + i), EventType.WARNING, "BackOff", "m");
 					long refused = i;
-					await().atMost(Duration.ofSeconds(10)).until(() -> broadcaster.stats().rejectedInARow() == refused);
+					await().atMost(Duration.ofSeconds(10)).until(() -> broadcaster.stats().rejectedInARow() == refused
+							&& broadcaster.stats().failedInARow() == refused);
 					assertThat(indicator.health().getStatus()).as("after %d refusals", i)
 						.isEqualTo((i < 2) ? Status.UP : KubeEventsHealthIndicator.DEGRADED);
 				}
@@ -126,14 +127,14 @@ class KubeEventsHealthContributorAutoConfigurationTests {
 
 	@Test
 	void theDefaultThresholdIsTheIndicatorsConstantAndBelowOneIsRefused() {
-		runner().run((context) -> assertThat(context.getBean(KubeEventsHealthProperties.class).rejectionsInARow())
-			.isEqualTo(KubeEventsHealthIndicator.REJECTIONS_IN_A_ROW)
+		runner().run((context) -> assertThat(context.getBean(KubeEventsHealthProperties.class).failuresInARow())
+			.isEqualTo(KubeEventsHealthIndicator.FAILURES_IN_A_ROW)
 			.isEqualTo(3));
-		runner().withPropertyValues("management.health.kubeevents.rejections-in-a-row=0")
+		runner().withPropertyValues("management.health.kubeevents.failures-in-a-row=0")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(InvalidKubeEventsPropertyException.class)
-				.hasMessage("management.health.kubeevents.rejections-in-a-row must be at least 1, was '0'"));
+				.hasMessage("management.health.kubeevents.failures-in-a-row must be at least 1, was '0'"));
 	}
 
 	@Test

@@ -71,15 +71,15 @@ class KubeEventsMetricsAutoConfigurationTests {
 	}
 
 	@Test
-	void sinkCapacityGaugeIsEveryWriterQueueAndNoSubscriberQueue() {
+	void sinkCapacityGaugeIsItsBacklogAndNoSubscriberQueue() {
 		runner().withBean(EventSink.class, InMemoryEventSink::new)
 			.withPropertyValues("kubeevents.queue.subscriber-capacity=100", "kubeevents.sink.writers=2",
-					"kubeevents.sink.writer-queue-capacity=50")
+					"kubeevents.sink.backlog-capacity=50")
 			.run((context) -> {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
-				// the sink runs on the distribution thread: its writer queues are its only queues
+				// the sink runs on the distribution thread: its backlog is its only queue
 				assertThat(registry.get("kubeevents.queue.capacity").tags("queue", "sink").gauge().value())
-					.isEqualTo(2 * 50);
+					.isEqualTo(50);
 				assertThat(registry.get("kubeevents.queue.capacity").tags("queue", "logging").gauge().value())
 					.isEqualTo(100);
 			});
