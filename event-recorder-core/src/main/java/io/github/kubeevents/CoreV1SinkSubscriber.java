@@ -51,7 +51,21 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 	 * @param repeat whether it updates an Event written before (a count PATCH)
 	 */
 	record Write(RecordedEvent recorded, CorrelationResult result, int occurrences, Instant first, boolean stream,
-			boolean repeat) implements EventWriter.Decided {
+			boolean repeat) implements SinkWrite {
+
+		/** The correlator's count of the Event. */
+		@Override
+		public int localCount() {
+			Integer count = this.result.event().getCount();
+			return (count != null) ? count : 1;
+		}
+
+		/** A repeat's occurrences, else the whole local count. */
+		@Override
+		public int occurrencesIfUnknown() {
+			return this.result.isUpdate() ? this.occurrences : localCount();
+		}
+
 	}
 
 	private static final Logger logger = LoggerFactory.getLogger(CoreV1SinkSubscriber.class);

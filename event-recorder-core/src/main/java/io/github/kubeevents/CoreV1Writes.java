@@ -1,6 +1,5 @@
 package io.github.kubeevents;
 
-import java.time.Instant;
 import java.util.Map;
 
 import io.github.kubeevents.sink.EventShape;
@@ -36,41 +35,27 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1SinkSubscriber.Writ
 	}
 
 	@Override
-	public CoreV1Event created(CoreV1SinkSubscriber.Write write) {
-		return recreated(write);
-	}
-
-	@Override
 	public EventSink.CountPatch patch(CoreV1SinkSubscriber.Write write) {
 		return shaped(write.result().patch(), write.recorded());
 	}
 
+	/** The correlated Event (its resourceVersion cleared), first or again: the same body. */
 	@Override
-	public CoreV1Event recreated(CoreV1SinkSubscriber.Write write) {
+	public CoreV1Event created(CoreV1SinkSubscriber.Write write, boolean again) {
 		CoreV1Event event = write.result().event();
 		event.getMetadata().setResourceVersion(null);
 		return shaped(event, write.recorded());
 	}
 
-	/** client-go's {@code tools/record} refuses an AlreadyExists here: someone else's Event of that name. */
-	@Override
-	public boolean retriesRecreateConflict() {
-		return false;
-	}
-
 	/**
-	 * A repeat as a new Event of its own: its occurrence's name, the count of the occurrences it stands for (1
-	 * unless repeats were coalesced), first timestamp the first of them.
+	 * A repeat as a new Event of its own: the count of the occurrences it stands for (1 unless repeats were
+	 * coalesced), first timestamp the first of them.
 	 */
 	@Override
 	public CoreV1Event withoutPatch(CoreV1SinkSubscriber.Write write) {
 		int occurrences = write.occurrences();
-		CoreV1Event single = CoreV1Events.copy(write.result().event());
-		single.getMetadata()
-			.name(EventNames.generate(write.recorded()))
-			.resourceVersion(null)
-			.uid(null)
-			.creationTimestamp(null);
+		CoreV1Event single = own(write);
+		single.getMetadata().uid(null).creationTimestamp(null);
 		single.setCount(occurrences);
 		single.setFirstTimestamp(
 				(occurrences == 1) ? single.getLastTimestamp() : CoreV1Events.timestamp(write.first()));
@@ -78,23 +63,17 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1SinkSubscriber.Writ
 		return shaped(single, write.recorded());
 	}
 
-	/** The correlator then patches this Event, by its name. */
+	/** Under its occurrence's name (the correlator then patches this Event). */
 	@Override
 	public CoreV1Event fresh(CoreV1SinkSubscriber.Write write) {
-		CoreV1Event fresh = CoreV1Events.copy(write.result().event());
-		fresh.getMetadata().name(EventNames.generate(write.recorded())).resourceVersion(null);
-		return shaped(fresh, write.recorded());
+		return shaped(own(write), write.recorded());
 	}
 
-	@Override
-	public int localCount(CoreV1SinkSubscriber.Write write) {
-		Integer count = write.result().event().getCount();
-		return (count != null) ? count : 1;
-	}
-
-	@Override
-	public int occurrencesIfUnknown(CoreV1SinkSubscriber.Write write) {
-		return write.result().isUpdate() ? write.occurrences() : localCount(write);
+	/** A copy of the correlated Event under its occurrence's name. */
+	private static CoreV1Event own(CoreV1SinkSubscriber.Write write) {
+		CoreV1Event own = CoreV1Events.copy(write.result().event());
+		own.getMetadata().name(EventNames.generate(write.recorded())).resourceVersion(null);
+		return own;
 	}
 
 	@Override

@@ -78,6 +78,9 @@ final class EventCounters {
 
 	private final Duration summaryInterval;
 
+	/** Namespaces whose drops as gone were logged at WARN within the last summary interval. */
+	private final Cache<String, Boolean> namespacesGoneLogged;
+
 	private final Logger logger;
 
 	EventCounters(Clock clock, Duration summaryInterval) {
@@ -88,6 +91,7 @@ final class EventCounters {
 	EventCounters(Clock clock, Duration summaryInterval, Logger logger) {
 		this.clock = clock;
 		this.summaryInterval = summaryInterval;
+		this.namespacesGoneLogged = Caches.expiring(1024, summaryInterval, clock);
 		this.logger = logger;
 		for (int i = 0; i < REASONS.length; i++) {
 			this.drops[i] = new LongAdder();
@@ -246,6 +250,26 @@ final class EventCounters {
 				.addArgument(() -> describe(event, why))
 				.addKeyValue("dropReason", reason.tag())
 				.log();
+		}
+	}
+
+	/**
+	 * Counts the {@code occurrences} of a write into a namespace that is gone (deleted or terminating) as
+	 * {@code rejected_by_server}, with one WARN per namespace per summary interval and DEBUG lines in between: one
+	 * situation, from the caller's objects, so bounded (1024 namespaces remembered).
+	 * @param answer what the server answered
+	 */
+	void dropNamespaceGone(RecordedEvent event, int occurrences, String answer) {
+		String namespace = event.eventNamespace();
+		drop(DropReason.REJECTED_BY_SERVER, event, occurrences);
+		if (this.namespacesGoneLogged.asMap().putIfAbsent(namespace, Boolean.TRUE) == null) {
+			this.logger.warn("Dropped event (rejected_by_server): namespace '{}' is gone (deleted or terminating); its"
+					+ " Events are counted as rejected_by_server, and logged at DEBUG for the next {}: {}: {}",
+					LogText.oneLine(namespace), this.summaryInterval, event.describe(), LogText.oneLine(answer));
+		}
+		else if (this.logger.isDebugEnabled()) {
+			this.logger.debug("Dropped event (rejected_by_server): namespace '{}' is gone: {}", LogText.oneLine(namespace),
+					event.describe());
 		}
 	}
 

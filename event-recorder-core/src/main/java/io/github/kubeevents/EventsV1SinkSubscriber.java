@@ -69,6 +69,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 
 	private final SinkRun<EventsV1Event, EventsV1Sink.SeriesPatch> run;
 
+	private final EventsV1Writes bodies;
+
 	private final EventWriter<SeriesCache.Write, EventsV1Event, EventsV1Sink.SeriesPatch> writer;
 
 	/** Whether deterministic names were asked for ({@link EventNaming#requested()}). */
@@ -105,8 +107,9 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 		this.choice = choice;
 		this.streams = naming.requested();
 		this.run = new SinkRun<>(name, EventsApi.EVENTS_V1, sink, server, settings, counters, this);
-		this.writer = new EventWriter<>(EventsApi.EVENTS_V1, new EventsV1Writes(settings), this.run.requests(),
-				counters, naming, access, apiFallback, settings.seriesCacheSize(), settings);
+		this.bodies = new EventsV1Writes(settings);
+		this.writer = new EventWriter<>(EventsApi.EVENTS_V1, this.bodies, this.run.requests(), counters, naming,
+				access, apiFallback, settings.seriesCacheSize(), settings);
 		this.cache = new SeriesCache(settings.seriesCacheSize());
 		CorrelatorOptions options = settings.eventsV1Correlation();
 		this.correlator = (options.aggregationEnabled() || options.spamFilterEnabled()) ? new EventCorrelator(options)
@@ -259,7 +262,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 		EventWriter.Written<EventsV1Event> written = outcome.written();
 		if (written != null) {
 			EventsV1Event answer = written.answer();
-			this.cache.written(write, (written.onStream() && answer != null) ? this.writer.count(answer) : write.count());
+			this.cache.written(write, (written.onStream() && answer != null) ? this.bodies.count(answer) : write.count());
 		}
 		else if (outcome.state() == WriteAttempts.State.NOT_WRITTEN) {
 			this.cache.notWritten(write);

@@ -34,9 +34,11 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 		return write.created();
 	}
 
+	/** A first occurrence without a series; again (the server no longer has it), with its series. */
 	@Override
-	public EventsV1Event created(SeriesCache.Write write) {
-		return annotated(copyWithSeries(write.created(), null), write.recorded());
+	public EventsV1Event created(SeriesCache.Write write, boolean again) {
+		return annotated(copyWithSeries(write.created(), again ? series(write.count(), write) : null),
+				write.recorded());
 	}
 
 	@Override
@@ -45,55 +47,23 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 	}
 
 	@Override
-	public EventsV1Event recreated(SeriesCache.Write write) {
-		return annotated(copyWithSeries(write.created(), series(write.count(), write)), write.recorded());
-	}
-
-	/** The Event appeared between the PATCH (404) and this CREATE: client-go retries (PR #114237). */
-	@Override
-	public boolean retriesRecreateConflict() {
-		return true;
-	}
-
-	@Override
 	public @Nullable EventsV1Event withoutPatch(SeriesCache.Write write) {
 		int occurrences = write.occurrences();
 		if (occurrences <= 0) {
 			return null;
 		}
-		EventsV1Event created = write.created();
-		EventsV1Event event = copyWithSeries(created, series(occurrences, write));
-		event.metadata(new V1ObjectMeta().name(EventNames.generate(write.recorded()))
-			.namespace(created.getMetadata().getNamespace())
-			.annotations(created.getMetadata().getAnnotations()));
-		if (occurrences < 2) {
-			event.eventTime(EventsV1Events.microTime(write.lastObserved()));
-		}
-		return annotated(event, write.recorded());
+		EventsV1Event event = copy(write, occurrences, EventNames.generate(write.recorded()));
+		return (occurrences < 2) ? event.eventTime(EventsV1Events.microTime(write.lastObserved())) : event;
 	}
 
 	@Override
 	public EventsV1Event fresh(SeriesCache.Write write) {
-		EventsV1Event event = copyWithSeries(write.created(), series(write.count(), write));
-		event.setMetadata(copyMetadata(write.created()).name(EventNames.generate(write.recorded())));
-		return annotated(event, write.recorded());
-	}
-
-	@Override
-	public int localCount(SeriesCache.Write write) {
-		return write.count();
-	}
-
-	@Override
-	public int occurrencesIfUnknown(SeriesCache.Write write) {
-		return write.occurrences();
+		return copy(write, write.count(), EventNames.generate(write.recorded()));
 	}
 
 	@Override
 	public EventsV1Event streamCreated(SeriesCache.Write write, int count) {
-		EventsV1Event event = copyWithSeries(write.created(), series(count, write));
-		event.setMetadata(copyMetadata(write.created()));
-		return annotated(event, write.recorded());
+		return copy(write, count, write.created().getMetadata().getName());
 	}
 
 	@Override
@@ -115,12 +85,15 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 				: new EventsV1EventSeries().count(count).lastObservedTime(EventsV1Events.microTime(write.lastObserved()));
 	}
 
-	private static V1ObjectMeta copyMetadata(EventsV1Event created) {
-		V1ObjectMeta metadata = created.getMetadata();
-		return new V1ObjectMeta().name(metadata.getName())
-			.namespace(metadata.getNamespace())
-			.annotations((metadata.getAnnotations() != null) ? new LinkedHashMap<>(metadata.getAnnotations())
-					: null);
+	/** The series' Event with a series of {@code count} (none below 2), under {@code name}, with metadata of its own. */
+	private EventsV1Event copy(SeriesCache.Write write, int count, String name) {
+		V1ObjectMeta metadata = write.created().getMetadata();
+		EventsV1Event event = copyWithSeries(write.created(), series(count, write))
+			.metadata(new V1ObjectMeta().name(name)
+				.namespace(metadata.getNamespace())
+				.annotations((metadata.getAnnotations() != null) ? new LinkedHashMap<>(metadata.getAnnotations())
+						: null));
+		return annotated(event, write.recorded());
 	}
 
 	/** {@code event} with the {@code traceparent} annotation of {@code recorded} when that is on. */

@@ -130,12 +130,22 @@ final class SeriesCache {
 	 */
 	record Write(Object entry, Kind kind, EventsV1Event created, RecordedEvent recorded, int count,
 			Instant lastObserved, int occurrences, int previouslySubmitted, boolean stream)
-			implements EventWriter.Decided {
+			implements SinkWrite {
 
 		/** Whether it writes the series of an Event created before (a PATCH), rather than creating one. */
 		@Override
 		public boolean repeat() {
 			return this.kind != Kind.CREATE;
+		}
+
+		@Override
+		public int localCount() {
+			return this.count;
+		}
+
+		@Override
+		public int occurrencesIfUnknown() {
+			return this.occurrences;
 		}
 
 	}

@@ -230,7 +230,7 @@ final class SinkFactory {
 		synchronized (this.lock) {
 			long total = 0;
 			for (SinkSubscriber sink : this.sinks) {
-				total += sink.current().rejectedInARow();
+				total += sink.current().health().rejectedInARow();
 			}
 			return total;
 		}
@@ -241,7 +241,7 @@ final class SinkFactory {
 		synchronized (this.lock) {
 			long total = 0;
 			for (SinkSubscriber sink : this.sinks) {
-				total += sink.current().failedInARow();
+				total += sink.current().health().failedInARow();
 			}
 			return total;
 		}
@@ -252,7 +252,7 @@ final class SinkFactory {
 		synchronized (this.lock) {
 			RecorderStats.Failure latest = null;
 			for (SinkSubscriber sink : this.sinks) {
-				RecorderStats.Failure failure = sink.current().lastFailure();
+				RecorderStats.Failure failure = sink.current().health().lastFailure();
 				if (failure != null && (latest == null || failure.at().isAfter(latest.at()))) {
 					latest = failure;
 				}
@@ -267,7 +267,7 @@ final class SinkFactory {
 			Instant latest = null;
 			for (SinkSubscriber sink : this.sinks) {
 				for (SinkRun<?, ?> run : sink.runs()) {
-					Instant written = run.lastWritten();
+					Instant written = run.health().lastWritten();
 					if (written != null && (latest == null || written.isAfter(latest))) {
 						latest = written;
 					}

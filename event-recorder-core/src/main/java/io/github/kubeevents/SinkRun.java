@@ -1,12 +1,9 @@
 package io.github.kubeevents;
 
-import java.time.Instant;
-
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.common.KubernetesObject;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One sink's writing, from a start to its stop: the sink ({@link Sink}), its writer threads and their bounded backlog
@@ -147,24 +144,9 @@ final class SinkRun<E extends KubernetesObject, P extends Sink.Patch> {
 				Subscription.FullQueuePolicy.DROP.tag(), this.writers.queueFullCount());
 	}
 
-	/** Refusals since its last written event. */
-	long rejectedInARow() {
-		return this.attempts.rejectedInARow();
-	}
-
-	/** Failed attempts since its last written event, whatever the failure. */
-	long failedInARow() {
-		return this.attempts.failedInARow();
-	}
-
-	/** The latest failed attempt, or {@code null} when none failed since the last written event. */
-	RecorderStats.@Nullable Failure lastFailure() {
-		return this.attempts.lastFailure();
-	}
-
-	/** When an event was last written, or {@code null} before the first. */
-	@Nullable Instant lastWritten() {
-		return this.attempts.lastWritten();
+	/** How its writes fare, for health. */
+	WriteHealth health() {
+		return this.attempts.health();
 	}
 
 }

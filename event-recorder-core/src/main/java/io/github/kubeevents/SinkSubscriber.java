@@ -85,8 +85,8 @@ abstract class SinkSubscriber implements EventHandler {
 	 * occurrences that lost the race for their Event and had no later write of their stream to ride on). A write
 	 * that fails leaves them carried: counted at shutdown by {@link #countCarried}, kept for the next start at a stop.
 	 */
-	static <W, E extends KubernetesObject> void writeCarried(int thread, SinkRun<E, ?> run,
-			StreamWriter<W, E> streams) {
+	static <W extends SinkWrite, E extends KubernetesObject> void writeCarried(int thread, SinkRun<E, ?> run,
+			StreamWriter<W, E, ?> streams) {
 		for (StreamWriter.Carried<W> carried : streams.carried()) {
 			if (run.writers().threadOf(carried.recorded()) == thread) {
 				run.attempts().write(carried, carried.recorded(), 0, streams::writeCarried);
@@ -95,7 +95,7 @@ abstract class SinkSubscriber implements EventHandler {
 	}
 
 	/** At shutdown: the occurrences {@code streams} still carry become {@code shutdown} drops. */
-	<W> void countCarried(StreamWriter<W, ?> streams) {
+	<W extends SinkWrite> void countCarried(StreamWriter<W, ?, ?> streams) {
 		List<StreamWriter.Carried<W>> carried = streams.carried();
 		countUnwritten(carried, StreamWriter.Carried::recorded, StreamWriter.Carried::occurrences,
 				"occurrence(s) that lost the race for their Event to another writer were");

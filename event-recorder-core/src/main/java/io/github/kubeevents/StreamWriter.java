@@ -8,15 +8,17 @@ import java.util.function.DoubleSupplier;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.Sink;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The write path of the deterministic-names mode, for either events API and any client: writes a stream's new
  * occurrences onto whatever Event the server already has under the stream's name, which another process (this
- * service before a restart, a second replica) may have written. Only the SPI's operations are used
- * ({@link Operations}: create, get, and a patch with a resourceVersion precondition), so a sink over any client
- * gets the same behaviour. The operations are the writer's, one instance for every write: what differs per write
- * travels as the write's value ({@code W}).
+ * service before a restart, a second replica) may have written. Only the SPI's requests are used (create, get, and
+ * a patch with a resourceVersion precondition, through the sink's {@link SinkRequests}), with the bodies of the
+ * sink's API ({@link EventWriter.Bodies}), so a sink over any client gets the same behaviour.
  *
  * <p>Per write, with {@code occurrences} new occurrences:
  * <ul>
@@ -52,10 +54,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe; one stream's writes must not run concurrently (the recorder shards them onto one writer thread).
  *
- * @param <W> the write value of the API's writer (the Event to write and the occurrence it is about)
+ * @param <W> a write of the API (the Event to write and the occurrence it is about)
  * @param <E> the Event type of the API
+ * @param <P> its patch
  */
-final class StreamWriter<W, E> {
+final class StreamWriter<W extends SinkWrite, E extends KubernetesObject, P extends Sink.Patch> {
 
 	/** How often one write reads the Event again after a 409 (Conflict or AlreadyExists) or a 404. */
 	static final int MAX_REREADS = 10;
@@ -68,46 +71,6 @@ final class StreamWriter<W, E> {
 
 	/** The longest wait before a re-read (before jitter). */
 	static final Duration MAX_REREAD_DELAY = Duration.ofMillis(200);
-
-	/** Waits before a re-read, or not at all once stop or shutdown began. */
-	@FunctionalInterface
-	interface Pause {
-
-		void pause(Duration delay);
-
-	}
-
-	/**
-	 * The requests of a write, on the sink's SPI, made in the write's {@link WriteAttempts.Context}.
-	 *
-	 * @param <W> the write value
-	 * @param <E> the Event type
-	 */
-	interface Operations<W, E> {
-
-		/**
-		 * Creates the stream's Event of {@code write} with {@code count} occurrences (events.k8s.io/v1: with a
-		 * series when at least 2).
-		 */
-		E create(W write, int count, WriteAttempts.Context requests) throws EventSinkException;
-
-		/** Reads the stream's Event of {@code write}. */
-		E get(W write, WriteAttempts.Context requests) throws EventSinkException;
-
-		/**
-		 * Patches the count of the Event of {@code write} (events.k8s.io/v1: series.count, at least 2) if it still
-		 * has {@code resourceVersion}.
-		 */
-		E patch(W write, int count, String resourceVersion, WriteAttempts.Context requests)
-				throws EventSinkException;
-
-		/** The count of an Event the server answered (events.k8s.io/v1: its series count, 1 without a series). */
-		int count(E event);
-
-		/** The resourceVersion of an Event the server answered. */
-		@Nullable String resourceVersion(E event);
-
-	}
 
 	/**
 	 * How a write ended.
@@ -128,10 +91,15 @@ final class StreamWriter<W, E> {
 	 * Occurrences of a stream that lost the precondition race, carried into its next write.
 	 * @param stream the stream's Event, {@code namespace/name}
 	 * @param occurrences how many
-	 * @param recorded the latest of them (the recorder's drop accounting and sharding)
-	 * @param write the write that carried them last (the body of the stream's Event)
+	 * @param write the write that carried them last (the body of the stream's Event; its occurrence is the
+	 * latest, for the drop accounting and sharding)
 	 */
-	record Carried<W>(String stream, int occurrences, RecordedEvent recorded, W write) {
+	record Carried<W extends SinkWrite>(String stream, int occurrences, W write) {
+
+		RecordedEvent recorded() {
+			return this.write.recorded();
+		}
+
 	}
 
 	/** What this process last saw of one stream's Event. */
@@ -149,26 +117,26 @@ final class StreamWriter<W, E> {
 
 	private final DoubleSupplier jitter;
 
-	private final Pause pause;
+	private final EventWriter.Bodies<W, E, P> bodies;
 
-	private final Operations<W, E> operations;
+	private final SinkRequests<E, P> requests;
 
 	/**
 	 * @param capacity how many streams to remember
 	 * @param minimumPatchCount the smallest count a patch may write (1 for core/v1, 2 for a series); a write that
 	 * would patch less writes nothing
 	 * @param jitter uniform values in [0, 1) for the waits before re-reads
-	 * @param pause the wait before a re-read after a Conflict (the sink's, which stop and shutdown end)
-	 * @param operations the requests of every write
+	 * @param bodies the bodies of the sink's API
+	 * @param requests the sink's requests (whose waits a stop ends)
 	 */
-	StreamWriter(int capacity, int minimumPatchCount, DoubleSupplier jitter, Pause pause,
-			Operations<W, E> operations) {
-		this.operations = operations;
+	StreamWriter(int capacity, int minimumPatchCount, DoubleSupplier jitter, EventWriter.Bodies<W, E, P> bodies,
+			SinkRequests<E, P> requests) {
+		this.bodies = bodies;
+		this.requests = requests;
 		this.known = Caches.bounded(capacity);
 		this.capacity = capacity;
 		this.minimumPatchCount = minimumPatchCount;
 		this.jitter = jitter;
-		this.pause = pause;
 	}
 
 	/**
@@ -183,21 +151,18 @@ final class StreamWriter<W, E> {
 	}
 
 	/**
-	 * Writes one write's occurrences, and what the stream carries.
+	 * Writes one write's occurrences, and what the stream carries: its local count
+	 * ({@link SinkWrite#localCount}) less the one last written, or where this process has not written the
+	 * stream (or its local count started again) {@link SinkWrite#occurrencesIfUnknown}.
 	 * @param stream the stream's Event, {@code namespace/name}
-	 * @param localCount the write's count in the local correlator or series cache
-	 * @param occurrencesIfUnknown the occurrences the write carries when this process has not written the stream
-	 * (or its local count started again)
-	 * @param recorded the latest occurrence
-	 * @param write the write's value, for the operations
-	 * @param requests the requests of the write's attempt
+	 * @param write the write
+	 * @param context the write's requests
 	 * @return what the server answered, or {@link Result#carried()} when the occurrences lost the race
 	 * @throws EventSinkException a failure the recorder classifies as usual (retried or counted), or the last 409
 	 * after {@value #MAX_REREADS} re-reads when no more streams can carry occurrences
 	 */
-	Result<E> write(String stream, int localCount, int occurrencesIfUnknown, RecordedEvent recorded, W write,
-			WriteAttempts.Context requests) throws EventSinkException {
-		return write(stream, localCount, occurrencesIfUnknown, recorded, write, requests, MAX_REREADS);
+	Result<E> write(String stream, W write, WriteAttempts.Context context) throws EventSinkException {
+		return write(stream, write.localCount(), write.occurrencesIfUnknown(), write, context, MAX_REREADS);
 	}
 
 	/**
@@ -205,11 +170,11 @@ final class StreamWriter<W, E> {
 	 * {@value #MAX_REREADS_AT_STOP} re-reads; nothing when a write since has carried it already.
 	 * @return what the server answered, or {@link Result#carried()} when it lost the race again
 	 */
-	Result<E> writeCarried(Carried<W> carried, WriteAttempts.Context requests) throws EventSinkException {
+	Result<E> writeCarried(Carried<W> carried, WriteAttempts.Context context) throws EventSinkException {
 		if (this.carried.get(carried.stream()) == null) {
 			return new Result<>(null, false);
 		}
-		return write(carried.stream(), 0, 0, carried.recorded(), carried.write(), requests, MAX_REREADS_AT_STOP);
+		return write(carried.stream(), 0, 0, carried.write(), context, MAX_REREADS_AT_STOP);
 	}
 
 	/** What the streams carry now, for a stop to write and a shutdown to count. */
@@ -222,9 +187,8 @@ final class StreamWriter<W, E> {
 		this.carried.remove(carried.stream(), carried);
 	}
 
-	private Result<E> write(String stream, int localCount, int occurrencesIfUnknown, RecordedEvent recorded, W write,
-			WriteAttempts.Context requests, int maxRereads) throws EventSinkException {
-		Operations<W, E> operations = this.operations;
+	private Result<E> write(String stream, int localCount, int occurrencesIfUnknown, W write,
+			WriteAttempts.Context context, int maxRereads) throws EventSinkException {
 		Known last = this.known.getIfPresent(stream);
 		Carried<W> held = this.carried.get(stream);
 		int occurrences = ((last != null && localCount > last.localCount()) ? localCount - last.localCount()
@@ -238,13 +202,14 @@ final class StreamWriter<W, E> {
 			try {
 				E answer;
 				if (creating) {
-					answer = operations.create(write, Math.max(1, count), requests);
+					answer = this.requests.create(context, this.bodies.streamCreated(write, Math.max(1, count)));
 				}
 				else if (count < this.minimumPatchCount) {
 					return new Result<>(null, false);
 				}
 				else {
-					answer = operations.patch(write, count, resourceVersion, requests);
+					answer = this.requests.patch(context, this.bodies.event(write),
+							this.bodies.streamPatch(write, count, resourceVersion));
 				}
 				remember(stream, answer, localCount);
 				if (held != null) {
@@ -261,7 +226,7 @@ final class StreamWriter<W, E> {
 					this.known.invalidate(stream);
 					if (held != null || this.carried.size() < this.capacity) {
 						// lost the race: the next write of the stream (or the stop) writes them
-						this.carried.put(stream, new Carried<>(stream, occurrences, recorded, write));
+						this.carried.put(stream, new Carried<>(stream, occurrences, write));
 						return new Result<>(null, false, true);
 					}
 					throw new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 409, "Conflict", false,
@@ -270,12 +235,13 @@ final class StreamWriter<W, E> {
 							ex);
 				}
 				if (ex.isConflict()) {
-					this.pause.pause(rereadDelay(++conflicts, this.jitter.getAsDouble()));
+					this.requests.pause(rereadDelay(++conflicts, this.jitter.getAsDouble()));
 				}
 			}
 			E current;
 			try {
-				current = operations.get(write, requests);
+				V1ObjectMeta metadata = this.bodies.event(write).getMetadata();
+				current = this.requests.get(context, metadata.getNamespace(), metadata.getName());
 			}
 			catch (EventSinkException ex) {
 				if (ex.isForbidden() && !ex.namespaceTerminating()) {
@@ -288,8 +254,8 @@ final class StreamWriter<W, E> {
 				current = null;
 			}
 			if (current != null) {
-				base = operations.count(current);
-				resourceVersion = operations.resourceVersion(current);
+				base = this.bodies.count(current);
+				resourceVersion = resourceVersion(current);
 			}
 			else {
 				// gone (expired or deleted): created again with the count this process knew, as client-go does
@@ -299,8 +265,11 @@ final class StreamWriter<W, E> {
 	}
 
 	private void remember(String stream, E answer, int localCount) {
-		this.known.put(stream,
-				new Known(this.operations.count(answer), this.operations.resourceVersion(answer), localCount));
+		this.known.put(stream, new Known(this.bodies.count(answer), resourceVersion(answer), localCount));
+	}
+
+	private static @Nullable String resourceVersion(KubernetesObject answer) {
+		return (answer.getMetadata() != null) ? answer.getMetadata().getResourceVersion() : null;
 	}
 
 	/** The server count last seen for a stream, or -1 (for tests and the snapshot). */

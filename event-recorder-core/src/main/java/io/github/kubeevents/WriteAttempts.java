@@ -1,13 +1,9 @@
 package io.github.kubeevents;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 
-import com.github.benmanes.caffeine.cache.Cache;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
@@ -20,33 +16,25 @@ import org.slf4j.event.Level;
 
 /**
  * The retry loop of one sink's writes, for both APIs: client-go's {@code recordToSink} / {@code attemptRecording}
- * and its error classes, in one place. A write's requests are the writer's ({@link Writer}, made through the
- * sink's {@link SinkRequests}); this class attempts them and accounts for how the write ends:
- * <ul>
- * <li><b>Attempts.</b> A write is attempted until it succeeds, is refused, or the retry policy's attempts are used
- * up, waiting before each retry by the rule of its API ({@link RetryPolicy#recordDelay} for core/v1,
- * {@link RetryPolicy#eventsV1Delay} for events.k8s.io/v1). A stop ({@link SinkRun#stopping()}) ends the retries:
- * each pending write gets its current attempt only (client-go's rule after {@code Shutdown}).</li>
- * <li><b>Classification.</b> Retryable (a transport failure, an unexpected answer, a server still busy after its
- * Retry-After waits) → retried; refused (any other HTTP status) → dropped as {@code rejected_by_server}, at DEBUG
- * only for the expected 409 AlreadyExists and writes into a namespace that is gone; a request that cannot be built
- * → dropped as {@code invalid_input}; attempts used up → {@code retries_exhausted}; cancelled by stop or shutdown
- * → {@code shutdown}. Each drop counts every occurrence the write stood for.</li>
- * <li><b>A refusal with 403</b> is first offered to the {@link ForbiddenHandler} (the switch of {@code auto} to
- * core/v1), which may take the write's occurrences over.</li>
- * <li><b>Health.</b> Every failed attempt, whatever its class (but the expected refusals), is counted until the
- * next written event ({@link #failedInARow()}) and the latest is kept ({@link #lastFailure()}), with the API server
- * written to: what the health indicator reads. Refusals alone are counted too ({@link #rejectedInARow()}).</li>
- * </ul>
+ * and its error classes. A write's requests are its writer's ({@link Writer}, through the sink's
+ * {@link SinkRequests}); this class attempts them until one succeeds, is refused, or the retry policy's attempts are
+ * used up, waiting before each retry by the rule of its API ({@link RetryPolicy#recordDelay},
+ * {@link RetryPolicy#eventsV1Delay}); a stop ({@link SinkRun#stopping()}) leaves each pending write its current
+ * attempt (client-go's rule after {@code Shutdown}). Retryable (a transport failure, an unexpected answer, a server
+ * still busy after its Retry-After waits) is retried; any other HTTP status is {@code rejected_by_server} (at DEBUG
+ * for the expected 409 AlreadyExists and a namespace that is gone); a request that cannot be built
+ * {@code invalid_input}; attempts used up {@code retries_exhausted}; a stop {@code shutdown}: each drop counts
+ * every occurrence the write stood for. A 403 is first offered to the {@link ForbiddenHandler} (the switch of
+ * {@code auto}), which may take the occurrences over. Every attempt's end is reported to the sink's
+ * {@link WriteHealth}.
  *
  * <p>Thread-safe: the sink's writer threads run writes concurrently.
  */
 final class WriteAttempts {
 
 	/**
-	 * One write's requests across its attempts, on its writer thread: the occurrence whose trace context they run
-	 * in, and the verb of the one the server refused last. Not thread-safe: one write's requests run on one thread,
-	 * one after the other.
+	 * One write's requests across its attempts: the occurrence whose trace context they run in, and the verb of the
+	 * one that failed last. Not thread-safe: one write's requests run on one thread, one after the other.
 	 */
 	static final class Context {
 
@@ -78,12 +66,7 @@ final class WriteAttempts {
 
 	}
 
-	/**
-	 * The requests of one attempt of a write, made through the sink's {@link SinkRequests} in the write's context.
-	 *
-	 * @param <W> the write
-	 * @param <R> what the writer answers when it wrote
-	 */
+	/** The requests of one attempt of a write {@code W}, answering {@code R} when it wrote. */
 	@FunctionalInterface
 	interface Writer<W, R> {
 
@@ -91,17 +74,14 @@ final class WriteAttempts {
 
 	}
 
-	/** Told about a write refused with HTTP 403, before it is dropped (the events API switch of {@code auto}). */
+	/**
+	 * Told about a write refused with HTTP 403, before it is dropped (the events API switch of {@code auto}): the
+	 * write's occurrences, the refused request's verb ({@code create} or {@code patch}) and the server's answer;
+	 * answers {@code true} when it took the occurrences over (no drop is counted).
+	 */
 	@FunctionalInterface
 	interface ForbiddenHandler {
 
-		/**
-		 * @param recorded the event of the write
-		 * @param occurrences how many recorded occurrences the write stood for
-		 * @param verb the refused request's verb: {@code create} or {@code patch}
-		 * @param refusal the server's answer
-		 * @return {@code true} when the handler took the occurrences over (no drop is counted)
-		 */
 		boolean forbidden(RecordedEvent recorded, int occurrences, String verb, EventSinkException refusal);
 
 	}
@@ -120,10 +100,7 @@ final class WriteAttempts {
 
 	}
 
-	/**
-	 * How a write ended, and what the writer answered when it was written.
-	 * @param <R> the writer's answer
-	 */
+	/** How a write ended, and what the writer answered when it was written. */
 	record Outcome<R>(State state, @Nullable R written) {
 	}
 
@@ -131,13 +108,9 @@ final class WriteAttempts {
 
 	private final EventsApi api;
 
-	private final String server;
-
 	private final RetryPolicy policy;
 
 	private final DoubleSupplier jitter;
-
-	private final Clock clock;
 
 	private final EventCounters counters;
 
@@ -149,51 +122,30 @@ final class WriteAttempts {
 
 	private final LongAdder failed = new LongAdder();
 
-	private final AtomicLong rejectedInARow = new AtomicLong();
-
-	private final AtomicLong failedInARow = new AtomicLong();
-
-	private volatile RecorderStats.@Nullable Failure lastFailure;
-
-	private volatile @Nullable Instant lastWritten;
-
-	/**
-	 * Namespaces whose refusal as gone (deleted or terminating) was logged at WARN within the last drop summary
-	 * interval; later refusals there are logged at DEBUG until it has passed. Bounded, since namespaces come from
-	 * the caller's objects.
-	 */
-	private final Cache<String, Boolean> namespacesGoneLogged;
+	private final WriteHealth health;
 
 	private volatile @Nullable ForbiddenHandler forbiddenHandler;
 
 	/**
 	 * @param api the API the sink writes: its retry delay rule
-	 * @param server the API server written to, for {@link #lastFailure()}; empty when unknown
-	 * @param settings the broadcaster's settings shared by its sinks
-	 * @param counters the broadcaster's counters
-	 * @param requests the sink's requests, whose waits the retries share
-	 * @param run the run whose stop ends the retries
+	 * @param server the API server written to, for health; empty when unknown
+	 * @param run the run whose stop ends the retries; {@code requests}, its requests, whose waits the retries share
 	 */
 	WriteAttempts(EventsApi api, String server, SinkSettings settings, EventCounters counters,
 			SinkRequests<?, ?> requests, SinkRun<?, ?> run) {
 		this.api = api;
-		this.server = server;
+		this.health = new WriteHealth(api.value(), server, settings.clock());
 		this.policy = settings.retryPolicy();
 		this.jitter = settings.jitter();
-		this.clock = settings.clock();
 		this.counters = counters;
 		this.requests = requests;
 		this.run = run;
-		this.namespacesGoneLogged = Caches.expiring(1024, counters.summaryInterval(), this.clock);
 	}
 
 	/**
-	 * Runs a write with the retry policy's attempts.
-	 * @param write the write
+	 * Runs {@code write} with the retry policy's attempts, each one the {@code writer}'s requests.
 	 * @param recorded the event the write is about (for drops, log lines and its trace context)
 	 * @param occurrences how many recorded occurrences the write stands for (1, or a series' new occurrences)
-	 * @param writer the requests of one attempt
-	 * @return how it ended
 	 */
 	<W, R> Outcome<R> write(W write, RecordedEvent recorded, int occurrences, Writer<W, R> writer) {
 		return run(write, recorded, occurrences, writer, this.policy.maxAttempts(), true);
@@ -220,7 +172,7 @@ final class WriteAttempts {
 				if (!ex.isRetryable()) {
 					return refused(recorded, occurrences, ex, context.verbOf(ex), counted);
 				}
-				failedAttempt(ex, context.verbOf(ex), counted && (n >= maxAttempts || this.run.stopping()));
+				this.health.failed(ex, context.verbOf(ex), false, counted && (n >= maxAttempts || this.run.stopping()));
 				if (!counted) {
 					if (logger.isDebugEnabled()) {
 						logger.debug("Unable to write event series (one attempt): {}: {}", recorded.describe(),
@@ -257,7 +209,7 @@ final class WriteAttempts {
 				return refused(recorded, occurrences, EventSinkException.of(
 						EventSinkException.Kind.REQUEST_CONSTRUCTION, ex.toString(), ex), "create", counted);
 			}
-			written();
+			this.health.written();
 			return new Outcome<>(State.WRITTEN, answer);
 		}
 	}
@@ -290,8 +242,7 @@ final class WriteAttempts {
 		boolean namespaceGone = namespaceGone(ex, verb);
 		boolean expected = ex.isAlreadyExists() || namespaceGone;
 		if (!expected && ex.kind() != EventSinkException.Kind.REQUEST_CONSTRUCTION) {
-			this.rejectedInARow.incrementAndGet();
-			failedAttempt(ex, verb, false);
+			this.health.failed(ex, verb, true, false);
 		}
 		if (!counted) {
 			logger.atLevel(expected ? Level.DEBUG : Level.WARN)
@@ -306,7 +257,7 @@ final class WriteAttempts {
 					false, occurrences);
 		}
 		else if (namespaceGone) {
-			namespaceGoneDrop(recorded, occurrences, ex);
+			this.counters.dropNamespaceGone(recorded, occurrences, ex.getMessage());
 		}
 		else {
 			this.counters.dropAndLog(DropReason.REJECTED_BY_SERVER, recorded,
@@ -319,26 +270,10 @@ final class WriteAttempts {
 	/**
 	 * Whether a refusal says the Event's namespace is gone: terminating (a 403 with the NamespaceTerminating cause)
 	 * or deleted (a CREATE answered 404: an Event is created only in an existing namespace). One situation, so one
-	 * behaviour: counted as {@code rejected_by_server}, not a refusal of the recorder (health unchanged), one WARN
-	 * per namespace per drop summary interval.
+	 * behaviour: not a refusal of the recorder (health unchanged), {@link EventCounters#dropNamespaceGone}.
 	 */
 	private static boolean namespaceGone(EventSinkException ex, String verb) {
 		return ex.namespaceTerminating() || (ex.isNotFound() && "create".equals(verb));
-	}
-
-	private void namespaceGoneDrop(RecordedEvent recorded, int occurrences, EventSinkException ex) {
-		String namespace = recorded.eventNamespace();
-		this.counters.drop(DropReason.REJECTED_BY_SERVER, recorded, occurrences);
-		if (this.namespacesGoneLogged.asMap().putIfAbsent(namespace, Boolean.TRUE) == null) {
-			logger.warn("Dropped event (rejected_by_server): namespace '{}' is gone (deleted or terminating); its"
-					+ " Events are counted as rejected_by_server, and logged at DEBUG for the next {}: {}: {}",
-					LogText.oneLine(namespace), this.counters.summaryInterval(), recorded.describe(),
-					LogText.oneLine(ex.getMessage()));
-		}
-		else if (logger.isDebugEnabled()) {
-			logger.debug("Dropped event (rejected_by_server): namespace '{}' is gone: {}", LogText.oneLine(namespace),
-					recorded.describe());
-		}
 	}
 
 	/** How a drop's log line names the occurrences of a write that carried other than one. */
@@ -346,45 +281,13 @@ final class WriteAttempts {
 		return (occurrences == 1) ? "" : " carrying " + occurrences + " occurrences";
 	}
 
-	private void written() {
-		this.rejectedInARow.set(0);
-		this.failedInARow.set(0);
-		this.lastFailure = null;
-		this.lastWritten = this.clock.instant();
-	}
-
-	/**
-	 * One attempt failed, for health: counted until the next written event, and kept as the latest failure.
-	 * @param givenUp whether a retryable failure ends the write (its attempts are used up, or a stop ends them)
-	 */
-	private void failedAttempt(EventSinkException ex, String verb, boolean givenUp) {
-		this.failedInARow.incrementAndGet();
-		this.lastFailure = new RecorderStats.Failure(this.clock.instant(), this.api.value(), verb,
-				Sink.RequestListener.resultOf(ex), LogText.oneLine(ex.getMessage()), this.server, givenUp);
-	}
-
 	void onForbidden(@Nullable ForbiddenHandler handler) {
 		this.forbiddenHandler = handler;
 	}
 
-	/** Refusals (other than the expected AlreadyExists and namespaces gone) since the last written event. */
-	long rejectedInARow() {
-		return this.rejectedInARow.get();
-	}
-
-	/** Failed attempts of any class (but the expected refusals) since the last written event. */
-	long failedInARow() {
-		return this.failedInARow.get();
-	}
-
-	/** The latest failed attempt since the last written event, or {@code null}. */
-	RecorderStats.@Nullable Failure lastFailure() {
-		return this.lastFailure;
-	}
-
-	/** When an event was last written, or {@code null} before the first. */
-	@Nullable Instant lastWritten() {
-		return this.lastWritten;
+	/** How the sink's writes fare, for health. */
+	WriteHealth health() {
+		return this.health;
 	}
 
 	/** The writes so far: the requests' creates and patches, and the retries and failures here. */

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.RetryPolicy;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
 
@@ -45,23 +46,67 @@ class StreamWriterTests {
 
 	}
 
-	/** The writer's operations, one instance for every write: each write's own {@link Ops}. */
-	private static final StreamWriter.Operations<Ops, CoreV1Event> OPERATIONS = new StreamWriter.Operations<>() {
+	/** One write of the tests: its counts, and what its requests do. */
+	private record TestWrite(Ops ops, int localCount, int occurrencesIfUnknown) implements SinkWrite {
 
 		@Override
-		public CoreV1Event create(Ops write, int count, WriteAttempts.Context requests) throws EventSinkException {
-			return write.create(count);
+		public RecordedEvent recorded() {
+			return RECORDED;
 		}
 
 		@Override
-		public CoreV1Event get(Ops write, WriteAttempts.Context requests) throws EventSinkException {
-			return write.get();
+		public int occurrences() {
+			return this.occurrencesIfUnknown;
 		}
 
 		@Override
-		public CoreV1Event patch(Ops write, int count, String resourceVersion, WriteAttempts.Context requests)
-				throws EventSinkException {
-			return write.patch(count, resourceVersion);
+		public boolean stream() {
+			return true;
+		}
+
+		@Override
+		public boolean repeat() {
+			return false;
+		}
+
+	}
+
+	/** The bodies: the count a request sends is what its write's {@link Ops} receives. */
+	private static final EventWriter.Bodies<TestWrite, CoreV1Event, EventSink.CountPatch> BODIES = new EventWriter.Bodies<>() {
+
+		@Override
+		public CoreV1Event event(TestWrite write) {
+			return StreamWriterTests.event();
+		}
+
+		@Override
+		public CoreV1Event created(TestWrite write, boolean again) {
+			throw new AssertionError("not on the stream path");
+		}
+
+		@Override
+		public EventSink.CountPatch patch(TestWrite write) {
+			throw new AssertionError("not on the stream path");
+		}
+
+		@Override
+		public CoreV1Event withoutPatch(TestWrite write) {
+			throw new AssertionError("not on the stream path");
+		}
+
+		@Override
+		public CoreV1Event fresh(TestWrite write) {
+			throw new AssertionError("not on the stream path");
+		}
+
+		@Override
+		public CoreV1Event streamCreated(TestWrite write, int count) {
+			return StreamWriterTests.event().count(count);
+		}
+
+		@Override
+		public EventSink.CountPatch streamPatch(TestWrite write, int count, String resourceVersion) {
+			return new EventSink.CountPatch(count, NOW, "Back-off", resourceVersion);
 		}
 
 		@Override
@@ -69,15 +114,55 @@ class StreamWriterTests {
 			return answer.getCount();
 		}
 
+	};
+
+	/** The sink the requests reach: the {@link Ops} of the write being written. */
+	private final EventSink routing = new EventSink() {
+
 		@Override
-		public String resourceVersion(CoreV1Event answer) {
-			return answer.getMetadata().getResourceVersion();
+		public CoreV1Event create(CoreV1Event event) throws EventSinkException {
+			return StreamWriterTests.this.current.create(event.getCount());
+		}
+
+		@Override
+		public CoreV1Event patch(CoreV1Event event, CountPatch patch) throws EventSinkException {
+			return StreamWriterTests.this.current.patch(patch.count(), patch.resourceVersion());
+		}
+
+		@Override
+		public CoreV1Event get(String namespace, String name) throws EventSinkException {
+			return StreamWriterTests.this.current.get();
 		}
 
 	};
 
-	private final StreamWriter<Ops, CoreV1Event> writer = new StreamWriter<>(100, 1, () -> 0.5, this::pause,
-			OPERATIONS);
+	/** The requests of the write being written. */
+	private Ops current;
+
+	private final SinkRun<CoreV1Event, EventSink.CountPatch> run = TestSinks.run(
+			TestSinks.settings(RetryPolicy.defaults(), this::pause, (api, verb, result, duration) -> {
+			}, TickingClock.fixed(NOW.toInstant())),
+			this.routing, new SinkWritersTests.NoTarget());
+
+	private final StreamWriter<TestWrite, CoreV1Event, EventSink.CountPatch> writer = writer(100, 1);
+
+	private StreamWriter<TestWrite, CoreV1Event, EventSink.CountPatch> writer(int capacity, int minimumPatchCount) {
+		return new StreamWriter<>(capacity, minimumPatchCount, () -> 0.5, BODIES, this.run.requests());
+	}
+
+	/** Writes through {@code writer}, with {@code ops} doing the requests. */
+	private StreamWriter.Result<CoreV1Event> write(StreamWriter<TestWrite, CoreV1Event, EventSink.CountPatch> writer,
+			int localCount, int occurrencesIfUnknown, Ops ops) throws EventSinkException {
+		this.current = ops;
+		return writer.write("shop/web-0.stream", new TestWrite(ops, localCount, occurrencesIfUnknown),
+				new WriteAttempts.Context(null));
+	}
+
+	private StreamWriter.Result<CoreV1Event> writeCarried(StreamWriter.Carried<TestWrite> carried)
+			throws EventSinkException {
+		this.current = carried.write().ops();
+		return this.writer.writeCarried(carried, new WriteAttempts.Context(null));
+	}
 
 	private void pause(Duration delay) {
 		this.pauses.add(delay);
@@ -115,8 +200,7 @@ class StreamWriterTests {
 	}
 
 	private int write(int localCount, int occurrencesIfUnknown) throws EventSinkException {
-		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", localCount,
-				occurrencesIfUnknown, RECORDED, operations(), null);
+		StreamWriter.Result<CoreV1Event> result = write(this.writer, localCount, occurrencesIfUnknown, operations());
 		assertThat(result.readRefused()).isFalse();
 		return result.event().getCount();
 	}
@@ -213,7 +297,7 @@ class StreamWriterTests {
 				this.server.bump("shop/web-0.stream", 1);
 			}
 		});
-		StreamWriter.Result<CoreV1Event> lost = this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations(), null);
+		StreamWriter.Result<CoreV1Event> lost = write(this.writer, 2, 1, operations());
 		assertThat(lost.carried()).isTrue();
 		assertThat(lost.event()).isNull();
 		List<String> requests = this.server.requests();
@@ -243,29 +327,29 @@ class StreamWriterTests {
 				this.server.bump("shop/web-0.stream", 1);
 			}
 		});
-		assertThat(this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations(), null).carried()).isTrue();
-		StreamWriter.Carried<Ops> carried = this.writer.carried().get(0);
-		StreamWriter.Result<CoreV1Event> written = this.writer.writeCarried(carried, null);
+		assertThat(write(this.writer, 2, 1, operations()).carried()).isTrue();
+		StreamWriter.Carried<TestWrite> carried = this.writer.carried().get(0);
+		StreamWriter.Result<CoreV1Event> written = writeCarried(carried);
 		assertThat(written.carried()).isFalse();
 		assertThat(stored()).as("the first, 30 by others, the carried one").isEqualTo(1 + 30 + 1);
 		assertThat(this.writer.carried()).isEmpty();
 		this.server.clearRequests();
-		assertThat(this.writer.writeCarried(carried, null).event()).as("written already: nothing to do").isNull();
+		assertThat(writeCarried(carried).event()).as("written already: nothing to do").isNull();
 		assertThat(this.server.requests()).isEmpty();
 	}
 
 	@Test
 	void pastItsCapacityOfCarryingStreamsALostRaceFailsWithThe409() throws EventSinkException {
-		StreamWriter<Ops, CoreV1Event> one = new StreamWriter<>(1, 1, () -> 0.5, this::pause, OPERATIONS);
-		one.write("shop/web-0.stream", 1, 1, RECORDED, operations(), null);
+		StreamWriter<TestWrite, CoreV1Event, EventSink.CountPatch> one = writer(1, 1);
+		write(one, 1, 1, operations());
 		this.server.beforeRequest((request) -> {
 			if (request.startsWith("patch")) {
 				this.server.bump("shop/web-0.stream", 1);
 			}
 		});
-		assertThat(one.write("shop/web-0.stream", 2, 1, RECORDED, operations(), null).carried()).isTrue();
+		assertThat(write(one, 2, 1, operations()).carried()).isTrue();
 		// the same stream carries more; a second stream would exceed the capacity of 1
-		assertThat(one.write("shop/web-0.stream", 3, 1, RECORDED, operations(), null).carried()).isTrue();
+		assertThat(write(one, 3, 1, operations()).carried()).isTrue();
 		assertThat(one.carried()).singleElement().satisfies((carried) -> assertThat(carried.occurrences()).isEqualTo(2));
 		Ops other = new FailingOperations() {
 
@@ -281,7 +365,7 @@ class StreamWriterTests {
 
 		};
 		assertThatExceptionOfType(EventSinkException.class)
-			.isThrownBy(() -> one.write("shop/db-0.stream", 1, 1, RECORDED, other, null))
+			.isThrownBy(() -> one.write("shop/db-0.stream", new TestWrite(other, 1, 1), context(other)))
 			.satisfies((ex) -> assertThat(ex.getMessage()).contains("still after 10 re-reads"));
 	}
 
@@ -300,7 +384,7 @@ class StreamWriterTests {
 	void aRefusedReadWritesNothingAndSaysSo() throws EventSinkException {
 		existingEventWithCount(5);
 		this.server.forbidGet();
-		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", 1, 1, RECORDED, operations(), null);
+		StreamWriter.Result<CoreV1Event> result = write(this.writer, 1, 1, operations());
 		assertThat(result.readRefused()).isTrue();
 		assertThat(result.event()).isNull();
 		assertThat(stored()).isEqualTo(5);
@@ -329,7 +413,7 @@ class StreamWriterTests {
 
 		};
 		assertThatExceptionOfType(EventSinkException.class)
-			.isThrownBy(() -> this.writer.write("gone/web-0.stream", 1, 1, RECORDED, missing, null))
+			.isThrownBy(() -> this.writer.write("gone/web-0.stream", new TestWrite(missing, 1, 1), context(missing)))
 			.satisfies((ex) -> {
 				assertThat(ex.isNotFound()).isTrue();
 				assertThat(ex.getMessage()).contains("namespaces \"gone\" not found");
@@ -354,18 +438,17 @@ class StreamWriterTests {
 
 		};
 		assertThatExceptionOfType(EventSinkException.class)
-			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, RECORDED, failing, null))
+			.isThrownBy(() -> write(this.writer, 1, 1, failing))
 			.satisfies((ex) -> assertThat(ex.kind()).isEqualTo(EventSinkException.Kind.TRANSPORT));
 	}
 
 	@Test
 	void aSeriesWriteBelowTwoWritesNothing() throws EventSinkException {
-		StreamWriter<Ops, CoreV1Event> series = new StreamWriter<>(100, 2, () -> 0.5, this::pause,
-				OPERATIONS);
-		series.write("shop/web-0.stream", 1, 1, RECORDED, operations(), null);
+		StreamWriter<TestWrite, CoreV1Event, EventSink.CountPatch> series = writer(100, 2);
+		write(series, 1, 1, operations());
 		this.server.clearRequests();
 		// a heartbeat of a series whose count 2 never reached the server: nothing to refresh
-		StreamWriter.Result<CoreV1Event> result = series.write("shop/web-0.stream", 1, 0, RECORDED, operations(), null);
+		StreamWriter.Result<CoreV1Event> result = write(series, 1, 0, operations());
 		assertThat(result.event()).isNull();
 		assertThat(this.server.requests()).isEmpty();
 	}
@@ -379,10 +462,9 @@ class StreamWriterTests {
 
 	@Test
 	void aSeriesWriteOfExactlyTwoPatches() throws EventSinkException {
-		StreamWriter<Ops, CoreV1Event> series = new StreamWriter<>(100, 2, () -> 0.5, this::pause,
-				OPERATIONS);
-		series.write("shop/web-0.stream", 1, 1, RECORDED, operations(), null);
-		StreamWriter.Result<CoreV1Event> result = series.write("shop/web-0.stream", 2, 1, RECORDED, operations(), null);
+		StreamWriter<TestWrite, CoreV1Event, EventSink.CountPatch> series = writer(100, 2);
+		write(series, 1, 1, operations());
+		StreamWriter.Result<CoreV1Event> result = write(series, 2, 1, operations());
 		assertThat(result.event().getCount()).isEqualTo(2);
 		assertThat(this.server.requests()).containsExactly("create shop/web-0.stream", "patch shop/web-0.stream");
 	}
@@ -401,11 +483,17 @@ class StreamWriterTests {
 		write(1, 1);
 		this.server.bump("shop/web-0.stream", 4);
 		this.server.forbidGet();
-		StreamWriter.Result<CoreV1Event> result = this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations(), null);
+		StreamWriter.Result<CoreV1Event> result = write(this.writer, 2, 1, operations());
 		assertThat(result.readRefused()).isTrue();
 		assertThat(result.event()).isNull();
 		assertThat(this.writer.serverCount("shop/web-0.stream")).isEqualTo(-1);
 		assertThat(stored()).isEqualTo(5);
+	}
+
+	/** The context of a write whose requests {@code ops} does. */
+	private WriteAttempts.Context context(Ops ops) {
+		this.current = ops;
+		return new WriteAttempts.Context(null);
 	}
 
 	/** Operations whose create answers AlreadyExists and whose read fails with {@code failure}. */
@@ -431,7 +519,7 @@ class StreamWriterTests {
 		EventSinkException terminating = new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 403, "Forbidden",
 				true, "unable to create new content in namespace shop because it is being terminated", null);
 		assertThatExceptionOfType(EventSinkException.class)
-			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, RECORDED, readFailing(terminating), null))
+			.isThrownBy(() -> write(this.writer, 1, 1, readFailing(terminating)))
 			.isSameAs(terminating);
 	}
 
@@ -439,7 +527,7 @@ class StreamWriterTests {
 	void aReadThatFailsOtherwiseIsThrownForTheRecordersRetries() {
 		EventSinkException unavailable = EventSinkException.status(503, "ServiceUnavailable", "etcd is down");
 		assertThatExceptionOfType(EventSinkException.class)
-			.isThrownBy(() -> this.writer.write("shop/web-0.stream", 1, 1, RECORDED, readFailing(unavailable), null))
+			.isThrownBy(() -> write(this.writer, 1, 1, readFailing(unavailable)))
 			.isSameAs(unavailable);
 	}
 
@@ -452,12 +540,12 @@ class StreamWriterTests {
 				this.server.bump("shop/web-0.stream", 1);
 			}
 		});
-		assertThat(this.writer.write("shop/web-0.stream", 2, 1, RECORDED, operations(), null).carried()).isTrue();
-		StreamWriter.Carried<Ops> carried = this.writer.carried().get(0);
+		assertThat(write(this.writer, 2, 1, operations()).carried()).isTrue();
+		StreamWriter.Carried<TestWrite> carried = this.writer.carried().get(0);
 		this.writer.forget(carried);
 		assertThat(this.writer.carried()).isEmpty();
 		this.server.clearRequests();
-		assertThat(this.writer.writeCarried(carried, null)).isEqualTo(new StreamWriter.Result<CoreV1Event>(null, false));
+		assertThat(writeCarried(carried)).isEqualTo(new StreamWriter.Result<CoreV1Event>(null, false));
 		assertThat(this.server.requests()).isEmpty();
 	}
 

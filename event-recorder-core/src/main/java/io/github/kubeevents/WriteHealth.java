@@ -1,0 +1,89 @@
+package io.github.kubeevents;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.kubeevents.introspect.RecorderStats;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.Sink;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How one sink's writes fare, as health reads them: the failed attempts since the last written event, whatever the
+ * failure (the expected refusals aside: the retry loop does not report those), the refusals among them, the latest
+ * failure with the API server written to, and when an event was last written. A written event clears the failures.
+ *
+ * <p>Thread-safe: the sink's writer threads report concurrently.
+ */
+final class WriteHealth {
+
+	private final String api;
+
+	private final String server;
+
+	private final Clock clock;
+
+	private final AtomicLong failedInARow = new AtomicLong();
+
+	private final AtomicLong rejectedInARow = new AtomicLong();
+
+	private volatile RecorderStats.@Nullable Failure lastFailure;
+
+	private volatile @Nullable Instant lastWritten;
+
+	/**
+	 * @param api the API written, e.g. {@code core/v1}
+	 * @param server the API server written to; empty when unknown
+	 * @param clock the broadcaster's clock
+	 */
+	WriteHealth(String api, String server, Clock clock) {
+		this.api = api;
+		this.server = server;
+		this.clock = clock;
+	}
+
+	/** An event was written: the failures in a row end. */
+	void written() {
+		this.rejectedInARow.set(0);
+		this.failedInARow.set(0);
+		this.lastFailure = null;
+		this.lastWritten = this.clock.instant();
+	}
+
+	/**
+	 * An attempt failed.
+	 * @param verb the request that failed
+	 * @param refused whether the server refused the write (an HTTP status other than a retried one)
+	 * @param givenUp whether a retryable failure ends the write (its attempts are used up, or a stop ends them)
+	 */
+	void failed(EventSinkException ex, String verb, boolean refused, boolean givenUp) {
+		this.failedInARow.incrementAndGet();
+		if (refused) {
+			this.rejectedInARow.incrementAndGet();
+		}
+		this.lastFailure = new RecorderStats.Failure(this.clock.instant(), this.api, verb,
+				Sink.RequestListener.resultOf(ex), LogText.oneLine(ex.getMessage()), this.server, givenUp);
+	}
+
+	/** Failed attempts since the last written event. */
+	long failedInARow() {
+		return this.failedInARow.get();
+	}
+
+	/** Refusals (other than the expected AlreadyExists and namespaces gone) since the last written event. */
+	long rejectedInARow() {
+		return this.rejectedInARow.get();
+	}
+
+	/** The latest failed attempt since the last written event, or {@code null}. */
+	RecorderStats.@Nullable Failure lastFailure() {
+		return this.lastFailure;
+	}
+
+	/** When an event was last written, or {@code null} before the first. */
+	@Nullable Instant lastWritten() {
+		return this.lastWritten;
+	}
+
+}
