@@ -70,8 +70,6 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 
 	private static final Logger logger = LoggerFactory.getLogger(CoreV1SinkSubscriber.class);
 
-	private final ApiChoice choice;
-
 	private final EventCorrelator correlator;
 
 	private final @Nullable EventsAccess access;
@@ -102,9 +100,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 	CoreV1SinkSubscriber(String name, Sink<CoreV1Event, EventSink.CountPatch> sink, ApiChoice choice,
 			SinkSettings settings, EventCounters counters, @Nullable EventsAccess access, EventNaming naming,
 			String server) {
-		super(name, counters, naming);
+		super(name, choice, counters, naming);
 		Objects.requireNonNull(sink, "sink");
-		this.choice = choice;
 		this.streams = naming.requested();
 		this.correlator = new EventCorrelator(settings.coreV1Correlation(), this.streams ? this::aggregateName : null);
 		this.access = access;
@@ -249,18 +246,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 	}
 
 	@Override
-	List<SinkRun<?, ?>> runs() {
-		return List.of(this.run);
-	}
-
-	@Override
 	SinkRun<?, ?> current() {
 		return this.run;
-	}
-
-	@Override
-	ApiChoice choice() {
-		return this.choice;
 	}
 
 	/** Every verb the probe found refused, both APIs; empty without a probe. */

@@ -356,19 +356,16 @@ public final class EventBroadcaster implements AutoCloseable {
 	 * @return the statistics
 	 */
 	public RecorderStats stats() {
-		return RecorderStats.builder()
-			.state(this.fanout.reportedState().tag())
+		RecorderStats.Builder stats = RecorderStats.builder();
+		this.sinks.health(stats);
+		return stats.state(this.fanout.reportedState().tag())
 			.queue(incomingQueue())
 			.accepted(this.counters.acceptedCount())
 			.dropped(this.counters.droppedByReason())
 			.truncatedNotes(this.counters.truncatedCount())
 			.formatFailures(this.counters.formatFailureCount())
 			.writes(this.sinks.writes())
-			.rejectedInARow(this.sinks.rejectedInARow())
 			.lastRejection(this.counters.lastRejection())
-			.failedInARow(this.sinks.failedInARow())
-			.lastFailure(this.sinks.lastFailure())
-			.lastWritten(this.sinks.lastWritten())
 			.subscribers(subscriberStats())
 			.writeBudget(writeBudget())
 			.writtenWithoutPatch(this.counters.writtenWithoutPatchCount())

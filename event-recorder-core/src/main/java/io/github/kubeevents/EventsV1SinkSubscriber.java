@@ -65,8 +65,6 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 
 	private final @Nullable EventsAccess access;
 
-	private final ApiChoice choice;
-
 	private final SinkRun<EventsV1Event, EventsV1Sink.SeriesPatch> run;
 
 	private final EventsV1Writes bodies;
@@ -102,9 +100,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 	EventsV1SinkSubscriber(String name, Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, ApiChoice choice,
 			SinkSettings settings, EventCounters counters, EventNaming naming, @Nullable ApiFallback apiFallback,
 			@Nullable EventsAccess access, String server) {
-		super(name, counters, naming);
+		super(name, choice, counters, naming);
 		this.access = access;
-		this.choice = choice;
 		this.streams = naming.requested();
 		this.run = new SinkRun<>(name, EventsApi.EVENTS_V1, sink, server, settings, counters, this);
 		this.bodies = new EventsV1Writes(settings);
@@ -285,18 +282,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 	}
 
 	@Override
-	List<SinkRun<?, ?>> runs() {
-		return List.of(this.run);
-	}
-
-	@Override
 	SinkRun<?, ?> current() {
 		return this.run;
-	}
-
-	@Override
-	ApiChoice choice() {
-		return this.choice;
 	}
 
 	/** Its 403 handler (the switch of {@code auto} to core/v1), told about every write refused with 403. */

@@ -16,7 +16,6 @@ import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.EventsV1Event;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Builds a broadcaster's sink subscribers (client-go's {@code StartRecordingToSink} and, for a client,
@@ -225,56 +224,29 @@ final class SinkFactory {
 		}
 	}
 
-	/** Refusals since the last written event, over every sink whose subscription is open (the run written now). */
-	long rejectedInARow() {
+	/**
+	 * What health reads, over the run each open sink writes through now: failed attempts and refusals since each
+	 * one's last written event (summed), the latest failure, and the latest written event.
+	 */
+	void health(RecorderStats.Builder stats) {
+		long failed = 0;
+		long refused = 0;
+		RecorderStats.Failure lastFailure = null;
+		Instant lastWritten = null;
 		synchronized (this.lock) {
-			long total = 0;
 			for (SinkSubscriber sink : this.sinks) {
-				total += sink.current().health().rejectedInARow();
+				WriteHealth health = sink.current().health();
+				failed += health.failedInARow();
+				refused += health.rejectedInARow();
+				RecorderStats.Failure failure = health.lastFailure();
+				lastFailure = (failure != null && (lastFailure == null || failure.at().isAfter(lastFailure.at())))
+						? failure : lastFailure;
+				Instant written = health.lastWritten();
+				lastWritten = (written != null && (lastWritten == null || written.isAfter(lastWritten))) ? written
+						: lastWritten;
 			}
-			return total;
 		}
-	}
-
-	/** Failed attempts since the last written event, over every sink whose subscription is open (the run written now). */
-	long failedInARow() {
-		synchronized (this.lock) {
-			long total = 0;
-			for (SinkSubscriber sink : this.sinks) {
-				total += sink.current().health().failedInARow();
-			}
-			return total;
-		}
-	}
-
-	/** The latest failed attempt of the sinks whose subscription is open, since each one's last written event. */
-	RecorderStats.@Nullable Failure lastFailure() {
-		synchronized (this.lock) {
-			RecorderStats.Failure latest = null;
-			for (SinkSubscriber sink : this.sinks) {
-				RecorderStats.Failure failure = sink.current().health().lastFailure();
-				if (failure != null && (latest == null || failure.at().isAfter(latest.at()))) {
-					latest = failure;
-				}
-			}
-			return latest;
-		}
-	}
-
-	/** When the sinks whose subscription is open last wrote an event, or {@code null} before the first. */
-	@Nullable Instant lastWritten() {
-		synchronized (this.lock) {
-			Instant latest = null;
-			for (SinkSubscriber sink : this.sinks) {
-				for (SinkRun<?, ?> run : sink.runs()) {
-					Instant written = run.health().lastWritten();
-					if (written != null && (latest == null || written.isAfter(latest))) {
-						latest = written;
-					}
-				}
-			}
-			return latest;
-		}
+		stats.failedInARow(failed).rejectedInARow(refused).lastFailure(lastFailure).lastWritten(lastWritten);
 	}
 
 	/** How many sinks are kept (those whose subscription is open). */

@@ -39,11 +39,15 @@ abstract class SinkSubscriber implements EventHandler {
 
 	protected final EventNaming naming;
 
+	/** The API it writes and why, as chosen when it was built. */
+	protected final ApiChoice choice;
+
 	private volatile Runnable whenClosed = () -> {
 	};
 
-	SinkSubscriber(String name, EventCounters counters, EventNaming naming) {
+	SinkSubscriber(String name, ApiChoice choice, EventCounters counters, EventNaming naming) {
 		this.name = name;
+		this.choice = choice;
 		this.counters = counters;
 		this.naming = naming;
 	}
@@ -71,14 +75,18 @@ abstract class SinkSubscriber implements EventHandler {
 	 */
 	abstract void end(boolean shutdown);
 
-	/** Every run of the sink, for the lifecycle (start, cancel, abort, join). */
-	abstract List<SinkRun<?, ?>> runs();
+	/** Every run of the sink, for the lifecycle (start, cancel, abort, join): the one it writes through. */
+	List<SinkRun<?, ?>> runs() {
+		return List.of(current());
+	}
 
 	/** The run written through now: its backlog is the sink's gauges, its failures the sink's health. */
 	abstract SinkRun<?, ?> current();
 
 	/** The API it writes and why. */
-	abstract ApiChoice choice();
+	ApiChoice choice() {
+		return this.choice;
+	}
 
 	/**
 	 * On writer thread {@code thread} at a stop: writes what the streams it writes carry (deterministic names:

@@ -3,7 +3,6 @@ package io.github.kubeevents;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -105,7 +104,7 @@ class InlineSinkModelTests {
 		final AtomicInteger started = new AtomicInteger();
 
 		ModelSink() {
-			super("model", COUNTERS, EventNaming.clientGo());
+			super("model", new ApiChoice(EventsApi.CORE_V1, "configured"), COUNTERS, EventNaming.clientGo());
 			this.run = TestSinks.run(SETTINGS, new EventSink() {
 
 				@Override
@@ -147,18 +146,8 @@ class InlineSinkModelTests {
 		}
 
 		@Override
-		List<SinkRun<?, ?>> runs() {
-			return List.of(this.run);
-		}
-
-		@Override
 		SinkRun<?, ?> current() {
 			return this.run;
-		}
-
-		@Override
-		ApiChoice choice() {
-			return new ApiChoice(EventsApi.CORE_V1, "configured");
 		}
 
 		@Override

@@ -91,7 +91,6 @@ public final class RecorderStats {
 	}
 
 	/**
-	 * The state.
 	 * @return {@code new}, {@code starting} (started, waiting for a thread the last stop abandoned at its
 	 * deadline), {@code running}, {@code stopping}, {@code stopped}, {@code draining} or {@code terminated}
 	 */
@@ -99,40 +98,27 @@ public final class RecorderStats {
 		return this.state;
 	}
 
-	/**
-	 * The queue.
-	 * @return the incoming queue
-	 */
+	/** @return the incoming queue */
 	public Queue queue() {
 		return this.queue;
 	}
 
-	/**
-	 * The accepted.
-	 * @return events accepted into the incoming queue so far
-	 */
+	/** @return events accepted into the incoming queue so far */
 	public long accepted() {
 		return this.accepted;
 	}
 
-	/**
-	 * The dropped.
-	 * @return drops so far by reason tag, in a fixed order
-	 */
+	/** @return drops so far by reason tag, in a fixed order */
 	public Map<String, Long> dropped() {
 		return this.dropped;
 	}
 
-	/**
-	 * The truncatedNotes.
-	 * @return events.k8s.io/v1 notes cut to the API server's limit of 1024 bytes (written, not dropped)
-	 */
+	/** @return events.k8s.io/v1 notes cut to the API server's limit of 1024 bytes (written, not dropped) */
 	public long truncatedNotes() {
 		return this.truncatedNotes;
 	}
 
 	/**
-	 * The formatFailures.
 	 * @return events whose message pattern failed to format with its arguments (written with the
 	 * pattern and the arguments, not dropped)
 	 */
@@ -140,16 +126,12 @@ public final class RecorderStats {
 		return this.formatFailures;
 	}
 
-	/**
-	 * The writes.
-	 * @return the writes of every sink started so far, summed
-	 */
+	/** @return the writes of every sink started so far, summed */
 	public Writes writes() {
 		return this.writes;
 	}
 
 	/**
-	 * The rejectedInARow.
 	 * @return writes the API server refused since the last written event, over every sink (expected
 	 * refusals such as 409 AlreadyExists not counted); with no written event and refusals, every write was refused
 	 */
@@ -157,10 +139,7 @@ public final class RecorderStats {
 		return this.rejectedInARow;
 	}
 
-	/**
-	 * The lastRejection.
-	 * @return the latest event the API server refused, or {@code null}
-	 */
+	/** @return the latest event the API server refused, or {@code null} */
 	public @Nullable Rejection lastRejection() {
 		return this.lastRejection;
 	}
@@ -192,24 +171,17 @@ public final class RecorderStats {
 		return this.lastWritten;
 	}
 
-	/**
-	 * The subscribers.
-	 * @return every active subscriber's queue
-	 */
+	/** @return every active subscriber's queue */
 	public List<Subscriber> subscribers() {
 		return this.subscribers;
 	}
 
-	/**
-	 * The writeBudget.
-	 * @return the limit on the sinks' requests, or {@code null} when there is none (the default)
-	 */
+	/** @return the limit on the sinks' requests, or {@code null} when there is none (the default) */
 	public @Nullable WriteBudget writeBudget() {
 		return this.writeBudget;
 	}
 
 	/**
-	 * The writtenWithoutPatch.
 	 * @return repeats written as new Events (each also counted as created) because RBAC allows
 	 * {@code create} but not {@code patch} on the API written: nothing is lost, but the server shows several Events
 	 * where one with a count was meant
@@ -219,7 +191,6 @@ public final class RecorderStats {
 	}
 
 	/**
-	 * The throttledByServer.
 	 * @return requests the API server answered with 429 Too Many Requests, by source:
 	 * {@code api_priority_and_fairness} (with Retry-After) and {@code event_rate_limit} (without: the EventRateLimit
 	 * admission plugin); both retried on the retry policy, every source present
@@ -229,7 +200,6 @@ public final class RecorderStats {
 	}
 
 	/**
-	 * The missingAccess.
 	 * @return the verbs RBAC refuses on the API each sink writes now, as the access probe found them (at
 	 * startup for the recorder's own namespace, after a refusal for the refused event's); empty when none is known
 	 * missing
@@ -239,7 +209,6 @@ public final class RecorderStats {
 	}
 
 	/**
-	 * The naming.
 	 * @return how the sinks name their Events: client-go's names, deterministic names, or client-go's after a
 	 * fallback (RBAC refuses {@code get} on Events) with its reason
 	 */
@@ -381,181 +350,109 @@ public final class RecorderStats {
 		private Builder() {
 		}
 
-		/**
-		 * Sets {@link RecorderStats#state()}.
-		 * @param state the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#state()}; returns this builder. */
 		public Builder state(String state) {
 			this.state = Objects.requireNonNull(state, "state");
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#queue()}.
-		 * @param queue the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#queue()}; returns this builder. */
 		public Builder queue(Queue queue) {
 			this.queue = Objects.requireNonNull(queue, "queue");
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#accepted()}.
-		 * @param accepted the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#accepted()}; returns this builder. */
 		public Builder accepted(long accepted) {
 			this.accepted = accepted;
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#dropped()}.
-		 * @param dropped the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#dropped()}; returns this builder. */
 		public Builder dropped(Map<String, Long> dropped) {
 			this.dropped = Objects.requireNonNull(dropped, "dropped");
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#truncatedNotes()}.
-		 * @param truncatedNotes the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#truncatedNotes()}; returns this builder. */
 		public Builder truncatedNotes(long truncatedNotes) {
 			this.truncatedNotes = truncatedNotes;
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#formatFailures()}.
-		 * @param formatFailures the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#formatFailures()}; returns this builder. */
 		public Builder formatFailures(long formatFailures) {
 			this.formatFailures = formatFailures;
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#writes()}.
-		 * @param writes the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#writes()}; returns this builder. */
 		public Builder writes(Writes writes) {
 			this.writes = Objects.requireNonNull(writes, "writes");
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#rejectedInARow()}.
-		 * @param rejectedInARow the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#rejectedInARow()}; returns this builder. */
 		public Builder rejectedInARow(long rejectedInARow) {
 			this.rejectedInARow = rejectedInARow;
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#lastRejection()}.
-		 * @param lastRejection the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#lastRejection()}; returns this builder. */
 		public Builder lastRejection(@Nullable Rejection lastRejection) {
 			this.lastRejection = lastRejection;
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#failedInARow()}.
-		 * @param failedInARow the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#failedInARow()}; returns this builder. */
 		public Builder failedInARow(long failedInARow) {
 			this.failedInARow = failedInARow;
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#lastFailure()}.
-		 * @param lastFailure the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#lastFailure()}; returns this builder. */
 		public Builder lastFailure(@Nullable Failure lastFailure) {
 			this.lastFailure = lastFailure;
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#lastWritten()}.
-		 * @param lastWritten the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#lastWritten()}; returns this builder. */
 		public Builder lastWritten(@Nullable Instant lastWritten) {
 			this.lastWritten = lastWritten;
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#subscribers()}.
-		 * @param subscribers the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#subscribers()}; returns this builder. */
 		public Builder subscribers(List<Subscriber> subscribers) {
 			this.subscribers = Objects.requireNonNull(subscribers, "subscribers");
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#writeBudget()}.
-		 * @param writeBudget the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#writeBudget()}; returns this builder. */
 		public Builder writeBudget(@Nullable WriteBudget writeBudget) {
 			this.writeBudget = writeBudget;
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#writtenWithoutPatch()}.
-		 * @param writtenWithoutPatch the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#writtenWithoutPatch()}; returns this builder. */
 		public Builder writtenWithoutPatch(long writtenWithoutPatch) {
 			this.writtenWithoutPatch = writtenWithoutPatch;
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#throttledByServer()}.
-		 * @param throttledByServer the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#throttledByServer()}; returns this builder. */
 		public Builder throttledByServer(Map<String, Long> throttledByServer) {
 			this.throttledByServer = Objects.requireNonNull(throttledByServer, "throttledByServer");
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#missingAccess()}.
-		 * @param missingAccess the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#missingAccess()}; returns this builder. */
 		public Builder missingAccess(List<MissingAccess> missingAccess) {
 			this.missingAccess = Objects.requireNonNull(missingAccess, "missingAccess");
 			return this;
 		}
 
-		/**
-		 * Sets {@link RecorderStats#naming()}.
-		 * @param naming the value
-		 * @return this builder
-		 */
+		/** Sets {@link RecorderStats#naming()}; returns this builder. */
 		public Builder naming(Naming naming) {
 			this.naming = Objects.requireNonNull(naming, "naming");
 			return this;
