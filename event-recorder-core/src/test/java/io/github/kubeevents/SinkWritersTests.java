@@ -139,11 +139,15 @@ class SinkWritersTests {
 
 	@Test
 	void aRunThatWritesNothingStartsNoThread() {
-		this.run = run(4, 10);
-		this.run.start();
+		SinkRun<?, ?> idle = new SinkRun<>("idle", io.github.kubeevents.sink.EventsApi.CORE_V1, new ScriptedSink(), "",
+				TestSinks.settings(RetryPolicy.defaults(), Sleeper.real(), (api, verb, result, d) -> {
+				}, Clock.fixed(TestEvents.TIME, ZoneOffset.UTC)), new EventCounters(Clock.systemUTC(), WAIT),
+				this.target);
+		idle.start();
 		assertThat(Thread.getAllStackTraces().keySet())
-			.noneMatch((thread) -> thread.getName().startsWith("kubeevents-writer-test"));
-		this.run.end();
+			.noneMatch((thread) -> thread.getName().startsWith("kubeevents-writer-idle"));
+		idle.end();
+		assertThat(idle.join(System.nanoTime())).isTrue();
 	}
 
 	/** A target for runs whose writes the test makes on its own thread: no writer thread gets any. */
