@@ -36,9 +36,9 @@ import org.slf4j.LoggerFactory;
  * the recorded sequence, never on when a write completed.
  *
  * <p>Writes are made on its {@link SinkRun}'s writer threads, by an {@link EventWriter} over {@link EventsV1Writes}.
- * CREATE, the second occurrence's PATCH and final PATCHes are retried on the retry policy (events.k8s.io/v1 delay rule); a heartbeat gets one attempt (a
- * failed one leaves its occurrences to the next write). Refusals, retries and Retry-After are the
- * run's ({@link WriteAttempts}, {@link SinkRequests}).
+ * CREATE, the second occurrence's PATCH and final PATCHes are retried on the retry policy (events.k8s.io/v1 delay
+ * rule); a heartbeat gets one attempt (a failed one leaves its occurrences to the next write). Refusals, retries and
+ * Retry-After are the run's ({@link WriteAttempts}, {@link SinkRequests}).
  *
  * <p><b>Deterministic names</b> (opt-in, {@link EventNaming}): each Event is named by its stream
  * ({@link DeterministicNames}) when its series starts, and the series' writes go through the writer's stream path

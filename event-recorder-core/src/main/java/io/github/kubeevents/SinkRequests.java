@@ -119,8 +119,8 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 		this.created.increment();
 	}
 
-	private E send(WriteAttempts.Context context, String verb, @Nullable E event, @Nullable P patch, @Nullable String namespace,
-			@Nullable String name) throws EventSinkException {
+	private E send(WriteAttempts.Context context, String verb, @Nullable E event, @Nullable P patch,
+			@Nullable String namespace, @Nullable String name) throws EventSinkException {
 		awaitHold();
 		for (int repeat = 0;; repeat++) {
 			awaitBudget();
