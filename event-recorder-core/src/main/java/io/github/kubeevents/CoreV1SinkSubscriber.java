@@ -239,10 +239,15 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 		}
 		this.run.end();
 		if (shutdown) {
-			countUnwritten(this.coalescer.releaseAll(), UpdateCoalescer.Release::recorded,
-					UpdateCoalescer.Release::occurrences, "repeat(s) held for the minimum update interval were");
-			countCarried(this.writer.streams());
+			countHeld();
 		}
+	}
+
+	@Override
+	void countHeld() {
+		countUnwritten(this.coalescer.releaseAll(), UpdateCoalescer.Release::recorded,
+				UpdateCoalescer.Release::occurrences, "repeat(s) held for the minimum update interval were");
+		countCarried(this.writer.streams());
 	}
 
 	@Override

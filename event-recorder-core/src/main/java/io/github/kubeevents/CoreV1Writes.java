@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
  * What a core/v1 write sends (client-go's {@code recordEvent} bodies), for the sink's {@link EventWriter}: the
  * correlated Event as a CREATE, its count PATCH for a repeat, in the sink's shape ({@link ReadersShape} for
  * {@link EventShape#READERS}) and with the {@code traceparent} annotation when that is on; a repeat written
- * without {@code patch} as a new Event of its own ({@code count: 1} or the coalesced occurrences, its own name and
- * timestamps); on the stream path, the stream's Event with the server's count plus the write's occurrences.
+ * without {@code patch}, or a write the stream path cannot make, as a new Event of its own ({@code count: 1} or the
+ * coalesced occurrences, its own name and timestamps); on the stream path, the stream's Event with the server's count plus the write's occurrences.
  *
  * <p>Immutable and thread-safe.
  */
@@ -48,32 +48,20 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1SinkSubscriber.Writ
 	}
 
 	/**
-	 * A repeat as a new Event of its own: the count of the occurrences it stands for (1 unless repeats were
-	 * coalesced), first timestamp the first of them.
+	 * The write as a new Event of its own, under its occurrence's name: the count of the occurrences it stands for
+	 * (1 unless repeats were coalesced), first timestamp the first of them (the correlator then patches this Event).
 	 */
 	@Override
-	public CoreV1Event withoutPatch(CoreV1SinkSubscriber.Write write) {
+	public CoreV1Event own(CoreV1SinkSubscriber.Write write) {
 		int occurrences = write.occurrences();
-		CoreV1Event single = own(write);
-		single.getMetadata().uid(null).creationTimestamp(null);
+		CoreV1Event single = CoreV1Events.copy(write.result().event());
+		single.getMetadata().name(EventNames.generate(write.recorded())).resourceVersion(null).uid(null)
+			.creationTimestamp(null);
 		single.setCount(occurrences);
 		single.setFirstTimestamp(
 				(occurrences == 1) ? single.getLastTimestamp() : CoreV1Events.timestamp(write.first()));
 		single.setSeries(null);
 		return shaped(single, write.recorded());
-	}
-
-	/** Under its occurrence's name (the correlator then patches this Event). */
-	@Override
-	public CoreV1Event fresh(CoreV1SinkSubscriber.Write write) {
-		return shaped(own(write), write.recorded());
-	}
-
-	/** A copy of the correlated Event under its occurrence's name. */
-	private static CoreV1Event own(CoreV1SinkSubscriber.Write write) {
-		CoreV1Event own = CoreV1Events.copy(write.result().event());
-		own.getMetadata().name(EventNames.generate(write.recorded())).resourceVersion(null);
-		return own;
 	}
 
 	@Override

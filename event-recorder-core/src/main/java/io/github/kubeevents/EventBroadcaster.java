@@ -32,8 +32,9 @@ import org.slf4j.Logger;
  * a bounded incoming queue (default 10,000) or are dropped and counted ({@code queue_full}; after shutdown
  * {@code shutdown}).</li>
  * <li>One distribution thread ({@code kubeevents-broadcaster}) runs each sink's correlation or series step itself
- * and hands the writes to the sink's writer threads ({@code kubeevents-writer-<sink>-<n>}); while a writer queue is
- * full it waits for room (so a slow API server holds up every subscriber, and a full incoming queue drops). It hands
+ * and hands the writes to the sink's writer threads ({@code kubeevents-writer-<sink>-<n>}) through the sink's own
+ * bounded backlog (default 20,000), which never makes it wait: a full backlog drops the write for that sink alone
+ * ({@code queue_full}), so a slow API server holds up no other subscriber. It hands
  * each event to every other subscriber's own bounded queue (default 10,000), in order; a subscriber whose queue is
  * full misses the event (counted), or the thread waits, per {@link Subscription.FullQueuePolicy}. Each such
  * subscriber runs on its own daemon thread ({@code kubeevents-subscriber-<name>}). A new subscriber sees exactly the
@@ -738,8 +739,8 @@ public final class EventBroadcaster implements AutoCloseable {
 		/**
 		 * Limits the API server requests of all sinks together, like client-go's clientset rate limiter (5 QPS, burst
 		 * 10 by default there; the official Java client has none). Writers wait for a token before each request;
-		 * while they wait, events queue up (in the writer queues, then in the incoming queue) and a full incoming
-		 * queue drops as usual ({@code queue_full}).
+		 * while they wait, writes queue up in each sink's backlog, and a full backlog drops as usual
+		 * ({@code queue_full}, for that sink).
 		 * @param qps requests per second, sustained
 		 * @param burst requests that may be made at once after a quiet period
 		 * @return this builder (default: no limit)

@@ -128,7 +128,9 @@ final class EventNames {
 	/**
 	 * {@code <refName>.<lowercase hex of the Unix time in nanoseconds>}, e.g. {@code test-pod.178959f726d80ec};
 	 * when that is not a valid DNS-1123 subdomain (uppercase letters, {@code :}, longer than 253 characters, ...)
-	 * a random UUID instead (client-go since 1.33).
+	 * a UUID instead (client-go since 1.33). Differs from client-go deliberately: its UUID is random, this one is
+	 * derived from that name (a name-based UUID), so every attempt of a write sends the same name and a CREATE whose
+	 * answer was lost is found again (an AlreadyExists), not written twice.
 	 * @param refName the regarding object's name
 	 * @param time the event time
 	 * @return a valid event name
@@ -139,7 +141,7 @@ final class EventNames {
 			return refName + "." + Long.toHexString(unixNanos(time));
 		}
 		String name = refName + "." + Long.toHexString(unixNanos(time));
-		return isDns1123Subdomain(name) ? name : UUID.randomUUID().toString();
+		return isDns1123Subdomain(name) ? name : UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
 	}
 
 	/**

@@ -18,10 +18,11 @@ import org.slf4j.LoggerFactory;
  * probe's answer, or a 403 it confirms) and the API stays ({@link ApiFallback#keepsWithoutPatch}), a repeat's new
  * occurrences become an Event of their own ({@code written_without_patch}). Deterministic names write through a
  * {@link StreamWriter}; where RBAC refuses {@code get} (asked here, on the writer thread:
- * {@link EventNaming#confirm}) or the server refuses a read, the occurrence becomes an Event of its own under
- * client-go's name. An AlreadyExists answering a CREATE under the name generated for its occurrence is the write's
- * own Event, created by an earlier attempt whose answer was lost (a timeout, a connection closed after the server
- * stored it, the HTTP client's silent retry): written, where client-go drops it.
+ * {@link EventNaming#confirm}) or the server refuses a read, the write's new occurrences become an Event of their own
+ * under client-go's name (not counted as {@code written_without_patch}). An AlreadyExists answering a CREATE whose
+ * earlier attempt in the same write failed after the server may have stored it (a timeout, a lost connection, a 5xx:
+ * {@link WriteAttempts.Context#isLostCreate}) is that attempt's Event: written, where client-go drops it; any other
+ * AlreadyExists is refused, as client-go's.
  *
  * <p>Thread-safe: the sink's writer threads write concurrently (one object's writes on one thread).
  *
@@ -47,11 +48,11 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 		/** The PATCH of a repeat. */
 		P patch(W write);
 
-		/** A repeat's new occurrences as an Event of their own; {@code null} when it carries none. */
-		@Nullable E withoutPatch(W write);
-
-		/** This occurrence as an Event of its own with client-go's name (the stream path cannot be used). */
-		E fresh(W write);
+		/**
+		 * The write's new occurrences as an Event of their own under client-go's name (a repeat where RBAC refuses
+		 * {@code patch}; a write the stream path cannot make); {@code null} when it carries none.
+		 */
+		@Nullable E own(W write);
 
 		/** The stream's Event with {@code count} occurrences; its count PATCH to {@code count}, if unchanged since. */
 		E streamCreated(W write, int count);
@@ -176,16 +177,18 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 			}
 			this.naming.readRefused(this.api, namespace);
 		}
-		return new Written<>(createOwn(this.bodies.fresh(write), context), false);
+		// its new occurrences alone: the stream's Event may hold the earlier ones
+		E own = this.bodies.own(write);
+		return new Written<>((own != null) ? createOwn(own, context) : null, false);
 	}
 
-	/** A CREATE under the name generated for its occurrence: an AlreadyExists is the write's own Event. */
+	/** A CREATE of the write's own Event: an AlreadyExists after its lost CREATE is that CREATE's Event. */
 	private E createOwn(E body, WriteAttempts.Context context) throws EventSinkException {
 		try {
 			return this.requests.create(context, body);
 		}
 		catch (EventSinkException ex) {
-			if (!ex.isAlreadyExists()) {
+			if (!ex.isAlreadyExists() || !context.isLostCreate(body.getMetadata().getName())) {
 				throw ex;
 			}
 			logger.debug("Event {} exists: an earlier attempt created it, its answer was lost", body.getMetadata().getName());
@@ -217,7 +220,7 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 	}
 
 	private Written<E> createWithoutPatch(W write, WriteAttempts.Context context) throws EventSinkException {
-		E body = this.bodies.withoutPatch(write);
+		E body = this.bodies.own(write);
 		if (body == null) {
 			return new Written<>(null, false);
 		}

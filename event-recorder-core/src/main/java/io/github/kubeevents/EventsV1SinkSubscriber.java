@@ -219,7 +219,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 		}
 	}
 
-	/** At shutdown: the occurrences this subscriber holds that no write will carry become {@code shutdown} drops. */
+	@Override
 	void countHeld() {
 		countUnwritten(this.cache.handOver(), SeriesCache.Unsubmitted::last, SeriesCache.Unsubmitted::occurrences,
 				"occurrence(s) of event series");
@@ -262,16 +262,14 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 			this.cache.written(write, (written.onStream() && answer != null) ? this.bodies.count(answer) : write.count());
 		}
 		else if (outcome.state() == WriteAttempts.State.NOT_WRITTEN) {
-			this.cache.notWritten(write);
+			dropped(write, outcome.lostAs());
 		}
 	}
 
+	/** A heartbeat's occurrences go back to its series, unless that is forgotten: then they are dropped here. */
 	@Override
 	public void dropped(SeriesCache.Write write, DropReason reason) {
-		if (write.kind() == SeriesCache.Kind.HEARTBEAT) {
-			this.cache.notWritten(write);
-		}
-		else {
+		if (write.kind() != SeriesCache.Kind.HEARTBEAT || !this.cache.notWritten(write)) {
 			this.counters.drop(reason, write.recorded(), write.occurrences());
 		}
 	}

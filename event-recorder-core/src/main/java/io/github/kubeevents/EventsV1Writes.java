@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * sink's {@link EventWriter}, with the {@code traceparent} annotation when that is on: a first occurrence as a
  * CREATE without a series; a later write as a series PATCH, or the Event created anew with its series when the
  * server no longer has it; the occurrences a write newly carries as a new Event of their own where RBAC refuses
- * {@code patch} (with a series of those occurrences alone when two or more, so the Events on the server add up to
+ * {@code patch} or the stream path cannot write (with a series of those occurrences alone when two or more, so the Events on the server add up to
  * every occurrence); on the stream path, the stream's Event with {@code series.count} the server's count plus the
  * write's new occurrences (a first occurrence that finds an Event without a series starts one at 2).
  *
@@ -47,18 +47,13 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 	}
 
 	@Override
-	public @Nullable EventsV1Event withoutPatch(SeriesCache.Write write) {
+	public @Nullable EventsV1Event own(SeriesCache.Write write) {
 		int occurrences = write.occurrences();
 		if (occurrences <= 0) {
 			return null;
 		}
 		EventsV1Event event = copy(write, occurrences, EventNames.generate(write.recorded()));
 		return (occurrences < 2) ? event.eventTime(EventsV1Events.microTime(write.lastObserved())) : event;
-	}
-
-	@Override
-	public EventsV1Event fresh(SeriesCache.Write write) {
-		return copy(write, write.count(), EventNames.generate(write.recorded()));
 	}
 
 	@Override

@@ -22,14 +22,12 @@ import org.slf4j.LoggerFactory;
  * {@link Subscriber}: into the queue of each user's handler ({@link SubscriberQueue}, which has a thread of its
  * own), and through the step of each sink ({@link InlineSink}: correlation or series, run on this thread, which
  * hands the writes to the sink's writer threads). So an event from a caller to a sink's writer crosses two queues
- * (the incoming queue and a writer queue) and one thread between them.
+ * (the incoming queue and the sink's backlog) and one thread between them.
  *
  * <p><b>The cost of running sinks here:</b> the distribution thread does a sink's step for every event (about 1-2 µs
- * for a core/v1 correlator), and when a writer queue of a sink is full it waits for room
- * ({@link SinkWriters}: backpressure). While it waits, no subscriber gets events: user handlers and other sinks are
- * held up as long as that API server is slow, and events wait in the incoming queue, which, when full, drops them at
- * the caller as {@code queue_full} (counted, with the WARN summary of drops). Nothing is lost while a queue has
- * room.
+ * for a core/v1 correlator) and never waits for a sink: a sink's backlog that is full drops the write for that sink
+ * alone ({@code queue_full}, {@link SinkWriters}), so a slow or frozen API server holds up neither user handlers nor
+ * other sinks.
  *
  * <p>Changes to the subscriber set travel through the incoming queue as commands, so they are serialised with
  * distribution (apimachinery's {@code blockQueue}): a subscriber added while running receives exactly the events
@@ -39,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Lifecycle</b> ({@link BroadcasterState}): {@link #start()} runs the distribution thread and every
  * subscriber's threads (a handler's thread, a sink's writers); {@link #stop(Duration, boolean)} puts a marker into
  * the incoming queue, lets the threads distribute and handle everything queued before it (a sink submits its final
- * writes at the marker, and the distribution thread then waits for its writers), then ends them, within the
+ * writes at the marker, and the sink's ending thread waits for its writers, not the distribution thread), then ends
+ * them, within the
  * deadline; events published while stopped wait in the incoming queue (bounded) for the next start. A final stop
  * (shutdown) also refuses every later event. Past the deadline the threads are interrupted and their sinks'
  * requests in flight cancelled; what is left is counted as {@code shutdown} drops, and threads that still have not

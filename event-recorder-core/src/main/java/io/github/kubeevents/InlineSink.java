@@ -22,7 +22,10 @@ import org.slf4j.LoggerFactory;
  * sink ({@code kubeevents-sink-ending-<name>}) ends the runs ({@link SinkSubscriber#end(boolean)}, which waits for
  * their writers), so the distribution thread waits for no sink, at a stop either; the deadline aborts the runs;
  * {@link SinkSubscriber#closed()} comes once, after {@link #close()}, by whichever of the close and the end of the
- * run comes second. A start while the last run still ends waits for that end (the state is {@code starting}).
+ * run comes second. A start while the last run still ends waits for that end (the state is {@code starting}). What
+ * a stop keeps for the next start (repeats held back, series, carried occurrences) is counted as {@code shutdown}
+ * drops once a shutdown or close makes it lost, whether it comes during the stop's end or after
+ * ({@link SinkSubscriber#countHeld()}).
  *
  * <p>Thread-safe.
  */
@@ -56,6 +59,12 @@ final class InlineSink extends Subscriber {
 
 	/** The thread that ends the current run, once it ends; guarded by {@code this}. */
 	private @Nullable Thread ending;
+
+	/**
+	 * Whether what the sink holds was counted for good (a shutdown's or a close's end, or one while idle): once
+	 * only, by whichever comes first. Guarded by {@code this}.
+	 */
+	private boolean heldCounted;
 
 	InlineSink(String name, SinkSubscriber sink, EventCounters counters, Clock clock,
 			Consumer<Subscriber> unsubscribe) {
@@ -114,6 +123,19 @@ final class InlineSink extends Subscriber {
 		if (beginEnd()) {
 			endRun(shutdown || this.closedByUser);
 		}
+		else if (shutdown && claimHeldWhileIdle()) {
+			// stopped before: what the stop kept for the next start is lost now
+			this.sink.countHeld();
+		}
+	}
+
+	/** Whether the sink is idle and what it holds is not counted yet (the caller counts it). */
+	private synchronized boolean claimHeldWhileIdle() {
+		if (this.phase != Phase.IDLE || this.heldCounted) {
+			return false;
+		}
+		this.heldCounted = true;
+		return true;
 	}
 
 	@Override
@@ -166,11 +188,18 @@ final class InlineSink extends Subscriber {
 		finally {
 			boolean closed;
 			boolean restart;
+			boolean countHeld;
 			synchronized (this) {
 				this.phase = Phase.IDLE;
 				closed = this.closedByUser;
 				restart = this.startAfterEnd && !closed && !this.terminated;
 				this.startAfterEnd = false;
+				// a stop's end keeps what the sink holds; a shutdown or close that came meanwhile loses it
+				countHeld = !last && (closed || this.terminated) && !this.heldCounted;
+				this.heldCounted |= last || countHeld;
+			}
+			if (countHeld) {
+				this.sink.countHeld();
 			}
 			if (closed) {
 				this.sink.closed();
@@ -243,9 +272,15 @@ final class InlineSink extends Subscriber {
 		return this.phase != Phase.IDLE;
 	}
 
-	/** Closed while stopped (or never started): no end of a run will tell the sink, so this does. */
+	/**
+	 * Closed while stopped (or never started): no end of a run will tell the sink, so this does, after counting what
+	 * the last stop kept for a next start.
+	 */
 	@Override
 	void closedWhileIdle() {
+		if (claimHeldWhileIdle()) {
+			this.sink.countHeld();
+		}
 		this.sink.closed();
 	}
 

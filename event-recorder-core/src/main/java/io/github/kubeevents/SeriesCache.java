@@ -279,14 +279,18 @@ final class SeriesCache {
 	}
 
 	/**
-	 * A single-attempt write (a heartbeat) failed: unless a later write was submitted meanwhile, its occurrences
-	 * count as not submitted again, so a flush writes them.
+	 * A single-attempt write (a heartbeat) failed or did not run: unless a later write was submitted meanwhile, its
+	 * occurrences count as not submitted again, so a flush writes them.
+	 * @return {@code false} when no write will carry them: its entry was forgotten meanwhile (finished, evicted or
+	 * handed over), so they are lost
 	 */
-	synchronized void notWritten(Write write) {
+	synchronized boolean notWritten(Write write) {
 		Entry entry = (Entry) write.entry();
-		if (entry.countSubmitted == write.count()) {
-			entry.countSubmitted = write.previouslySubmitted();
+		if (entry.countSubmitted != write.count()) {
+			return true;
 		}
+		entry.countSubmitted = write.previouslySubmitted();
+		return this.entries.get(entry.key) == entry;
 	}
 
 	synchronized int size() {

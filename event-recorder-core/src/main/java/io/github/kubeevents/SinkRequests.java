@@ -63,6 +63,8 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 
 	private final SinkRun<?, ?> run;
 
+	private final WriteHealth health;
+
 	/** {@link System#nanoTime()}, or a test's ticker: times requests and Retry-After holds. */
 	private final LongSupplier nanoTime;
 
@@ -80,7 +82,9 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 
 	private final AtomicBoolean spanFailureLogged = new AtomicBoolean();
 
-	SinkRequests(EventsApi api, Sink<E, P> sink, SinkSettings settings, EventCounters counters, SinkRun<?, ?> run) {
+	/** @param health told of each event written (the retry loop tells it of each failure) */
+	SinkRequests(EventsApi api, Sink<E, P> sink, SinkSettings settings, EventCounters counters, WriteHealth health,
+			SinkRun<?, ?> run) {
 		this.api = api;
 		this.sink = sink;
 		this.sleeper = settings.sleeper();
@@ -89,6 +93,7 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 		this.clock = settings.clock();
 		this.counters = counters;
 		this.run = run;
+		this.health = health;
 		this.nanoTime = settings.nanoTime();
 		this.tracing = settings.tracing();
 		this.holdUntilNanos = new AtomicLong(this.nanoTime.getAsLong());
@@ -117,6 +122,7 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 	/** A CREATE whose answer was lost landed after all (a later one was answered AlreadyExists): count it. */
 	void createdEarlier() {
 		this.created.increment();
+		this.health.written();
 	}
 
 	private E send(WriteAttempts.Context context, String verb, @Nullable E event, @Nullable P patch,
@@ -141,18 +147,15 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 				else if (patch != null) {
 					this.patched.increment();
 				}
+				if (event != null) {
+					this.health.written();
+				}
 				return answer;
-			}
-			catch (RuntimeException ex) {
-				// a sink that breaks its contract: retried like an error client-go cannot classify
-				EventSinkException failure = EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
-						"The sink threw " + ex, ex);
-				completed(verb, result, start);
-				throw failed(context, verb, failure);
 			}
 			catch (EventSinkException ex) {
 				result = Sink.RequestListener.resultOf(ex);
 				completed(verb, result, start);
+				mayHaveStored(context, (sentAt != null) ? event : null, ex);
 				ServerThrottle throttle = ServerThrottle.of(ex);
 				if (throttle != null) {
 					this.counters.throttled(throttle);
@@ -161,6 +164,15 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 					throw failed(context, verb, ex);
 				}
 				busy = ex;
+			}
+			catch (Throwable ex) {
+				Throwables.rethrowIfFatal(ex);
+				// a sink that breaks its contract: retried like an error client-go cannot classify
+				completed(verb, result, start);
+				EventSinkException failure = EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
+						"The sink threw " + ex, ex);
+				mayHaveStored(context, (sentAt != null) ? event : null, failure);
+				throw failed(context, verb, failure);
 			}
 			finally {
 				endSpan(span, result);
@@ -179,6 +191,18 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 	private static EventSinkException failed(WriteAttempts.Context context, String verb, EventSinkException ex) {
 		context.failed(ex, verb);
 		return ex;
+	}
+
+	/**
+	 * Marks a CREATE that failed after the server may have stored it (a timeout, a lost connection, an answer not
+	 * read, a 5xx), not one it refused or throttled: an AlreadyExists of a later attempt is then this write's own.
+	 */
+	private static void mayHaveStored(WriteAttempts.Context context, @Nullable KubernetesObject created,
+			EventSinkException ex) {
+		if (created != null && !ex.isTooManyRequests() && ex.kind() != EventSinkException.Kind.REQUEST_CONSTRUCTION
+				&& (ex.kind() != EventSinkException.Kind.HTTP_STATUS || ex.statusCode() >= 500)) {
+			context.lostCreate(created.getMetadata().getName());
+		}
 	}
 
 	private TraceContext.@Nullable RequestSpan startSpan(RecordedEvent traced, String verb) {

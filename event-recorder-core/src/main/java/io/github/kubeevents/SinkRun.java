@@ -23,8 +23,6 @@ import io.kubernetes.client.common.KubernetesObject;
  */
 final class SinkRun<E extends KubernetesObject, P extends Sink.Patch> {
 
-	private final String name;
-
 	private final Sink<E, P> sink;
 
 	private final SinkWriters<?> writers;
@@ -32,6 +30,8 @@ final class SinkRun<E extends KubernetesObject, P extends Sink.Patch> {
 	private final SinkRequests<E, P> requests;
 
 	private final WriteAttempts attempts;
+
+	private final WriteHealth health;
 
 	/** Whether a stop or shutdown began; cleared by {@link #start()}. */
 	private volatile boolean stopping;
@@ -50,16 +50,11 @@ final class SinkRun<E extends KubernetesObject, P extends Sink.Patch> {
 	 */
 	<W> SinkRun(String name, EventsApi api, Sink<E, P> sink, String server, SinkSettings settings,
 			EventCounters counters, SinkWriters.Target<W> target) {
-		this.name = name;
 		this.sink = sink;
-		this.requests = new SinkRequests<>(api, sink, settings, counters, this);
-		this.attempts = new WriteAttempts(api, server, settings, counters, this.requests, this);
+		this.health = new WriteHealth(api.value(), server, settings.clock());
+		this.requests = new SinkRequests<>(api, sink, settings, counters, this.health, this);
+		this.attempts = new WriteAttempts(api, settings, counters, this.health, this.requests, this);
 		this.writers = new SinkWriters<>(name, settings.writers(), settings.backlogCapacity(), target, this);
-	}
-
-	/** The sink's subscriber name. */
-	String name() {
-		return this.name;
 	}
 
 	/** Its requests, for the writer of each write. */
@@ -94,10 +89,11 @@ final class SinkRun<E extends KubernetesObject, P extends Sink.Patch> {
 	 * starts none).
 	 */
 	void start() {
+		// the new run first: a writer the last stop abandoned that sees the abort lifted goes on in this run
+		this.writers.open();
 		this.aborted = false;
 		this.stopping = false;
 		this.sink.resume();
-		this.writers.open();
 	}
 
 	/** A stop or shutdown began: nothing waits any more; each pending write gets its current attempt. Any thread. */
@@ -146,7 +142,7 @@ final class SinkRun<E extends KubernetesObject, P extends Sink.Patch> {
 
 	/** How its writes fare, for health. */
 	WriteHealth health() {
-		return this.attempts.health();
+		return this.health;
 	}
 
 }

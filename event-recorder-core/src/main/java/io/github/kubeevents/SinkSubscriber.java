@@ -75,6 +75,13 @@ abstract class SinkSubscriber implements EventHandler {
 	 */
 	abstract void end(boolean shutdown);
 
+	/**
+	 * What the subscriber still holds and no write will carry becomes {@code shutdown} drops: at the end of a
+	 * shutdown's run, and when a shutdown or close comes while the sink is stopped or its stop still ends. Any thread
+	 * but a writer's.
+	 */
+	abstract void countHeld();
+
 	/** Every run of the sink, for the lifecycle (start, cancel, abort, join): the one it writes through. */
 	List<SinkRun<?, ?>> runs() {
 		return List.of(current());

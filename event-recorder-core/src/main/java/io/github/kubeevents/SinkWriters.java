@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.slf4j.Logger;
@@ -82,14 +83,14 @@ final class SinkWriters<W> {
 
 	private final Thread[] threads;
 
-	/** Whether the thread of each queue belongs to the current run; guarded by {@code this}, read without. */
-	private final boolean[] started;
+	/** The run in which the thread of each queue started or went on (-1: none yet); written under {@code this}. */
+	private final AtomicIntegerArray startedIn;
 
 	/** Whether the thread of each queue has taken its end marker and is ending; guarded by {@code this}. */
 	private final boolean[] ending;
 
-	/** The runs so far: each {@link #open()} begins one; guarded by {@code this}. */
-	private int run;
+	/** The runs so far: each {@link #open()} begins one; written under {@code this}. */
+	private volatile int run;
 
 	private final int capacity;
 
@@ -113,10 +114,11 @@ final class SinkWriters<W> {
 		this.sinkRun = sinkRun;
 		this.queues = new LinkedBlockingQueue[threadCount];
 		this.threads = new Thread[threadCount];
-		this.started = new boolean[threadCount];
+		this.startedIn = new AtomicIntegerArray(threadCount);
 		this.ending = new boolean[threadCount];
 		for (int i = 0; i < threadCount; i++) {
 			this.queues[i] = new LinkedBlockingQueue<>();
+			this.startedIn.set(i, -1);
 		}
 	}
 
@@ -134,7 +136,6 @@ final class SinkWriters<W> {
 	/** A run begins: each queue's thread starts with its first write (or goes on, if a stop abandoned it alive). */
 	synchronized void open() {
 		this.run++;
-		java.util.Arrays.fill(this.started, false);
 	}
 
 	/**
@@ -161,7 +162,7 @@ final class SinkWriters<W> {
 		this.pending.incrementAndGet();
 		LinkedBlockingQueue<Object> queue = this.queues[index];
 		queue.offer(write);
-		if (!this.started[index]) {
+		if (this.startedIn.get(index) != this.run) {
 			startThread(index);
 		}
 		if (this.sinkRun.aborted() && queue.remove(write)) {
@@ -180,7 +181,7 @@ final class SinkWriters<W> {
 	 */
 	synchronized void submitCarried() {
 		for (int i = 0; i < this.queues.length; i++) {
-			if (this.started[i] && !this.ending[i]) {
+			if (this.startedIn.get(i) == this.run && !this.ending[i]) {
 				this.pending.incrementAndGet();
 				this.queues[i].offer(CARRIED);
 			}
@@ -188,10 +189,10 @@ final class SinkWriters<W> {
 	}
 
 	private synchronized void startThread(int index) {
-		if (this.started[index]) {
+		if (this.startedIn.get(index) == this.run) {
 			return;
 		}
-		this.started[index] = true;
+		this.startedIn.set(index, this.run);
 		Thread current = this.threads[index];
 		if (current != null && current.isAlive() && !this.ending[index]) {
 			// abandoned by a stop and still running: it keeps its queue
@@ -315,14 +316,14 @@ final class SinkWriters<W> {
 				try {
 					if (item == CARRIED) {
 						if (!this.sinkRun.aborted()) {
-							this.target.writeCarried(index);
+							guarded(() -> this.target.writeCarried(index));
 						}
 						continue;
 					}
 					this.queued.decrementAndGet();
 					W write = (W) item;
 					if (this.sinkRun.aborted()) {
-						this.target.dropped(write, DropReason.SHUTDOWN);
+						guarded(() -> this.target.dropped(write, DropReason.SHUTDOWN));
 					}
 					else {
 						run(write);
@@ -350,6 +351,17 @@ final class SinkWriters<W> {
 		}
 	}
 
+	/** Runs what a write's target does besides writing: a failure of it is logged, and the thread goes on. */
+	private static void guarded(Runnable work) {
+		try {
+			work.run();
+		}
+		catch (Throwable ex) {
+			Throwables.rethrowIfFatal(ex);
+			logger.error("A writer thread's bookkeeping failed unexpectedly", ex);
+		}
+	}
+
 	/** Interrupted: whether the thread ends (aborted), or goes on because a start has lifted the abort since. */
 	private synchronized boolean endsAtAbort(int index) {
 		if (!this.sinkRun.aborted()) {
@@ -374,14 +386,16 @@ final class SinkWriters<W> {
 	@SuppressWarnings("unchecked")
 	private void dropLeftovers(LinkedBlockingQueue<Object> queue) {
 		Object left;
-		while ((left = queue.poll()) != null) {
+		// a start lifting the abort meanwhile leaves the rest to the thread of the new run
+		while (this.sinkRun.aborted() && (left = queue.poll()) != null) {
 			if (left instanceof End) {
 				continue;
 			}
 			this.pending.decrementAndGet();
 			if (left != CARRIED) {
 				this.queued.decrementAndGet();
-				this.target.dropped((W) left, DropReason.SHUTDOWN);
+				W write = (W) left;
+				guarded(() -> this.target.dropped(write, DropReason.SHUTDOWN));
 			}
 		}
 	}

@@ -95,12 +95,12 @@ final class SubscriberQueue extends Subscriber {
 		this.queue = new IncomingQueue(options.queueCapacity());
 	}
 
-	/** Queues one event for this subscriber; called by the distribution thread only. */
 	@Override
 	boolean aborted() {
 		return this.aborted;
 	}
 
+	/** Queues one event for this subscriber; called by the distribution thread only. */
 	@Override
 	public void offer(RecordedEvent event) throws InterruptedException {
 		if (this.closedByUser || this.terminated) {

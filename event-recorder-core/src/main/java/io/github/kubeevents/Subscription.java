@@ -29,8 +29,9 @@ public interface Subscription extends AutoCloseable {
 
 	/**
 	 * Queue settings of one subscriber: an {@link EventHandler} of {@link EventBroadcaster#subscribe} or the logger of
-	 * {@link EventBroadcaster#startLogging()}. They do not apply to sinks, which have no subscriber queue (they run on
-	 * the distribution thread; {@link EventBroadcaster.Builder#writerQueueCapacity(int)} bounds them).
+	 * {@link EventBroadcaster#startLogging()}. They do not apply to sinks, which have no subscriber queue (their step runs
+	 * on the distribution thread; {@link EventBroadcaster.Builder#sinkBacklogCapacity(int)} bounds each sink's
+	 * backlog).
 	 *
 	 * <p>Immutable and thread-safe.
 	 *

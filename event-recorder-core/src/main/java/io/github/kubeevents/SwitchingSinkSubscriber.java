@@ -132,15 +132,21 @@ final class SwitchingSinkSubscriber extends SinkSubscriber {
 		if (!eventsV1Run.aborted()) {
 			writing();
 		}
-		this.coreV1.end(shutdown);
+		this.coreV1.end(false);
 		if (shutdown) {
-			RecordedEvent refused;
-			while ((refused = this.rerouted.poll()) != null) {
-				this.reroutedSize.decrementAndGet();
-				this.counters.drop(DropReason.SHUTDOWN, refused);
-			}
-			this.eventsV1.countHeld();
+			countHeld();
 		}
+	}
+
+	@Override
+	void countHeld() {
+		this.coreV1.countHeld();
+		RecordedEvent refused;
+		while ((refused = this.rerouted.poll()) != null) {
+			this.reroutedSize.decrementAndGet();
+			this.counters.drop(DropReason.SHUTDOWN, refused);
+		}
+		this.eventsV1.countHeld();
 	}
 
 	@Override

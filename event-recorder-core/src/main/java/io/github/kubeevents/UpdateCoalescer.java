@@ -21,8 +21,10 @@ import com.github.benmanes.caffeine.cache.Cache;
  * <p>Memory is bounded: at most {@code capacity} held Events, and the last write times of at most {@code capacity}
  * Events (an Event whose time was evicted is written at once on its next repeat).
  *
- * <p>Not thread-safe: owned by the distribution thread, which runs its sink; only {@link #heldEvents()} and
- * {@link #heldOccurrences()} may be read from other threads (for the snapshot).
+ * <p>Not thread-safe: owned by the thread that runs its sink's step (the distribution thread while the sink runs;
+ * the sink's ending thread while a run ends, and whoever counts what is held while it is idle: {@link InlineSink}
+ * hands it over); only {@link #heldEvents()} and {@link #heldOccurrences()} may be read from other threads (for the
+ * snapshot).
  */
 final class UpdateCoalescer {
 

@@ -22,19 +22,20 @@ import org.slf4j.event.Level;
  * {@link RetryPolicy#eventsV1Delay}); a stop ({@link SinkRun#stopping()}) leaves each pending write its current
  * attempt (client-go's rule after {@code Shutdown}). Retryable (a transport failure, an unexpected answer, a server
  * still busy after its Retry-After waits) is retried; any other HTTP status is {@code rejected_by_server} (at DEBUG
- * for the expected 409 AlreadyExists and a namespace that is gone); a request that cannot be built
- * {@code invalid_input}; attempts used up {@code retries_exhausted}; a stop {@code shutdown}: each drop counts
- * every occurrence the write stood for. A 403 is first offered to the {@link ForbiddenHandler} (the switch of
- * {@code auto}), which may take the occurrences over. Every attempt's end is reported to the sink's
- * {@link WriteHealth}.
+ * for the expected 409 AlreadyExists; a namespace that is gone by {@link EventCounters#dropNamespaceGone}); a
+ * request that cannot be built {@code invalid_input}; attempts used up {@code retries_exhausted}; a stop
+ * {@code shutdown}: each drop counts every occurrence the write stood for. A 403 is first offered to the
+ * {@link ForbiddenHandler} (the switch of {@code auto}), which may take the occurrences over. Every failed attempt
+ * is reported to the sink's {@link WriteHealth} (its requests report what is written).
  *
  * <p>Thread-safe: the sink's writer threads run writes concurrently.
  */
 final class WriteAttempts {
 
 	/**
-	 * One write's requests across its attempts: the occurrence whose trace context they run in, and the verb of the
-	 * one that failed last. Not thread-safe: one write's requests run on one thread, one after the other.
+	 * One write's requests across its attempts: the occurrence whose trace context they run in, the verb of the one
+	 * that failed last, and the name of a CREATE that failed after the server may have stored it. Not thread-safe:
+	 * one write's requests run on one thread, one after the other.
 	 */
 	static final class Context {
 
@@ -43,6 +44,8 @@ final class WriteAttempts {
 		private @Nullable EventSinkException failure;
 
 		private String failedVerb = "create";
+
+		private @Nullable String lostCreate;
 
 		Context(@Nullable RecordedEvent traced) {
 			this.traced = traced;
@@ -57,6 +60,16 @@ final class WriteAttempts {
 		void failed(EventSinkException ex, String verb) {
 			this.failure = ex;
 			this.failedVerb = verb;
+		}
+
+		/** A CREATE of {@code name} failed, and the server may have stored it (its answer may be what was lost). */
+		void lostCreate(String name) {
+			this.lostCreate = name;
+		}
+
+		/** Whether an earlier CREATE of {@code name} of this write failed after the server may have stored it. */
+		boolean isLostCreate(@Nullable String name) {
+			return name != null && name.equals(this.lostCreate);
 		}
 
 		/** The verb of the request that failed with {@code ex}; {@code create} for a failure no request threw. */
@@ -100,8 +113,12 @@ final class WriteAttempts {
 
 	}
 
-	/** How a write ended, and what the writer answered when it was written. */
-	record Outcome<R>(State state, @Nullable R written) {
+	/**
+	 * How a write ended: what the writer answered when it was written; when {@link State#NOT_WRITTEN}, the reason its
+	 * occurrences are dropped for if no later write carries them ({@code retries_exhausted} after its one attempt,
+	 * {@code rejected_by_server} after a refusal).
+	 */
+	record Outcome<R>(State state, @Nullable R written, @Nullable DropReason lostAs) {
 	}
 
 	private static final Logger logger = LoggerFactory.getLogger(WriteAttempts.class);
@@ -128,13 +145,13 @@ final class WriteAttempts {
 
 	/**
 	 * @param api the API the sink writes: its retry delay rule
-	 * @param server the API server written to, for health; empty when unknown
+	 * @param health where every failed attempt is reported ({@code requests} reports what is written)
 	 * @param run the run whose stop ends the retries; {@code requests}, its requests, whose waits the retries share
 	 */
-	WriteAttempts(EventsApi api, String server, SinkSettings settings, EventCounters counters,
+	WriteAttempts(EventsApi api, SinkSettings settings, EventCounters counters, WriteHealth health,
 			SinkRequests<?, ?> requests, SinkRun<?, ?> run) {
 		this.api = api;
-		this.health = new WriteHealth(api.value(), server, settings.clock());
+		this.health = health;
 		this.policy = settings.retryPolicy();
 		this.jitter = settings.jitter();
 		this.counters = counters;
@@ -178,7 +195,7 @@ final class WriteAttempts {
 						logger.debug("Unable to write event series (one attempt): {}: {}", recorded.describe(),
 								LogText.oneLine(ex.getMessage()));
 					}
-					return new Outcome<>(State.NOT_WRITTEN, null);
+					return new Outcome<>(State.NOT_WRITTEN, null, DropReason.RETRIES_EXHAUSTED);
 				}
 				if (n >= maxAttempts) {
 					this.failed.increment();
@@ -186,7 +203,7 @@ final class WriteAttempts {
 							"Unable to write event" + carrying(occurrences) + " (retry limit of " + maxAttempts
 									+ " attempts exceeded!)",
 							false, occurrences);
-					return new Outcome<>(State.DROPPED, null);
+					return new Outcome<>(State.DROPPED, null, null);
 				}
 				if (this.run.stopping()) {
 					// stop or shutdown ends the retries: the drop is counted and summarised, not announced as a retry
@@ -209,8 +226,7 @@ final class WriteAttempts {
 				return refused(recorded, occurrences, EventSinkException.of(
 						EventSinkException.Kind.REQUEST_CONSTRUCTION, ex.toString(), ex), "create", counted);
 			}
-			this.health.written();
-			return new Outcome<>(State.WRITTEN, answer);
+			return new Outcome<>(State.WRITTEN, answer, null);
 		}
 	}
 
@@ -223,7 +239,7 @@ final class WriteAttempts {
 	private <R> Outcome<R> cancelledDrop(RecordedEvent recorded, int occurrences) {
 		this.failed.increment();
 		this.counters.drop(DropReason.SHUTDOWN, recorded, occurrences);
-		return new Outcome<>(State.DROPPED, null);
+		return new Outcome<>(State.DROPPED, null, null);
 	}
 
 	/**
@@ -237,7 +253,7 @@ final class WriteAttempts {
 		ForbiddenHandler handler = this.forbiddenHandler;
 		if (ex.isForbidden() && !ex.namespaceTerminating() && handler != null
 				&& handler.forbidden(recorded, occurrences, verb, ex)) {
-			return new Outcome<>(State.DROPPED, null);
+			return new Outcome<>(State.DROPPED, null, null);
 		}
 		boolean namespaceGone = namespaceGone(ex, verb);
 		boolean expected = ex.isAlreadyExists() || namespaceGone;
@@ -248,7 +264,8 @@ final class WriteAttempts {
 			logger.atLevel(expected ? Level.DEBUG : Level.WARN)
 				.log("Unable to write event series (one attempt; its {} new occurrence(s) wait for the series' next"
 						+ " write): {}: {}", occurrences, recorded.describe(), LogText.oneLine(ex.getMessage()));
-			return new Outcome<>(State.NOT_WRITTEN, null);
+			return new Outcome<>(State.NOT_WRITTEN, null, (ex.kind() == EventSinkException.Kind.REQUEST_CONSTRUCTION)
+					? DropReason.INVALID_INPUT : DropReason.REJECTED_BY_SERVER);
 		}
 		this.failed.increment();
 		if (ex.kind() == EventSinkException.Kind.REQUEST_CONSTRUCTION) {
@@ -264,7 +281,7 @@ final class WriteAttempts {
 					"Server rejected event" + carrying(occurrences) + " (will not retry!): " + ex.getMessage(),
 					expected, occurrences);
 		}
-		return new Outcome<>(State.DROPPED, null);
+		return new Outcome<>(State.DROPPED, null, null);
 	}
 
 	/**
@@ -283,11 +300,6 @@ final class WriteAttempts {
 
 	void onForbidden(@Nullable ForbiddenHandler handler) {
 		this.forbiddenHandler = handler;
-	}
-
-	/** How the sink's writes fare, for health. */
-	WriteHealth health() {
-		return this.health;
 	}
 
 	/** The writes so far: the requests' creates and patches, and the retries and failures here. */

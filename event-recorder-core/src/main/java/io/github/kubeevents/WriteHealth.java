@@ -2,7 +2,6 @@ package io.github.kubeevents;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSinkException;
@@ -12,9 +11,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * How one sink's writes fare, as health reads them: the failed attempts since the last written event, whatever the
  * failure (the expected refusals aside: the retry loop does not report those), the refusals among them, the latest
- * failure with the API server written to, and when an event was last written. A written event clears the failures.
+ * failure with the API server written to, and when an event was last written. A written event (a CREATE or PATCH
+ * the server answered, or a lost CREATE found landed) clears the failures.
  *
- * <p>Thread-safe: the sink's writer threads report concurrently.
+ * <p>Thread-safe: the sink's writer threads report concurrently; one lock keeps the four facts of one moment
+ * together.
  */
 final class WriteHealth {
 
@@ -24,13 +25,13 @@ final class WriteHealth {
 
 	private final Clock clock;
 
-	private final AtomicLong failedInARow = new AtomicLong();
+	private long failedInARow;
 
-	private final AtomicLong rejectedInARow = new AtomicLong();
+	private long rejectedInARow;
 
-	private volatile RecorderStats.@Nullable Failure lastFailure;
+	private RecorderStats.@Nullable Failure lastFailure;
 
-	private volatile @Nullable Instant lastWritten;
+	private @Nullable Instant lastWritten;
 
 	/**
 	 * @param api the API written, e.g. {@code core/v1}
@@ -44,9 +45,9 @@ final class WriteHealth {
 	}
 
 	/** An event was written: the failures in a row end. */
-	void written() {
-		this.rejectedInARow.set(0);
-		this.failedInARow.set(0);
+	synchronized void written() {
+		this.rejectedInARow = 0;
+		this.failedInARow = 0;
 		this.lastFailure = null;
 		this.lastWritten = this.clock.instant();
 	}
@@ -57,32 +58,32 @@ final class WriteHealth {
 	 * @param refused whether the server refused the write (an HTTP status other than a retried one)
 	 * @param givenUp whether a retryable failure ends the write (its attempts are used up, or a stop ends them)
 	 */
-	void failed(EventSinkException ex, String verb, boolean refused, boolean givenUp) {
-		this.failedInARow.incrementAndGet();
+	synchronized void failed(EventSinkException ex, String verb, boolean refused, boolean givenUp) {
+		this.failedInARow++;
 		if (refused) {
-			this.rejectedInARow.incrementAndGet();
+			this.rejectedInARow++;
 		}
 		this.lastFailure = new RecorderStats.Failure(this.clock.instant(), this.api, verb,
 				Sink.RequestListener.resultOf(ex), LogText.oneLine(ex.getMessage()), this.server, givenUp);
 	}
 
 	/** Failed attempts since the last written event. */
-	long failedInARow() {
-		return this.failedInARow.get();
+	synchronized long failedInARow() {
+		return this.failedInARow;
 	}
 
 	/** Refusals (other than the expected AlreadyExists and namespaces gone) since the last written event. */
-	long rejectedInARow() {
-		return this.rejectedInARow.get();
+	synchronized long rejectedInARow() {
+		return this.rejectedInARow;
 	}
 
 	/** The latest failed attempt since the last written event, or {@code null}. */
-	RecorderStats.@Nullable Failure lastFailure() {
+	synchronized RecorderStats.@Nullable Failure lastFailure() {
 		return this.lastFailure;
 	}
 
 	/** When an event was last written, or {@code null} before the first. */
-	@Nullable Instant lastWritten() {
+	synchronized @Nullable Instant lastWritten() {
 		return this.lastWritten;
 	}
 

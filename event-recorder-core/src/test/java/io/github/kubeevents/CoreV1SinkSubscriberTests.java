@@ -171,12 +171,18 @@ class CoreV1SinkSubscriberTests {
 				"core/v1 create unexpected_response", "core/v1 create success");
 	}
 
+	/** Whatever it throws (an Error of a missing class too), the attempt fails: retried, counted, told to health. */
 	@Test
 	void aSinkThatAlwaysThrowsCostsTheRetryLimitAndACountedDrop() {
 		EventSink throwing = new EventSink() {
 
+			private int calls;
+
 			@Override
 			public CoreV1Event create(CoreV1Event event) {
+				if (++this.calls == 2) {
+					throw new NoClassDefFoundError("broken/Sink");
+				}
 				throw new IllegalStateException("broken sink");
 			}
 
@@ -190,6 +196,10 @@ class CoreV1SinkSubscriberTests {
 		handle(recording, pod());
 		assertThat(this.counters.dropped(DropReason.RETRIES_EXHAUSTED)).isEqualTo(1);
 		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(0, 0, 2, 1));
+		assertThat(recording.current().health().failedInARow()).isEqualTo(3);
+		assertThat(recording.current().health().lastFailure())
+			.isEqualTo(new RecorderStats.Failure(START, "core/v1", "create", "unexpected_response",
+					"The sink threw java.lang.IllegalStateException: broken sink", "", true));
 	}
 
 	@Test
@@ -227,14 +237,18 @@ class CoreV1SinkSubscriberTests {
 	}
 
 	@Test
-	void anAlreadyExistsOfItsOwnNameIsWrittenAndATerminatingNamespaceDroppedWithoutRetryAndWithoutAWarning() {
+	void alreadyExistsAndNamespaceTerminatingAreDroppedWithoutRetryAndWithoutAWarning() {
 		try (LogCapture log = LogCapture.of(EventCounters.class, Level.DEBUG)) {
-			anAlreadyExistsOfItsOwnNameIsWrittenAndATerminatingNamespaceDroppedWithoutRetry();
+			alreadyExistsAndNamespaceTerminatingAreDroppedWithoutRetry();
 			this.sink.failNext(EventSinkException.status(422, "Invalid", "bad"));
 			handle(recording(new RetryPolicy(12, Duration.ZERO)), event("Third", "x", TestEvents.object("Pod", "foo", "baz")));
-			// the terminating namespace: its one WARN per interval, no refusal; the 422: a refusal
+			// the AlreadyExists: expected (DEBUG); the terminating namespace: a DEBUG and its one WARN per interval; the
+			// 422: a refusal
 			assertThat(log.lines()).extracting((line) -> line.getLevel().toString())
-				.containsExactly("DEBUG", "WARN", "WARN");
+				.containsExactly("DEBUG", "DEBUG", "WARN", "WARN");
+			assertThat(log.lines().get(0).getFormattedMessage())
+				.isEqualTo("Dropped event (rejected_by_server): object=\"baz/foo\" kind=\"Pod\" type=\"Normal\""
+						+ " reason=\"Started\": Server rejected event (will not retry!): exists");
 			assertThat(log.warnings().get(0)).startsWith("Dropped event (rejected_by_server): namespace 'baz' is gone");
 			assertThat(log.warnings().get(1)).startsWith("Dropped event (rejected_by_server): object=\"baz/foo\"")
 				.contains("Server rejected event (will not retry!): bad");
@@ -242,12 +256,11 @@ class CoreV1SinkSubscriberTests {
 	}
 
 	/**
-	 * A CREATE of a first occurrence answered AlreadyExists: the name is this occurrence's own ({@code
-	 * <object>.<unix nanos>}), so an earlier attempt whose answer was lost created it; written, not dropped (client-go
-	 * drops it). A write into a terminating namespace is dropped at once.
+	 * A first CREATE answered AlreadyExists is refused, as client-go's (another writer's Event has that name); a write
+	 * into a terminating namespace is dropped at once. Neither is a failure of the recorder.
 	 */
 	@Test
-	void anAlreadyExistsOfItsOwnNameIsWrittenAndATerminatingNamespaceDroppedWithoutRetry() {
+	void alreadyExistsAndNamespaceTerminatingAreDroppedWithoutRetry() {
 		this.sink.failNext(EventSinkException.status(409, "AlreadyExists", "exists"),
 				new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 403, "Forbidden", true, "terminating",
 						null));
@@ -255,9 +268,34 @@ class CoreV1SinkSubscriberTests {
 		handle(recording, pod());
 		handle(recording, event("Other", "x", TestEvents.object("Pod", "foo", "baz")));
 		assertThat(this.sink.calls()).hasSize(2);
-		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
-		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 0, 0, 1));
+		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(2);
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 2));
 		assertThat(recording.current().health().failedInARow()).as("neither is a failure of the recorder").isZero();
+	}
+
+	/**
+	 * A CREATE that failed after the server may have stored it (a transport failure, an unreadable answer, a 5xx),
+	 * then answered AlreadyExists on the next attempt under the same name: the lost CREATE's Event, written (client-go
+	 * drops it). After a 429 (the server stored nothing) the same AlreadyExists is another's Event: refused.
+	 */
+	@Test
+	void anAlreadyExistsAfterItsOwnLostCreateIsWrittenAfterAThrottledOneRefused() {
+		this.sink.failNext(transport(), EventSinkException.status(409, "AlreadyExists", "exists"),
+				EventSinkException.status(429, "TooManyRequests", "slow down"),
+				EventSinkException.status(409, "AlreadyExists", "exists"));
+		CoreV1SinkSubscriber recording = recording(new RetryPolicy(12, Duration.ZERO));
+		handle(recording, pod());
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 0, 1, 0));
+		assertThat(recording.current().health().failedInARow()).as("written: the failure ended").isZero();
+		assertThat(recording.current().health().lastWritten()).isEqualTo(START);
+		handle(recording, event("Other", "x", TestEvents.object("Pod", "bar", "default")));
+		assertThat(this.sink.calls()).extracting((call) -> call.verb() + " " + call.event().getMetadata().getName())
+			.containsExactly("create foo." + Long.toHexString(EventNames.unixNanos(START)),
+					"create foo." + Long.toHexString(EventNames.unixNanos(START)),
+					"create bar." + Long.toHexString(EventNames.unixNanos(START)),
+					"create bar." + Long.toHexString(EventNames.unixNanos(START)));
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 0, 2, 1));
+		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
 	}
 
 	@Test

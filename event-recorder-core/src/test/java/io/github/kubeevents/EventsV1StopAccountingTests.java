@@ -169,6 +169,32 @@ class EventsV1StopAccountingTests {
 		assertThat(this.counters.totalDropped()).isEqualTo(5);
 	}
 
+	/**
+	 * A stop past its deadline keeps what the series hold for the next start; a shutdown that comes instead makes it
+	 * lost: counted then, once per occurrence.
+	 */
+	@Test
+	void aShutdownAfterAStopCountsWhatTheStopKeptForTheNextStart() {
+		EventsV1SinkSubscriber sink = new EventsV1SinkSubscriber("sink", this.eventsV1,
+				new ApiChoice(EventsApi.EVENTS_V1, "events.k8s.io/v1"), this.settings, this.counters);
+		InlineSink inline = new InlineSink("sink", sink, this.counters, this.clock, (subscriber) -> {
+		});
+		inline.start();
+		for (int i = 0; i < 7; i++) {
+			inline.offer(TestEvents.recorded("Unhealthy", "probe failed", TestEvents.object("Pod", "db-0", "ns")));
+		}
+		await().atMost(WAIT).until(() -> TestSinks.pending(sink) == 0);
+		// the deadline passed before the stop marker's final writes
+		inline.abort();
+		inline.closeInput(false);
+		assertThat(inline.join(System.nanoTime() + WAIT.toNanos())).isTrue();
+		assertThat(this.counters.totalDropped()).as("kept for the next start").isZero();
+		inline.closeInput(true);
+		assertThat(this.eventsV1.calls).extracting(Server.Call::describe).containsExactly("create 1", "patch 2");
+		assertThat(this.counters.dropped(DropReason.SHUTDOWN)).isEqualTo(5);
+		assertThat(this.counters.totalDropped()).isEqualTo(5);
+	}
+
 	@Test
 	void aStopThatIsNotFinalKeepsWhatTheSeriesHoldForTheNextStart() {
 		EventsV1SinkSubscriber sink = new EventsV1SinkSubscriber("sink", this.eventsV1,

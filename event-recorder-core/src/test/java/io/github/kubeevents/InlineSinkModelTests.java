@@ -77,6 +77,40 @@ class InlineSinkModelTests {
 	}
 
 	/**
+	 * A shutdown comes while a stop's run still ends (or after it ended): what the stop kept for a next start is
+	 * counted as lost once, by the ending thread or by the shutdown, whichever comes second.
+	 */
+	@Test
+	void aShutdownWhileAStopEndsCountsWhatIsHeldOnce() {
+		Lincheck.runConcurrentTest(LincheckRuns.scenarioInvocations(), () -> {
+			ModelSink sink = new ModelSink();
+			InlineSink subscriber = new InlineSink("model", sink, COUNTERS, CLOCK, FANOUT::unsubscribe);
+			subscriber.start();
+			// the stop marker: the run ends on the sink's ending thread, racing the shutdown's final distribution
+			subscriber.closeInput(false);
+			subscriber.closeInput(true);
+			awaitEnd(subscriber);
+			check(sink.stopped.get() == 1, "stopped " + sink.stopped.get());
+			check(sink.held.get() == 1, "held counted " + sink.held.get() + " times");
+		});
+	}
+
+	/** A close races the end of a stop's run: what is held is counted once, and the sink told closed() once. */
+	@Test
+	void aCloseWhileAStopEndsCountsWhatIsHeldOnce() {
+		Lincheck.runConcurrentTest(LincheckRuns.scenarioInvocations(), () -> {
+			ModelSink sink = new ModelSink();
+			InlineSink subscriber = new InlineSink("model", sink, COUNTERS, CLOCK, FANOUT::unsubscribe);
+			subscriber.start();
+			subscriber.closeInput(false);
+			subscriber.close();
+			awaitEnd(subscriber);
+			check(sink.held.get() == 1, "held counted " + sink.held.get() + " times");
+			check(sink.closed.get() == 1, "closed() called " + sink.closed.get() + " times");
+		});
+	}
+
+	/**
 	 * Waits for the run's end, which runs on the sink's ending thread after the stop marker or a close while
 	 * running; nothing to wait for when no run ended.
 	 */
@@ -97,6 +131,8 @@ class InlineSinkModelTests {
 		final AtomicInteger stopped = new AtomicInteger();
 
 		final AtomicInteger closed = new AtomicInteger();
+
+		final AtomicInteger held = new AtomicInteger();
 
 		/** The run whose start this sink counts: it starts no thread of its own. */
 		final SinkRun<?, ?> run;
@@ -138,6 +174,14 @@ class InlineSinkModelTests {
 		@Override
 		void end(boolean shutdown) {
 			this.stopped.incrementAndGet();
+			if (shutdown) {
+				countHeld();
+			}
+		}
+
+		@Override
+		void countHeld() {
+			this.held.incrementAndGet();
 		}
 
 		@Override

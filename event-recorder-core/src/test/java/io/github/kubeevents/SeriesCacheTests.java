@@ -159,7 +159,7 @@ class SeriesCacheTests {
 		observeTimes(cache, "series", T0, 3);
 		SeriesCache.Write beat = cache.heartbeat().get(0);
 		assertThat(cache.flush()).isEmpty();
-		cache.notWritten(beat);
+		assertThat(cache.notWritten(beat)).as("the series holds them again").isTrue();
 		List<SeriesCache.Write> finals = cache.flush();
 		assertThat(finals).extracting(SeriesCache.Write::count).containsExactly(3);
 		assertThat(finals.get(0).occurrences()).isEqualTo(1);
@@ -173,8 +173,25 @@ class SeriesCacheTests {
 		SeriesCache.Write beat = cache.heartbeat().get(0);
 		observe(cache, occurrence("series", T0.plusSeconds(10)));
 		assertThat(cache.flush()).extracting(SeriesCache.Write::count).containsExactly(4);
-		cache.notWritten(beat);
+		assertThat(cache.notWritten(beat)).isTrue();
 		assertThat(cache.flush()).as("count 4 was submitted after the heartbeat").isEmpty();
+	}
+
+	/** The series was forgotten while its heartbeat failed (evicted, handed over): nothing will write them. */
+	@Test
+	void aFailedHeartbeatOfAForgottenSeriesSaysItsOccurrencesAreLost() {
+		SeriesCache cache = new SeriesCache(1);
+		observeTimes(cache, "series", T0, 3);
+		SeriesCache.Write beat = cache.heartbeat().get(0);
+		assertThat(observe(cache, occurrence("other", T0.plusSeconds(5))).evicted()).as("its count was submitted")
+			.isNull();
+		assertThat(cache.notWritten(beat)).isFalse();
+
+		SeriesCache handedOver = new SeriesCache(10);
+		observeTimes(handedOver, "series", T0, 3);
+		SeriesCache.Write beat2 = handedOver.heartbeat().get(0);
+		assertThat(handedOver.handOver()).as("the heartbeat carries them").isEmpty();
+		assertThat(handedOver.notWritten(beat2)).isFalse();
 	}
 
 	@Test

@@ -90,12 +90,7 @@ class StreamWriterTests {
 		}
 
 		@Override
-		public CoreV1Event withoutPatch(TestWrite write) {
-			throw new AssertionError("not on the stream path");
-		}
-
-		@Override
-		public CoreV1Event fresh(TestWrite write) {
+		public CoreV1Event own(TestWrite write) {
 			throw new AssertionError("not on the stream path");
 		}
 

@@ -477,9 +477,9 @@ public final class RecorderStats {
 	}
 
 	/**
-	 * One subscriber's queue. A sink has no subscriber queue (it runs on the distribution thread): for a sink,
-	 * depth, capacity and drops are those of its writer threads' queues together, and the policy is {@code wait}
-	 * (the distribution thread waits for room).
+	 * One subscriber's queue. A sink has no subscriber queue (its step runs on the distribution thread): for a sink,
+	 * depth, capacity and drops are those of its backlog (its writer threads' queues together), and the policy is
+	 * {@code drop} (a full backlog drops the write for that sink alone; nothing waits).
 	 * @param name its name
 	 * @param depth events waiting
 	 * @param capacity the most events that can wait

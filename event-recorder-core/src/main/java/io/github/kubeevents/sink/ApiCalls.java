@@ -30,7 +30,10 @@ import okhttp3.Response;
  *
  * <p>Requests are built once per write with the generated API (so the client's authentication, base path and
  * default headers apply as usual) and sent on the client's OkHttp client with TCP_NODELAY (OkHttp leaves Nagle's
- * algorithm on, which can stall a small request behind the previous one's). Answers are read to the end and
+ * algorithm on, which can stall a small request behind the previous one's); a CREATE is never repeated by OkHttp
+ * itself (its {@code retryOnConnectionFailure} repeats a POST whose connection failed after it was sent, unseen: the
+ * recorder's own retry then met an AlreadyExists it could not tell from another's Event; it repeats it knowingly).
+ * Answers are read to the end and
  * parsed leniently, like client-go's decoder: the generated models' strict parsing would turn a successful write
  * into an "unexpected response" (and a retry, and a duplicate) as soon as a newer API server adds a field to
  * Event; it also builds a JSON tree of the whole body first, managedFields included.
@@ -53,6 +56,9 @@ final class ApiCalls {
 
 	private final OkHttpClient httpClient;
 
+	/** {@link #httpClient} without OkHttp's own repeat of a request whose connection failed, for CREATEs. */
+	private final OkHttpClient createClient;
+
 	private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean aborted;
@@ -62,6 +68,7 @@ final class ApiCalls {
 		this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
 		OkHttpClient client = apiClient.getHttpClient();
 		this.httpClient = client.newBuilder().socketFactory(new NoDelaySocketFactory(client.socketFactory())).build();
+		this.createClient = this.httpClient.newBuilder().retryOnConnectionFailure(false).build();
 	}
 
 	ApiClient apiClient() {
@@ -93,7 +100,7 @@ final class ApiCalls {
 		if (this.aborted) {
 			throw new ApiException(new IOException("sink aborted by the shutdown deadline"));
 		}
-		Call call = this.httpClient.newCall(request);
+		Call call = ("POST".equals(request.method()) ? this.createClient : this.httpClient).newCall(request);
 		if (!this.requestTimeout.isZero()) {
 			call.timeout().timeout(this.requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
 		}

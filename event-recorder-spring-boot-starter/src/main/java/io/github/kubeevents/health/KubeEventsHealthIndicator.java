@@ -2,6 +2,7 @@ package io.github.kubeevents.health;
 
 import java.net.URI;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -24,10 +25,11 @@ import org.springframework.boot.health.contributor.Status;
  * expected refusals such as 409 AlreadyExists and namespaces that are gone not counted), any failed attempt before
  * the first written event, or a write given up after its retries (counted as {@code retries_exhausted}) since the
  * last written event; back to UP at the next written event. Its description names the failure and the API server,
- * {@code lastFailure} the details. Also while RBAC is known to refuse a verb on the API written (the access probe's
- * answer of the last 5 minutes, at startup for the recorder's own namespace and after a refusal), so repeats are
- * written as new Events ({@code written_without_patch}) or events are refused; the description then names the
- * missing verbs. The status is not in Spring Boot's default status order, so it shows here without changing the
+ * {@code lastFailure} the details. Also while RBAC is known to refuse {@code create} or {@code patch} on the API
+ * written (the access probe's answer of the last 5 minutes, at startup for the recorder's own namespace and after a
+ * refusal), so repeats are written as new Events ({@code written_without_patch}) or events are refused; the
+ * description then names the missing verbs (a refused {@code get} only makes deterministic names fall back: listed
+ * in {@code missingAccess}, not a degradation). The status is not in Spring Boot's default status order, so it shows here without changing the
  * aggregate status or readiness (a restart does not bring an API server back, so it is not {@code DOWN}); to let
  * it count, add it to the order, e.g.
  * {@code management.endpoint.health.status.order=down,out-of-service,degraded,up,unknown}, and map it with
@@ -177,10 +179,16 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 					+ stats.failedInARow() + " failed attempt(s) in a row, the last one " + failure.result() + "): "
 					+ failure.error() + "; see lastFailure");
 		}
-		if (!stats.missingAccess().isEmpty()) {
+		// a refused get only costs deterministic names their fallback: events are written, so it is not a degradation
+		List<RecorderStats.MissingAccess> writeVerbs = stats.missingAccess()
+			.stream()
+			.filter((missing) -> !"get".equals(missing.verb()))
+			.toList();
+		if (!writeVerbs.isEmpty()) {
 			return new Status(DEGRADED_CODE, "RBAC refuses the recorder "
-					+ String.join(", ", stats.missingAccess().stream().map(RecorderStats.MissingAccess::describe).toList())
-					+ (refusesCreate(stats) ? ": events are refused (rejected_by_server)"
+					+ String.join(", ", writeVerbs.stream().map(RecorderStats.MissingAccess::describe).toList())
+					+ (writeVerbs.stream().anyMatch((missing) -> "create".equals(missing.verb()))
+							? ": events are refused (rejected_by_server)"
 							: ": repeats are written as new Events (written_without_patch)")
 					+ "; see missingAccess");
 		}
@@ -194,10 +202,6 @@ public final class KubeEventsHealthIndicator extends AbstractHealthIndicator {
 	private boolean failing(RecorderStats stats, RecorderStats.Failure failure) {
 		long written = stats.writes().created() + stats.writes().patched();
 		return stats.failedInARow() >= this.failuresInARow || written == 0 || failure.givenUp();
-	}
-
-	private static boolean refusesCreate(RecorderStats stats) {
-		return stats.missingAccess().stream().anyMatch((missing) -> "create".equals(missing.verb()));
 	}
 
 	/** The failing server as host:port, from its URL; the URL itself when it has no host. */
