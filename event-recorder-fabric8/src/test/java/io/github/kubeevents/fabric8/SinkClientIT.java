@@ -260,7 +260,7 @@ abstract class SinkClientIT {
 			.containsExactlyInAnyOrder("a FailedCreate", "b Created");
 		assertThat(sink().api()).isEqualTo("core/v1");
 		assertThat(sink().apiReason()).startsWith("auto: switched from events.k8s.io/v1, which RBAC refuses (HTTP 403")
-			.endsWith("core/v1 Events are allowed (core/v1 allows create, patch)");
+			.endsWith("); core/v1 allows create and patch");
 		assertThat(this.broadcaster.stats().totalDropped()).isZero();
 	}
 

@@ -105,7 +105,7 @@ class SampleApplicationTests {
 	void runsWithTheLibrarysDefaults() {
 		assertThat(this.properties).isEqualTo(new KubeEventsProperties(true, null, null, true, Duration.ofSeconds(10),
 				DataSize.ofMegabytes(1), new KubeEventsProperties.Kubeconfig(false),
-				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 1000, 4096,
+				new KubeEventsProperties.Sink(SinkMode.AUTO, "auto", Duration.ofSeconds(5), 4, 20_000, 4096,
 						new KubeEventsProperties.RateLimit(null, 10),
 						new KubeEventsProperties.Retry(12, Duration.ofSeconds(10)), SinkClient.AUTO, false, "readers"),
 				new KubeEventsProperties.Queue(10000, 10000, Subscription.FullQueuePolicy.DROP),
