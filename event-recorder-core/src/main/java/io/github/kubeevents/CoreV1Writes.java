@@ -5,7 +5,6 @@ import java.util.Map;
 import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,17 +33,13 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1SinkSubscriber.Writ
 		return write.result().event();
 	}
 
+	/** A copy of the correlated Event with {@code count}, its resourceVersion cleared. */
 	@Override
-	public EventSink.CountPatch patch(CoreV1SinkSubscriber.Write write) {
-		return shaped(write.result().patch(), write.recorded());
-	}
-
-	/** The correlated Event (its resourceVersion cleared), first or again: the same body. */
-	@Override
-	public CoreV1Event created(CoreV1SinkSubscriber.Write write, boolean again) {
-		CoreV1Event event = write.result().event();
-		event.getMetadata().setResourceVersion(null);
-		return shaped(event, write.recorded());
+	public CoreV1Event created(CoreV1SinkSubscriber.Write write, int count) {
+		CoreV1Event created = CoreV1Events.copy(write.result().event());
+		created.getMetadata().setResourceVersion(null);
+		created.setCount(count);
+		return shaped(created, write.recorded());
 	}
 
 	/**
@@ -65,15 +60,7 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1SinkSubscriber.Writ
 	}
 
 	@Override
-	public CoreV1Event streamCreated(CoreV1SinkSubscriber.Write write, int count) {
-		CoreV1Event created = CoreV1Events.copy(write.result().event());
-		created.getMetadata().setResourceVersion(null);
-		created.setCount(count);
-		return shaped(created, write.recorded());
-	}
-
-	@Override
-	public EventSink.CountPatch streamPatch(CoreV1SinkSubscriber.Write write, int count, String resourceVersion) {
+	public EventSink.CountPatch patch(CoreV1SinkSubscriber.Write write, int count, @Nullable String resourceVersion) {
 		CoreV1Event event = write.result().event();
 		return shaped(new EventSink.CountPatch(count, event.getLastTimestamp(), event.getMessage(), resourceVersion),
 				write.recorded());
@@ -84,16 +71,12 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1SinkSubscriber.Writ
 		return (answer.getCount() != null) ? answer.getCount() : 1;
 	}
 
-	/** A CREATE body of {@code event} in the sink's shape, annotated (a copy when it changes). */
+	/** A CREATE body in the sink's shape, annotated; {@code event} is the body's own copy. */
 	private CoreV1Event shaped(CoreV1Event event, RecordedEvent recorded) {
 		CoreV1Event shaped = (this.shape == EventShape.READERS)
 				? ReadersShape.create(event, recorded.timestamp(), recorded.action()) : event;
-		if (this.traceAnnotation == null) {
-			return shaped;
-		}
-		V1ObjectMeta metadata = shaped.getMetadata();
-		V1ObjectMeta annotated = this.traceAnnotation.annotate(metadata, recorded);
-		return (annotated == metadata) ? shaped : CoreV1Events.copy(shaped).metadata(annotated);
+		return (this.traceAnnotation == null) ? shaped
+				: shaped.metadata(this.traceAnnotation.annotate(shaped.getMetadata(), recorded));
 	}
 
 	/** A count PATCH in the sink's shape, annotated. */

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * {@link EventNaming#confirm}) or the server refuses a read, the write's new occurrences become an Event of their own
  * under client-go's name (not counted as {@code written_without_patch}). An AlreadyExists answering a CREATE whose
  * earlier attempt in the same write failed after the server may have stored it (a timeout, a lost connection, a 5xx:
- * {@link WriteAttempts.Context#isLostCreate}) is that attempt's Event: written, where client-go drops it; any other
+ * {@link WriteContext#isLostCreate}) is that attempt's Event: written, where client-go drops it; any other
  * AlreadyExists is refused, as client-go's.
  *
  * <p>Thread-safe: the sink's writer threads write concurrently (one object's writes on one thread).
@@ -42,11 +42,11 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 		/** The Event the write is about: its name and namespace address a PATCH or a read. */
 		E event(W write);
 
-		/** The CREATE of a first occurrence, or ({@code again}) of a repeat whose Event the server no longer has. */
-		E created(W write, boolean again);
-
-		/** The PATCH of a repeat. */
-		P patch(W write);
+		/**
+		 * The CREATE of the write's Event with {@code count} occurrences: a first occurrence, a repeat whose Event the
+		 * server no longer has, or the stream's Event.
+		 */
+		E created(W write, int count);
 
 		/**
 		 * The write's new occurrences as an Event of their own under client-go's name (a repeat where RBAC refuses
@@ -54,10 +54,8 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 		 */
 		@Nullable E own(W write);
 
-		/** The stream's Event with {@code count} occurrences; its count PATCH to {@code count}, if unchanged since. */
-		E streamCreated(W write, int count);
-
-		P streamPatch(W write, int count, String resourceVersion);
+		/** The count PATCH of a repeat: to {@code count}, on the stream path only if unchanged since its version. */
+		P patch(W write, int count, @Nullable String resourceVersion);
 
 		/** The count of an Event the server answered (events.k8s.io/v1: its series count, 1 without a series). */
 		int count(E answer);
@@ -115,12 +113,12 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 	}
 
 	@Override
-	public Written<E> write(W write, WriteAttempts.Context context) throws EventSinkException {
+	public Written<E> write(W write, WriteContext context) throws EventSinkException {
 		if (write.stream()) {
 			return writeOnStream(write, context);
 		}
 		if (!write.repeat()) {
-			return new Written<>(createOwn(this.bodies.created(write, false), context), false);
+			return new Written<>(createOwn(this.bodies.created(write, write.localCount()), context), false);
 		}
 		E event = this.bodies.event(write);
 		String namespace = event.getMetadata().getNamespace();
@@ -128,7 +126,7 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 			return createWithoutPatch(write, context);
 		}
 		try {
-			return new Written<>(this.requests.patch(context, event, this.bodies.patch(write)), false);
+			return new Written<>(this.requests.patch(context, event, this.bodies.patch(write, write.localCount(), null)), false);
 		}
 		catch (EventSinkException ex) {
 			if (withoutPatch(namespace, ex)) {
@@ -141,7 +139,7 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 					event.getMetadata().getName());
 		}
 		try {
-			return new Written<>(this.requests.create(context, this.bodies.created(write, true)), false);
+			return new Written<>(this.requests.create(context, this.bodies.created(write, write.localCount())), false);
 		}
 		catch (EventSinkException ex) {
 			// tools/events retries it (the Event appeared meanwhile), tools/record refuses it
@@ -154,7 +152,7 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 	}
 
 	/** The deterministic-names write: onto whatever the server has under the stream's name. */
-	private Written<E> writeOnStream(W write, WriteAttempts.Context context) throws EventSinkException {
+	private Written<E> writeOnStream(W write, WriteContext context) throws EventSinkException {
 		V1ObjectMeta metadata = this.bodies.event(write).getMetadata();
 		String namespace = metadata.getNamespace();
 		if (this.naming.confirm(this.api, namespace)) {
@@ -183,7 +181,7 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 	}
 
 	/** A CREATE of the write's own Event: an AlreadyExists after its lost CREATE is that CREATE's Event. */
-	private E createOwn(E body, WriteAttempts.Context context) throws EventSinkException {
+	private E createOwn(E body, WriteContext context) throws EventSinkException {
 		try {
 			return this.requests.create(context, body);
 		}
@@ -219,7 +217,7 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 				&& (this.apiFallback == null || this.apiFallback.keepsWithoutPatch(namespace));
 	}
 
-	private Written<E> createWithoutPatch(W write, WriteAttempts.Context context) throws EventSinkException {
+	private Written<E> createWithoutPatch(W write, WriteContext context) throws EventSinkException {
 		E body = this.bodies.own(write);
 		if (body == null) {
 			return new Written<>(null, false);

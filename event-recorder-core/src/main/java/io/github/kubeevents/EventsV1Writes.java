@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * sink's {@link EventWriter}, with the {@code traceparent} annotation when that is on: a first occurrence as a
  * CREATE without a series; a later write as a series PATCH, or the Event created anew with its series when the
  * server no longer has it; the occurrences a write newly carries as a new Event of their own where RBAC refuses
- * {@code patch} or the stream path cannot write (with a series of those occurrences alone when two or more, so the Events on the server add up to
- * every occurrence); on the stream path, the stream's Event with {@code series.count} the server's count plus the
+ * {@code patch} or the stream path cannot write (with a series of those occurrences alone when two or more, so the
+ * Events on the server add up to every occurrence); on the stream path, the stream's Event with {@code series.count} the server's count plus the
  * write's new occurrences (a first occurrence that finds an Event without a series starts one at 2).
  *
  * <p>Immutable and thread-safe.
@@ -34,16 +34,10 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 		return write.created();
 	}
 
-	/** A first occurrence without a series; again (the server no longer has it), with its series. */
+	/** The series' Event with a series of {@code count} (none for 1: a first occurrence). */
 	@Override
-	public EventsV1Event created(SeriesCache.Write write, boolean again) {
-		return annotated(copyWithSeries(write.created(), again ? series(write.count(), write) : null),
-				write.recorded());
-	}
-
-	@Override
-	public EventsV1Sink.SeriesPatch patch(SeriesCache.Write write) {
-		return streamPatch(write, write.count(), null);
+	public EventsV1Event created(SeriesCache.Write write, int count) {
+		return copy(write, count, write.created().getMetadata().getName());
 	}
 
 	@Override
@@ -57,12 +51,7 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 	}
 
 	@Override
-	public EventsV1Event streamCreated(SeriesCache.Write write, int count) {
-		return copy(write, count, write.created().getMetadata().getName());
-	}
-
-	@Override
-	public EventsV1Sink.SeriesPatch streamPatch(SeriesCache.Write write, int count, @Nullable String resourceVersion) {
+	public EventsV1Sink.SeriesPatch patch(SeriesCache.Write write, int count, @Nullable String resourceVersion) {
 		return new EventsV1Sink.SeriesPatch(count, write.lastObserved(), resourceVersion,
 				(this.traceAnnotation != null) ? this.traceAnnotation.of(write.recorded()) : Map.of());
 	}
@@ -80,30 +69,18 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 				: new EventsV1EventSeries().count(count).lastObservedTime(EventsV1Events.microTime(write.lastObserved()));
 	}
 
-	/** The series' Event with a series of {@code count} (none below 2), under {@code name}, with metadata of its own. */
+	/**
+	 * The series' Event with a series of {@code count} (none below 2), under {@code name}, with metadata of its own
+	 * (the cached Event is shared) and the {@code traceparent} annotation when that is on.
+	 */
 	private EventsV1Event copy(SeriesCache.Write write, int count, String name) {
-		V1ObjectMeta metadata = write.created().getMetadata();
-		EventsV1Event event = copyWithSeries(write.created(), series(count, write))
-			.metadata(new V1ObjectMeta().name(name)
-				.namespace(metadata.getNamespace())
-				.annotations((metadata.getAnnotations() != null) ? new LinkedHashMap<>(metadata.getAnnotations())
-						: null));
-		return annotated(event, write.recorded());
-	}
-
-	/** {@code event} with the {@code traceparent} annotation of {@code recorded} when that is on. */
-	private EventsV1Event annotated(EventsV1Event event, RecordedEvent recorded) {
-		if (this.traceAnnotation == null) {
-			return event;
-		}
-		V1ObjectMeta metadata = event.getMetadata();
-		V1ObjectMeta annotated = this.traceAnnotation.annotate(metadata, recorded);
-		// copyWithSeries shares the cached Event's metadata: the body gets its own
-		return (annotated == metadata) ? event : copyWithSeries(event, event.getSeries()).metadata(annotated);
-	}
-
-	private static EventsV1Event copyWithSeries(EventsV1Event created, @Nullable EventsV1EventSeries series) {
-		return new EventsV1Event().metadata(created.getMetadata())
+		EventsV1Event created = write.created();
+		V1ObjectMeta metadata = new V1ObjectMeta().name(name)
+			.namespace(created.getMetadata().getNamespace())
+			.annotations((created.getMetadata().getAnnotations() != null)
+					? new LinkedHashMap<>(created.getMetadata().getAnnotations()) : null);
+		return new EventsV1Event()
+			.metadata((this.traceAnnotation != null) ? this.traceAnnotation.annotate(metadata, write.recorded()) : metadata)
 			.eventTime(created.getEventTime())
 			.reportingController(created.getReportingController())
 			.reportingInstance(created.getReportingInstance())
@@ -113,7 +90,7 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 			.related(created.getRelated())
 			.note(created.getNote())
 			.type(created.getType())
-			.series(series);
+			.series(series(count, write));
 	}
 
 }

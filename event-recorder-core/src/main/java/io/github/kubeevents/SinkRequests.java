@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * recorded ({@link TraceContext#startRequest}), so the HTTP span is a child of the caller's.</li>
  * <li><b>Stop.</b> Once the run stops ({@link SinkRun#stopping()}) no wait is begun and one in progress ends.</li>
  * </ul>
- * What one write's requests share travels in its {@link WriteAttempts.Context}: the occurrence whose trace context
+ * What one write's requests share travels in its {@link WriteContext}: the occurrence whose trace context
  * they run in, and the verb of the request the server refused.
  *
  * <p>Thread-safe: the sink's writer threads make requests concurrently.
@@ -68,9 +68,6 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 	/** {@link System#nanoTime()}, or a test's ticker: times requests and Retry-After holds. */
 	private final LongSupplier nanoTime;
 
-	/** Whether events carry trace context (else no request starts a span). */
-	private final boolean tracing;
-
 	private final LongAdder created = new LongAdder();
 
 	private final LongAdder patched = new LongAdder();
@@ -95,27 +92,21 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 		this.run = run;
 		this.health = health;
 		this.nanoTime = settings.nanoTime();
-		this.tracing = settings.tracing();
 		this.holdUntilNanos = new AtomicLong(this.nanoTime.getAsLong());
 	}
 
-	/** Whether events carry trace context: each request of a write then runs in its occurrence's. */
-	boolean tracing() {
-		return this.tracing;
-	}
-
 	/** Creates {@code body}. */
-	E create(WriteAttempts.Context context, E body) throws EventSinkException {
+	E create(WriteContext context, E body) throws EventSinkException {
 		return send(context, "create", body, null, null, null);
 	}
 
 	/** Patches {@code event} with {@code patch}. */
-	E patch(WriteAttempts.Context context, E event, P patch) throws EventSinkException {
+	E patch(WriteContext context, E event, P patch) throws EventSinkException {
 		return send(context, "patch", event, patch, null, null);
 	}
 
 	/** Reads an Event (deterministic names): timed, but not counted as a write. */
-	E get(WriteAttempts.Context context, String namespace, String name) throws EventSinkException {
+	E get(WriteContext context, String namespace, String name) throws EventSinkException {
 		return send(context, "get", null, null, namespace, name);
 	}
 
@@ -125,7 +116,7 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 		this.health.written();
 	}
 
-	private E send(WriteAttempts.Context context, String verb, @Nullable E event, @Nullable P patch,
+	private E send(WriteContext context, String verb, @Nullable E event, @Nullable P patch,
 			@Nullable String namespace, @Nullable String name) throws EventSinkException {
 		awaitHold();
 		for (int repeat = 0;; repeat++) {
@@ -188,7 +179,7 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 		}
 	}
 
-	private static EventSinkException failed(WriteAttempts.Context context, String verb, EventSinkException ex) {
+	private static EventSinkException failed(WriteContext context, String verb, EventSinkException ex) {
 		context.failed(ex, verb);
 		return ex;
 	}
@@ -197,7 +188,7 @@ final class SinkRequests<E extends KubernetesObject, P extends Sink.Patch> {
 	 * Marks a CREATE that failed after the server may have stored it (a timeout, a lost connection, an answer not
 	 * read, a 5xx), not one it refused or throttled: an AlreadyExists of a later attempt is then this write's own.
 	 */
-	private static void mayHaveStored(WriteAttempts.Context context, @Nullable KubernetesObject created,
+	private static void mayHaveStored(WriteContext context, @Nullable KubernetesObject created,
 			EventSinkException ex) {
 		if (created != null && !ex.isTooManyRequests() && ex.kind() != EventSinkException.Kind.REQUEST_CONSTRUCTION
 				&& (ex.kind() != EventSinkException.Kind.HTTP_STATUS || ex.statusCode() >= 500)) {

@@ -20,7 +20,7 @@ interface SinkWrite {
 	/** Whether the write repeats an Event written before (a PATCH), rather than creating one. */
 	boolean repeat();
 
-	/** The stream path: the write's count in the local correlator or series cache. */
+	/** The write's count in the local correlator or series cache: what its CREATE or PATCH writes. */
 	int localCount();
 
 	/** The stream path: the occurrences it carries where this process has not written its stream. */

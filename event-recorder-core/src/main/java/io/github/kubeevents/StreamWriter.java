@@ -161,7 +161,7 @@ final class StreamWriter<W extends SinkWrite, E extends KubernetesObject, P exte
 	 * @throws EventSinkException a failure the recorder classifies as usual (retried or counted), or the last 409
 	 * after {@value #MAX_REREADS} re-reads when no more streams can carry occurrences
 	 */
-	Result<E> write(String stream, W write, WriteAttempts.Context context) throws EventSinkException {
+	Result<E> write(String stream, W write, WriteContext context) throws EventSinkException {
 		return write(stream, write.localCount(), write.occurrencesIfUnknown(), write, context, MAX_REREADS);
 	}
 
@@ -170,7 +170,7 @@ final class StreamWriter<W extends SinkWrite, E extends KubernetesObject, P exte
 	 * {@value #MAX_REREADS_AT_STOP} re-reads; nothing when a write since has carried it already.
 	 * @return what the server answered, or {@link Result#carried()} when it lost the race again
 	 */
-	Result<E> writeCarried(Carried<W> carried, WriteAttempts.Context context) throws EventSinkException {
+	Result<E> writeCarried(Carried<W> carried, WriteContext context) throws EventSinkException {
 		if (this.carried.get(carried.stream()) == null) {
 			return new Result<>(null, false);
 		}
@@ -188,7 +188,7 @@ final class StreamWriter<W extends SinkWrite, E extends KubernetesObject, P exte
 	}
 
 	private Result<E> write(String stream, int localCount, int occurrencesIfUnknown, W write,
-			WriteAttempts.Context context, int maxRereads) throws EventSinkException {
+			WriteContext context, int maxRereads) throws EventSinkException {
 		Known last = this.known.getIfPresent(stream);
 		Carried<W> held = this.carried.get(stream);
 		int occurrences = ((last != null && localCount > last.localCount()) ? localCount - last.localCount()
@@ -202,14 +202,14 @@ final class StreamWriter<W extends SinkWrite, E extends KubernetesObject, P exte
 			try {
 				E answer;
 				if (creating) {
-					answer = this.requests.create(context, this.bodies.streamCreated(write, Math.max(1, count)));
+					answer = this.requests.create(context, this.bodies.created(write, Math.max(1, count)));
 				}
 				else if (count < this.minimumPatchCount) {
 					return new Result<>(null, false);
 				}
 				else {
 					answer = this.requests.patch(context, this.bodies.event(write),
-							this.bodies.streamPatch(write, count, resourceVersion));
+							this.bodies.patch(write, count, resourceVersion));
 				}
 				remember(stream, answer, localCount);
 				if (held != null) {

@@ -17,7 +17,7 @@ import org.slf4j.event.Level;
 /**
  * The retry loop of one sink's writes, for both APIs: client-go's {@code recordToSink} / {@code attemptRecording}
  * and its error classes. A write's requests are its writer's ({@link Writer}, through the sink's
- * {@link SinkRequests}); this class attempts them until one succeeds, is refused, or the retry policy's attempts are
+ * {@link SinkRequests}, sharing a {@link WriteContext}); this class attempts them until one succeeds, is refused, or the retry policy's attempts are
  * used up, waiting before each retry by the rule of its API ({@link RetryPolicy#recordDelay},
  * {@link RetryPolicy#eventsV1Delay}); a stop ({@link SinkRun#stopping()}) leaves each pending write its current
  * attempt (client-go's rule after {@code Shutdown}). Retryable (a transport failure, an unexpected answer, a server
@@ -32,58 +32,11 @@ import org.slf4j.event.Level;
  */
 final class WriteAttempts {
 
-	/**
-	 * One write's requests across its attempts: the occurrence whose trace context they run in, the verb of the one
-	 * that failed last, and the name of a CREATE that failed after the server may have stored it. Not thread-safe:
-	 * one write's requests run on one thread, one after the other.
-	 */
-	static final class Context {
-
-		private final @Nullable RecordedEvent traced;
-
-		private @Nullable EventSinkException failure;
-
-		private String failedVerb = "create";
-
-		private @Nullable String lostCreate;
-
-		Context(@Nullable RecordedEvent traced) {
-			this.traced = traced;
-		}
-
-		/** The occurrence whose trace context the requests run in, or {@code null}. */
-		@Nullable RecordedEvent traced() {
-			return this.traced;
-		}
-
-		/** A request of the write failed with {@code ex}. */
-		void failed(EventSinkException ex, String verb) {
-			this.failure = ex;
-			this.failedVerb = verb;
-		}
-
-		/** A CREATE of {@code name} failed, and the server may have stored it (its answer may be what was lost). */
-		void lostCreate(String name) {
-			this.lostCreate = name;
-		}
-
-		/** Whether an earlier CREATE of {@code name} of this write failed after the server may have stored it. */
-		boolean isLostCreate(@Nullable String name) {
-			return name != null && name.equals(this.lostCreate);
-		}
-
-		/** The verb of the request that failed with {@code ex}; {@code create} for a failure no request threw. */
-		String verbOf(EventSinkException ex) {
-			return (ex == this.failure) ? this.failedVerb : "create";
-		}
-
-	}
-
 	/** The requests of one attempt of a write {@code W}, answering {@code R} when it wrote. */
 	@FunctionalInterface
 	interface Writer<W, R> {
 
-		R write(W write, Context context) throws EventSinkException;
+		R write(W write, WriteContext context) throws EventSinkException;
 
 	}
 
@@ -135,6 +88,9 @@ final class WriteAttempts {
 
 	private final SinkRun<?, ?> run;
 
+	/** Whether events carry trace context: each request of a write then runs in its occurrence's. */
+	private final boolean tracing;
+
 	private final LongAdder retried = new LongAdder();
 
 	private final LongAdder failed = new LongAdder();
@@ -157,6 +113,7 @@ final class WriteAttempts {
 		this.counters = counters;
 		this.requests = requests;
 		this.run = run;
+		this.tracing = settings.tracing();
 	}
 
 	/**
@@ -179,7 +136,7 @@ final class WriteAttempts {
 
 	private <W, R> Outcome<R> run(W write, RecordedEvent recorded, int occurrences, Writer<W, R> writer,
 			int maxAttempts, boolean counted) {
-		Context context = new Context((this.requests.tracing() && recorded.traceContext() != null) ? recorded : null);
+		WriteContext context = new WriteContext((this.tracing && recorded.traceContext() != null) ? recorded : null);
 		for (int n = 1;; n++) {
 			R answer;
 			try {

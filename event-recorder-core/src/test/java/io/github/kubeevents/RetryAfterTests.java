@@ -62,7 +62,7 @@ class RetryAfterTests {
 	}
 
 	private CoreV1Event create(SinkRun<CoreV1Event, EventSink.CountPatch> run) throws EventSinkException {
-		return run.requests().create(new WriteAttempts.Context(null), event());
+		return run.requests().create(new WriteContext(null), event());
 	}
 
 	private static CoreV1Event event() {
@@ -86,7 +86,7 @@ class RetryAfterTests {
 	@Test
 	void patchIsRepeatedToo() throws Exception {
 		this.server.answer(new StubApiServer.Answer(429, "1"), new StubApiServer.Answer(200, null));
-		attempts().requests().patch(new WriteAttempts.Context(null), event(),
+		attempts().requests().patch(new WriteContext(null), event(),
 				new EventSink.CountPatch(2, OffsetDateTime.parse("2026-11-30T12:00:00Z"), "m"));
 		assertThat(requests()).containsExactly("PATCH /api/v1/namespaces/ns/events/name",
 				"PATCH /api/v1/namespaces/ns/events/name");

@@ -80,27 +80,17 @@ class StreamWriterTests {
 		}
 
 		@Override
-		public CoreV1Event created(TestWrite write, boolean again) {
-			throw new AssertionError("not on the stream path");
-		}
-
-		@Override
-		public EventSink.CountPatch patch(TestWrite write) {
-			throw new AssertionError("not on the stream path");
-		}
-
-		@Override
 		public CoreV1Event own(TestWrite write) {
 			throw new AssertionError("not on the stream path");
 		}
 
 		@Override
-		public CoreV1Event streamCreated(TestWrite write, int count) {
+		public CoreV1Event created(TestWrite write, int count) {
 			return StreamWriterTests.event().count(count);
 		}
 
 		@Override
-		public EventSink.CountPatch streamPatch(TestWrite write, int count, String resourceVersion) {
+		public EventSink.CountPatch patch(TestWrite write, int count, String resourceVersion) {
 			return new EventSink.CountPatch(count, NOW, "Back-off", resourceVersion);
 		}
 
@@ -150,13 +140,13 @@ class StreamWriterTests {
 			int localCount, int occurrencesIfUnknown, Ops ops) throws EventSinkException {
 		this.current = ops;
 		return writer.write("shop/web-0.stream", new TestWrite(ops, localCount, occurrencesIfUnknown),
-				new WriteAttempts.Context(null));
+				new WriteContext(null));
 	}
 
 	private StreamWriter.Result<CoreV1Event> writeCarried(StreamWriter.Carried<TestWrite> carried)
 			throws EventSinkException {
 		this.current = carried.write().ops();
-		return this.writer.writeCarried(carried, new WriteAttempts.Context(null));
+		return this.writer.writeCarried(carried, new WriteContext(null));
 	}
 
 	private void pause(Duration delay) {
@@ -486,9 +476,9 @@ class StreamWriterTests {
 	}
 
 	/** The context of a write whose requests {@code ops} does. */
-	private WriteAttempts.Context context(Ops ops) {
+	private WriteContext context(Ops ops) {
 		this.current = ops;
-		return new WriteAttempts.Context(null);
+		return new WriteContext(null);
 	}
 
 	/** Operations whose create answers AlreadyExists and whose read fails with {@code failure}. */
