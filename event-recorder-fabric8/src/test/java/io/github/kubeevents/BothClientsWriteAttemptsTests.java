@@ -107,7 +107,7 @@ class BothClientsWriteAttemptsTests {
 	void throttledRequestIsRepeatedAfterTheServersDelay(String client) throws Exception {
 		Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
 		this.server.answer(new StubApiServer.Answer(429, "2"), new StubApiServer.Answer(503, "1"));
-		CoreV1Event stored = run(RetryPolicy.defaults(), sink).requests().create(new WriteAttempts.Context(null), event());
+		CoreV1Event stored = run(RetryPolicy.defaults(), sink).requests().create(new WriteContext(null), event());
 		assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
 		assertThat(requests()).containsExactly("POST /api/v1/namespaces/ns/events", "POST /api/v1/namespaces/ns/events",
 				"POST /api/v1/namespaces/ns/events");
@@ -122,7 +122,7 @@ class BothClientsWriteAttemptsTests {
 			this.server.answer(new StubApiServer.Answer(429, "1"));
 		}
 		EventSinkException failure = catchThrowableOfType(EventSinkException.class,
-				() -> run(RetryPolicy.defaults(), sink).requests().create(new WriteAttempts.Context(null), event()));
+				() -> run(RetryPolicy.defaults(), sink).requests().create(new WriteContext(null), event()));
 		assertThat(failure.kind()).isEqualTo(EventSinkException.Kind.UNAVAILABLE);
 		assertThat(requests()).hasSize(11);
 		assertThat(this.sleeps).hasSize(10).containsOnly(Duration.ofSeconds(1));
