@@ -55,16 +55,17 @@ public final class Fabric8EventsClient implements EventsClient {
 		return new Fabric8EventsClient(Objects.requireNonNull(client, "client"));
 	}
 
-	/**
-	 * A new core/v1 sink over the client.
-	 * @param requestTimeout the time limit of one request; {@link Duration#ZERO} for none of the recorder's
-	 * @return the sink
-	 */
+	/** The client's master URL: failures in health and stats name it. */
 	@Override
 	public String server() {
 		return String.valueOf(this.client.getMasterUrl());
 	}
 
+	/**
+	 * A new core/v1 sink over the client.
+	 * @param requestTimeout the time limit of one request; {@link Duration#ZERO} for none of the recorder's
+	 * @return the sink
+	 */
 	@Override
 	public Sink<CoreV1Event, EventSink.CountPatch> coreV1Sink(Duration requestTimeout) {
 		return new Fabric8Sink<>(new Fabric8Requests(this.client, requestTimeout), Fabric8Sink.CORE_V1,
