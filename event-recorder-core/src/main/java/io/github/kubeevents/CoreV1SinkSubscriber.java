@@ -159,7 +159,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 	 */
 	private void submit(RecordedEvent recorded, CorrelationResult result, int occurrences, Instant first) {
 		this.run.writers().submit(recorded, new Write(recorded, result, occurrences, first,
-				this.streams && namedByStream(result.event()), result.isUpdate() && result.patch() != null));
+				this.streams && namedByStream(result.event()), result.patch() != null));
 	}
 
 	/**

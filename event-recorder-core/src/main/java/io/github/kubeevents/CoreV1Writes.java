@@ -5,6 +5,7 @@ import java.util.Map;
 import io.github.kubeevents.sink.EventShape;
 import io.github.kubeevents.sink.EventSink;
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  * correlated Event as a CREATE, its count PATCH for a repeat, in the sink's shape ({@link ReadersShape} for
  * {@link EventShape#READERS}) and with the {@code traceparent} annotation when that is on; a repeat written
  * without {@code patch}, or a write the stream path cannot make, as a new Event of its own ({@code count: 1} or the
- * coalesced occurrences, its own name and timestamps); on the stream path, the stream's Event with the server's count plus the write's occurrences.
+ * coalesced occurrences, its own name and timestamps); on the stream path, the stream's Event with the server's
+ * count plus the write's occurrences.
  *
  * <p>Immutable and thread-safe.
  */
@@ -33,12 +35,18 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1SinkSubscriber.Writ
 		return write.result().event();
 	}
 
-	/** A copy of the correlated Event with {@code count}, its resourceVersion cleared. */
+	/** The correlated Event itself (no copy per CREATE), its resourceVersion cleared. */
+	@Override
+	public CoreV1Event created(CoreV1SinkSubscriber.Write write) {
+		CoreV1Event event = write.result().event();
+		event.getMetadata().setResourceVersion(null);
+		return shaped(event, write.recorded());
+	}
+
 	@Override
 	public CoreV1Event created(CoreV1SinkSubscriber.Write write, int count) {
-		CoreV1Event created = CoreV1Events.copy(write.result().event());
+		CoreV1Event created = CoreV1Events.copy(write.result().event()).count(count);
 		created.getMetadata().setResourceVersion(null);
-		created.setCount(count);
 		return shaped(created, write.recorded());
 	}
 
@@ -71,12 +79,14 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1SinkSubscriber.Writ
 		return (answer.getCount() != null) ? answer.getCount() : 1;
 	}
 
-	/** A CREATE body in the sink's shape, annotated; {@code event} is the body's own copy. */
+	/** A CREATE body of {@code event} in the sink's shape, annotated (a copy then: the correlator's is shared). */
 	private CoreV1Event shaped(CoreV1Event event, RecordedEvent recorded) {
 		CoreV1Event shaped = (this.shape == EventShape.READERS)
 				? ReadersShape.create(event, recorded.timestamp(), recorded.action()) : event;
-		return (this.traceAnnotation == null) ? shaped
-				: shaped.metadata(this.traceAnnotation.annotate(shaped.getMetadata(), recorded));
+		V1ObjectMeta metadata = shaped.getMetadata();
+		V1ObjectMeta annotated = (this.traceAnnotation != null) ? this.traceAnnotation.annotate(metadata, recorded)
+				: metadata;
+		return (annotated == metadata) ? shaped : CoreV1Events.copy(shaped).metadata(annotated);
 	}
 
 	/** A count PATCH in the sink's shape, annotated. */

@@ -42,10 +42,12 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 		/** The Event the write is about: its name and namespace address a PATCH or a read. */
 		E event(W write);
 
-		/**
-		 * The CREATE of the write's Event with {@code count} occurrences: a first occurrence, a repeat whose Event the
-		 * server no longer has, or the stream's Event.
-		 */
+		/** The CREATE of a first occurrence, or of a repeat whose Event the server no longer has (its count). */
+		default E created(W write) {
+			return created(write, write.localCount());
+		}
+
+		/** The CREATE of the stream's Event with {@code count} occurrences. */
 		E created(W write, int count);
 
 		/**
@@ -118,19 +120,20 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 			return writeOnStream(write, context);
 		}
 		if (!write.repeat()) {
-			return new Written<>(createOwn(this.bodies.created(write, write.localCount()), context), false);
+			return new Written<>(createOwn(this.bodies.created(write), context), false);
 		}
 		E event = this.bodies.event(write);
 		String namespace = event.getMetadata().getNamespace();
 		if (withoutPatch(namespace, null)) {
-			return createWithoutPatch(write, context);
+			return writeOwn(write, context, true);
 		}
 		try {
-			return new Written<>(this.requests.patch(context, event, this.bodies.patch(write, write.localCount(), null)), false);
+			P patch = this.bodies.patch(write, write.localCount(), null);
+			return new Written<>(this.requests.patch(context, event, patch), false);
 		}
 		catch (EventSinkException ex) {
 			if (withoutPatch(namespace, ex)) {
-				return createWithoutPatch(write, context);
+				return writeOwn(write, context, true);
 			}
 			if (!ex.isNotFound()) {
 				throw ex;
@@ -139,15 +142,13 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 					event.getMetadata().getName());
 		}
 		try {
-			return new Written<>(this.requests.create(context, this.bodies.created(write, write.localCount())), false);
+			return new Written<>(this.requests.create(context, this.bodies.created(write)), false);
 		}
 		catch (EventSinkException ex) {
 			// tools/events retries it (the Event appeared meanwhile), tools/record refuses it
-			if (ex.isAlreadyExists() && this.api == EventsApi.EVENTS_V1) {
-				throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
-						"AlreadyExists while creating from a series: " + ex.getMessage(), ex);
-			}
-			throw ex;
+			boolean retried = ex.isAlreadyExists() && this.api == EventsApi.EVENTS_V1;
+			throw retried ? EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
+					"AlreadyExists while creating from a series: " + ex.getMessage(), ex) : ex;
 		}
 	}
 
@@ -157,7 +158,7 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 		String namespace = metadata.getNamespace();
 		if (this.naming.confirm(this.api, namespace)) {
 			if (write.repeat() && withoutPatch(namespace, null)) {
-				return createWithoutPatch(write, context);
+				return writeOwn(write, context, true);
 			}
 			StreamWriter.Result<E> written;
 			try {
@@ -168,7 +169,7 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 				if (!withoutPatch(namespace, ex)) {
 					throw ex;
 				}
-				return createWithoutPatch(write, context);
+				return writeOwn(write, context, true);
 			}
 			if (!written.readRefused()) {
 				return new Written<>(written.event(), true);
@@ -176,8 +177,7 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 			this.naming.readRefused(this.api, namespace);
 		}
 		// its new occurrences alone: the stream's Event may hold the earlier ones
-		E own = this.bodies.own(write);
-		return new Written<>((own != null) ? createOwn(own, context) : null, false);
+		return writeOwn(write, context, false);
 	}
 
 	/** A CREATE of the write's own Event: an AlreadyExists after its lost CREATE is that CREATE's Event. */
@@ -189,7 +189,7 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 			if (!ex.isAlreadyExists() || !context.isLostCreate(body.getMetadata().getName())) {
 				throw ex;
 			}
-			logger.debug("Event {} exists: an earlier attempt created it, its answer was lost", body.getMetadata().getName());
+			logger.debug("Event {} exists: its lost CREATE created it", body.getMetadata().getName());
 			this.requests.createdEarlier();
 			return body;
 		}
@@ -200,30 +200,26 @@ final class EventWriter<W extends SinkWrite, E extends KubernetesObject, P exten
 	 * stays): known from the probe ({@code refusal} {@code null}), or a PATCH refused with 403 that it confirms.
 	 */
 	private boolean withoutPatch(@Nullable String namespace, @Nullable EventSinkException refusal) {
-		if (this.access == null || namespace == null) {
+		if (this.access == null || namespace == null
+				|| (refusal != null && (!refusal.isForbidden() || refusal.namespaceTerminating()))) {
 			return false;
 		}
-		EventsAccess.Check check;
-		if (refusal == null) {
-			check = this.access.known(this.api, namespace);
-		}
-		else if (refusal.isForbidden() && !refusal.namespaceTerminating()) {
-			check = this.access.recheck(this.api, namespace, "patch");
-		}
-		else {
-			return false;
-		}
+		EventsAccess.Check check = (refusal == null) ? this.access.known(this.api, namespace)
+				: this.access.recheck(this.api, namespace, "patch");
 		return check != null && check.withoutPatch()
 				&& (this.apiFallback == null || this.apiFallback.keepsWithoutPatch(namespace));
 	}
 
-	private Written<E> createWithoutPatch(W write, WriteContext context) throws EventSinkException {
+	/** The write's new occurrences as an Event of its own; {@code written_without_patch} when {@code withoutPatch}. */
+	private Written<E> writeOwn(W write, WriteContext context, boolean withoutPatch) throws EventSinkException {
 		E body = this.bodies.own(write);
 		if (body == null) {
 			return new Written<>(null, false);
 		}
 		E created = createOwn(body, context);
-		this.counters.writtenWithoutPatch(this.bodies.count(body));
+		if (withoutPatch) {
+			this.counters.writtenWithoutPatch(this.bodies.count(body));
+		}
 		return new Written<>(created, false);
 	}
 

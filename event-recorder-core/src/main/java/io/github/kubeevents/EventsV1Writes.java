@@ -15,8 +15,9 @@ import org.jspecify.annotations.Nullable;
  * CREATE without a series; a later write as a series PATCH, or the Event created anew with its series when the
  * server no longer has it; the occurrences a write newly carries as a new Event of their own where RBAC refuses
  * {@code patch} or the stream path cannot write (with a series of those occurrences alone when two or more, so the
- * Events on the server add up to every occurrence); on the stream path, the stream's Event with {@code series.count} the server's count plus the
- * write's new occurrences (a first occurrence that finds an Event without a series starts one at 2).
+ * Events on the server add up to every occurrence); on the stream path, the stream's Event with {@code series.count}
+ * the server's count plus the write's new occurrences (a first occurrence that finds an Event without a series starts
+ * one at 2).
  *
  * <p>Immutable and thread-safe.
  */
@@ -63,24 +64,20 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 		return (series != null && series.getCount() != null) ? series.getCount() : 1;
 	}
 
-	/** A series of {@code count} observed last when {@code write}'s series was, or none below 2. */
-	private static @Nullable EventsV1EventSeries series(int count, SeriesCache.Write write) {
-		return (count < 2) ? null
-				: new EventsV1EventSeries().count(count).lastObservedTime(EventsV1Events.microTime(write.lastObserved()));
-	}
-
 	/**
-	 * The series' Event with a series of {@code count} (none below 2), under {@code name}, with metadata of its own
-	 * (the cached Event is shared) and the {@code traceparent} annotation when that is on.
+	 * The series' Event under {@code name} with a series of {@code count} (none below 2; last observed when the
+	 * write's), metadata of its own (the cached Event is shared) and the {@code traceparent} annotation when on.
 	 */
 	private EventsV1Event copy(SeriesCache.Write write, int count, String name) {
 		EventsV1Event created = write.created();
+		Map<String, String> annotations = created.getMetadata().getAnnotations();
 		V1ObjectMeta metadata = new V1ObjectMeta().name(name)
 			.namespace(created.getMetadata().getNamespace())
-			.annotations((created.getMetadata().getAnnotations() != null)
-					? new LinkedHashMap<>(created.getMetadata().getAnnotations()) : null);
-		return new EventsV1Event()
-			.metadata((this.traceAnnotation != null) ? this.traceAnnotation.annotate(metadata, write.recorded()) : metadata)
+			.annotations((annotations != null) ? new LinkedHashMap<>(annotations) : null);
+		if (this.traceAnnotation != null) {
+			metadata = this.traceAnnotation.annotate(metadata, write.recorded());
+		}
+		return new EventsV1Event().metadata(metadata)
 			.eventTime(created.getEventTime())
 			.reportingController(created.getReportingController())
 			.reportingInstance(created.getReportingInstance())
@@ -90,7 +87,8 @@ final class EventsV1Writes implements EventWriter.Bodies<SeriesCache.Write, Even
 			.related(created.getRelated())
 			.note(created.getNote())
 			.type(created.getType())
-			.series(series(count, write));
+			.series((count < 2) ? null : new EventsV1EventSeries().count(count)
+				.lastObservedTime(EventsV1Events.microTime(write.lastObserved())));
 	}
 
 }
