@@ -16,16 +16,13 @@ import org.jspecify.annotations.Nullable;
  * observation state change even for events the spam filter then drops, so the next event that gets through is
  * patched with a count that includes the suppressed ones.
  *
- * <p>The caches keep a 128-bit hash of each of client-go's key strings instead of the string (a polynomial hash with
- * a secret random point per JVM: two different keys of up to 3,072 characters share a hash with probability at
- * most 2^-102, whatever their content), and their values in compact form, so the decisions are client-go's while
- * full caches take less than half of the memory the key strings did.
+ * <p>The caches keep a 128-bit hash of each of client-go's key strings instead of the string ({@link KeyHash}, which
+ * bounds the chance of a collision), and their values in compact form, so the decisions are client-go's while full
+ * caches take less than half of the memory the key strings did.
  *
  * <p>One correlator per sink. Thread-safe, though the recorder drives it from one thread.
  */
 final class EventCorrelator {
-
-	private final CorrelatorOptions options;
 
 	private final EventAggregator aggregator;
 
@@ -52,11 +49,11 @@ final class EventCorrelator {
 	 */
 	EventCorrelator(CorrelatorOptions options, @Nullable Function<CoreV1Event, @Nullable String> aggregateNames) {
 		this.aggregateNames = aggregateNames;
-		this.options = Objects.requireNonNull(options, "options").withDefaultClock(Clock.systemUTC());
-		Clock clock = Objects.requireNonNull(this.options.clock());
-		this.aggregator = new EventAggregator(this.options, clock);
-		this.observer = new EventObserver(this.options);
-		this.spamFilter = new SpamFilter(this.options, clock);
+		CorrelatorOptions resolved = Objects.requireNonNull(options, "options").withDefaultClock(Clock.systemUTC());
+		Clock clock = Objects.requireNonNull(resolved.clock());
+		this.aggregator = new EventAggregator(resolved, clock);
+		this.observer = new EventObserver(resolved);
+		this.spamFilter = new SpamFilter(resolved, clock);
 	}
 
 	/**
@@ -101,14 +98,6 @@ final class EventCorrelator {
 	 */
 	void updateState(CoreV1Event serverEvent) {
 		this.observer.updateState(serverEvent);
-	}
-
-	/**
-	 * The options this correlator was built with (the clock resolved).
-	 * @return the options
-	 */
-	CorrelatorOptions options() {
-		return this.options;
 	}
 
 	/**

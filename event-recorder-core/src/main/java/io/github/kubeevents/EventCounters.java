@@ -158,11 +158,6 @@ final class EventCounters {
 		}
 	}
 
-	/** How often drops are summarised at most (the builder's {@code dropSummaryInterval}). */
-	Duration summaryInterval() {
-		return this.summaryInterval;
-	}
-
 	long formatFailureCount() {
 		return this.formatFailures.sum();
 	}

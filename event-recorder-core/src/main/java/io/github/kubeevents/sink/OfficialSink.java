@@ -140,10 +140,6 @@ final class OfficialSink<E extends KubernetesObject, P extends Sink.Patch> imple
 		this.calls.closeIdleConnections();
 	}
 
-	ApiClient apiClient() {
-		return this.calls.apiClient();
-	}
-
 	/** One generated request, as built by the lambdas of this sink. */
 	@FunctionalInterface
 	private interface Generated {
