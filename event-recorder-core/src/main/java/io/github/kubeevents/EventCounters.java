@@ -187,8 +187,8 @@ final class EventCounters {
 		if (this.logger.isDebugEnabled()) {
 			this.logger.debug("Dropped event ({}): {}", reason.tag(), event.describe());
 		}
-		if (this.stopped) {
-			flushWhileStopped();
+		if (this.stopped && !this.clock.instant().isBefore(this.nextSummaryWhileStopped)) {
+			flush(false);
 		}
 	}
 
@@ -204,13 +204,6 @@ final class EventCounters {
 	void started() {
 		this.stopped = false;
 		flush(true);
-	}
-
-	private void flushWhileStopped() {
-		if (this.clock.instant().isBefore(this.nextSummaryWhileStopped)) {
-			return;
-		}
-		flush(false);
 	}
 
 	/**

@@ -53,7 +53,7 @@ public final class EventKeys {
 	 * @return the key
 	 */
 	public static String eventKey(CoreV1Event event) {
-		return eventKey(event, new StringParts()).toString();
+		return writeEventKey(event, new StringParts()).toString();
 	}
 
 	/**
@@ -90,15 +90,6 @@ public final class EventKeys {
 	}
 
 	/**
-	 * Appends the characters of {@link #eventKey(CoreV1Event)}, from the fields.
-	 * @param event the event
-	 * @param key where the key goes
-	 */
-	static void writeEventKey(CoreV1Event event, KeyHash.Builder key) {
-		eventKey(event, key);
-	}
-
-	/**
 	 * A key function as a {@link KeyWriter}: the fields written directly for {@link #SPAM_KEY} and
 	 * {@link #SPAM_KEY_WITH_REASON}, else the string {@code keyFunction} returns.
 	 * @param keyFunction the spam key function
@@ -128,7 +119,8 @@ public final class EventKeys {
 		};
 	}
 
-	private static <P extends KeyParts> P eventKey(CoreV1Event event, P parts) {
+	/** Appends the characters of {@link #eventKey(CoreV1Event)}, from the fields, to {@code parts}. */
+	static <P extends KeyParts> P writeEventKey(CoreV1Event event, P parts) {
 		V1ObjectReference ref = ref(event);
 		parts.add(component(event)).add(host(event)).add(ref.getKind()).add(ref.getNamespace()).add(ref.getName())
 			.add(ref.getFieldPath()).add(ref.getUid()).add(ref.getApiVersion()).add(event.getType())

@@ -300,13 +300,8 @@ final class EventsAccess {
 
 	/** Every remembered answer that refuses a verb, both APIs, core/v1 first. */
 	List<RecorderStats.MissingAccess> missingAccess() {
-		List<RecorderStats.MissingAccess> result = new ArrayList<>();
-		for (Check check : this.coreV1.asMap().values()) {
-			result.addAll(check.missingAccess());
-		}
-		for (Check check : this.eventsV1.asMap().values()) {
-			result.addAll(check.missingAccess());
-		}
+		List<RecorderStats.MissingAccess> result = missingAccess(EventsApi.CORE_V1);
+		result.addAll(missingAccess(EventsApi.EVENTS_V1));
 		return result;
 	}
 

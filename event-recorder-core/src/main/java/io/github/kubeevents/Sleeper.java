@@ -66,11 +66,7 @@ interface Sleeper {
 			@Override
 			public synchronized boolean sleepUnless(Duration duration, BooleanSupplier cancelled)
 					throws InterruptedException {
-				if (cancelled.getAsBoolean()) {
-					return false;
-				}
-				sleep(duration);
-				return !cancelled.getAsBoolean();
+				return Sleeper.super.sleepUnless(duration, cancelled);
 			}
 
 			@Override

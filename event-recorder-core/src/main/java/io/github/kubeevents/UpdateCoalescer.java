@@ -80,24 +80,20 @@ final class UpdateCoalescer {
 		String key = key(result);
 		Held waiting = this.held.get(key);
 		if (waiting != null) {
-			if (!result.isUpdate()) {
-				// a new Event under the same name (deterministic names after the correlator forgot it): the held
-				// update goes first, then this one
-				this.held.remove(key);
-				this.heldEvents = this.held.size();
-				this.heldOccurrences -= waiting.occurrences;
-				return List.of(waiting.release(), submitted(key, new Release(recorded, result, 1, recorded.timestamp()),
-						now));
-			}
-			waiting.join(recorded, result);
-			this.heldOccurrences++;
-			if (now.isBefore(waiting.due)) {
-				return List.of();
+			if (result.isUpdate()) {
+				waiting.join(recorded, result);
+				this.heldOccurrences++;
+				if (now.isBefore(waiting.due)) {
+					return List.of();
+				}
 			}
 			this.held.remove(key);
 			this.heldEvents = this.held.size();
 			this.heldOccurrences -= waiting.occurrences;
-			return List.of(submitted(key, waiting.release(), now));
+			// a new Event under the same name (deterministic names after the correlator forgot it): the held
+			// update goes first, then this one
+			return result.isUpdate() ? List.of(submitted(key, waiting.release(), now)) : List.of(waiting.release(),
+					submitted(key, new Release(recorded, result, 1, recorded.timestamp()), now));
 		}
 		Instant last = result.isUpdate() ? this.lastWrites.getIfPresent(key) : null;
 		if (last != null && now.isBefore(last.plus(this.interval)) && this.held.size() < this.capacity) {

@@ -17,7 +17,6 @@ import com.google.gson.JsonParser;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,8 +24,7 @@ import org.jspecify.annotations.Nullable;
  * {@link EventSinkException#of(ApiException)} and {@link EventsClient#read}): the {@link EventSinkException} for an
  * {@link ApiException} (a transport failure, or an HTTP status with the {@code reason}, {@code message} and
  * {@code NamespaceTerminating} cause of its Status body, and the Retry-After wait of a 429/5xx answer, capped at
- * {@link EventSinkException#MAX_RETRY_AFTER}); the lenient reading of a 2xx answer; the namespace and name a
- * request needs.
+ * {@link EventSinkException#MAX_RETRY_AFTER}); the lenient reading of a 2xx answer.
  *
  * <p>Stateless; thread-safe.
  */
@@ -86,26 +84,6 @@ final class ApiAnswers {
 			throw new IllegalArgumentException("the answer is empty");
 		}
 		return result;
-	}
-
-	/** The namespace an Event is written to; a missing one fails the request before it is sent. */
-	static String requireNamespace(@Nullable V1ObjectMeta metadata) throws EventSinkException {
-		String namespace = (metadata != null) ? metadata.getNamespace() : null;
-		if (namespace == null || namespace.isEmpty()) {
-			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-					"Unable to construct request: event has no namespace", null);
-		}
-		return namespace;
-	}
-
-	/** The name of the Event a patch is for; a missing one fails the request before it is sent. */
-	static String requireName(@Nullable V1ObjectMeta metadata) throws EventSinkException {
-		String name = (metadata != null) ? metadata.getName() : null;
-		if (name == null || name.isEmpty()) {
-			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-					"Unable to construct patch request: event has no name", null);
-		}
-		return name;
 	}
 
 	/** The Retry-After wait of a 429/5xx answer, or {@code null} when it must not be retried here. */

@@ -119,7 +119,12 @@ public interface EventsClient {
 	 * @throws EventSinkException ({@link EventSinkException.Kind#REQUEST_CONSTRUCTION}) when there is none
 	 */
 	static String namespaceOf(@Nullable V1ObjectMeta metadata) throws EventSinkException {
-		return ApiAnswers.requireNamespace(metadata);
+		String namespace = (metadata != null) ? metadata.getNamespace() : null;
+		if (namespace == null || namespace.isEmpty()) {
+			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
+					"Unable to construct request: event has no namespace", null);
+		}
+		return namespace;
 	}
 
 	/**
@@ -129,7 +134,12 @@ public interface EventsClient {
 	 * @throws EventSinkException ({@link EventSinkException.Kind#REQUEST_CONSTRUCTION}) when there is none
 	 */
 	static String nameOf(@Nullable V1ObjectMeta metadata) throws EventSinkException {
-		return ApiAnswers.requireName(metadata);
+		String name = (metadata != null) ? metadata.getName() : null;
+		if (name == null || name.isEmpty()) {
+			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
+					"Unable to construct patch request: event has no name", null);
+		}
+		return name;
 	}
 
 }

@@ -2,7 +2,6 @@ package io.github.kubeevents.sink;
 
 import java.time.Duration;
 
-import io.github.kubeevents.sink.EventsV1Sink;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
@@ -93,14 +92,14 @@ final class OfficialSink<E extends KubernetesObject, P extends Sink.Patch> imple
 
 	@Override
 	public E create(E event) throws EventSinkException {
-		String namespace = ApiAnswers.requireNamespace(event.getMetadata());
+		String namespace = EventsClient.namespaceOf(event.getMetadata());
 		return this.calls.send(built("create", () -> this.creation.build(namespace, event)), this.type, "create");
 	}
 
 	@Override
 	public E patch(E event, P patch) throws EventSinkException {
-		String namespace = ApiAnswers.requireNamespace(event.getMetadata());
-		String name = ApiAnswers.requireName(event.getMetadata());
+		String namespace = EventsClient.namespaceOf(event.getMetadata());
+		String name = EventsClient.nameOf(event.getMetadata());
 		return this.calls.sendPatch(built("patch", () -> this.patch.build(namespace, name)), patch.toMap(), this.type);
 	}
 
