@@ -56,8 +56,6 @@ final class CoreV1Events {
 	/**
 	 * An event timestamp as the API server stores it: UTC, whole seconds (core/v1 {@code metav1.Time}),
 	 * whatever the JVM's default time zone. Allocates no time-zone rules.
-	 * @param time the instant
-	 * @return the timestamp
 	 */
 	static OffsetDateTime timestamp(Instant time) {
 		return timestamp(time.getEpochSecond());

@@ -44,7 +44,6 @@ final class EventCorrelator {
 	/**
 	 * A correlator with empty caches whose new aggregate Events are named by {@code aggregateNames} (the
 	 * deterministic-names mode) instead of client-go's generated name; its decisions are the same.
-	 * @param options the options; a {@code null} clock means {@link Clock#systemUTC()}
 	 * @param aggregateNames the name of a new aggregate Event, {@code null} to keep the generated one
 	 */
 	EventCorrelator(CorrelatorOptions options, @Nullable Function<CoreV1Event, @Nullable String> aggregateNames) {

@@ -35,7 +35,6 @@ final class EventCounters {
 
 	static final Duration DEFAULT_SUMMARY_INTERVAL = Duration.ofSeconds(10);
 
-
 	private static final DropReason[] REASONS = DropReason.values();
 
 	private final LongAdder[] drops = new LongAdder[REASONS.length];

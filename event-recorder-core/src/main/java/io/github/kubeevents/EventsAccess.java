@@ -46,7 +46,6 @@ final class EventsAccess {
 		/**
 		 * @param apiGroup {@code ""} (core/v1) or {@code events.k8s.io}
 		 * @param verb e.g. {@code create}
-		 * @param namespace the namespace
 		 * @return the answer; {@code null} when it cannot be told now (the review failed)
 		 */
 		@Nullable Boolean allowed(String apiGroup, String verb, String namespace);
@@ -66,8 +65,6 @@ final class EventsAccess {
 
 	/**
 	 * The answers for one API in one namespace, verb by verb, in the order of the required verbs.
-	 * @param api the API
-	 * @param namespace the namespace
 	 * @param allowed verbs allowed
 	 * @param missing verbs refused
 	 * @param unknown verbs whose review failed
@@ -115,7 +112,6 @@ final class EventsAccess {
 			return allows("create") ? 1 : 0;
 		}
 
-		/** The missing verbs as {@link RecorderStats.MissingAccess}. */
 		List<RecorderStats.MissingAccess> missingAccess() {
 			List<RecorderStats.MissingAccess> result = new ArrayList<>();
 			for (String verb : this.missing) {
@@ -188,7 +184,6 @@ final class EventsAccess {
 		return (api == EventsApi.EVENTS_V1) ? "events.k8s.io" : "";
 	}
 
-	/** The verbs checked. */
 	List<String> verbs() {
 		return this.verbs;
 	}

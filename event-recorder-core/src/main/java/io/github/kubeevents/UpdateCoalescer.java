@@ -74,7 +74,6 @@ final class UpdateCoalescer {
 	 * @param recorded the occurrence
 	 * @param result its correlation
 	 * @param now the occurrence's time
-	 * @return the writes to submit now, in order
 	 */
 	List<Release> offer(RecordedEvent recorded, CorrelationResult result, Instant now) {
 		String key = key(result);
@@ -143,7 +142,6 @@ final class UpdateCoalescer {
 		return all;
 	}
 
-	/** Held Events. */
 	int heldEvents() {
 		return this.heldEvents;
 	}
