@@ -49,13 +49,9 @@ record ApiChoice(EventsApi api, String reason) {
 					? new ApiChoice(EventsApi.EVENTS_V1, "auto: the API server serves events.k8s.io/v1")
 					: new ApiChoice(EventsApi.CORE_V1, "auto: the API server does not serve events.k8s.io/v1");
 		}
-		catch (EventSinkException ex) {
-			return new ApiChoice(EventsApi.CORE_V1,
-					"auto: discovery of events.k8s.io/v1 failed (" + ex.getMessage() + "), using core/v1");
-		}
-		catch (RuntimeException ex) {
-			return new ApiChoice(EventsApi.CORE_V1,
-					"auto: discovery of events.k8s.io/v1 failed (" + ex + "), using core/v1");
+		catch (EventSinkException | RuntimeException ex) {
+			return new ApiChoice(EventsApi.CORE_V1, "auto: discovery of events.k8s.io/v1 failed ("
+					+ ((ex instanceof EventSinkException) ? ex.getMessage() : ex) + "), using core/v1");
 		}
 	}
 

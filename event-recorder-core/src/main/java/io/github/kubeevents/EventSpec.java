@@ -204,16 +204,8 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 	 * what failed): {@code object=<toString of the object> type="Warning" reason="Full"}.
 	 */
 	String describe() {
-		String object;
-		try {
-			object = InvolvedObject.describe(this.regarding);
-		}
-		catch (Throwable ex) {
-			Throwables.rethrowIfFatal(ex);
-			object = this.regarding.getClass().getName();
-		}
-		return "object=" + object + " type=" + LogText.quoted(String.valueOf(this.type)) + " reason="
-				+ LogText.quoted(this.reason);
+		return "object=" + InvolvedObject.describe(this.regarding) + " type="
+				+ LogText.quoted(String.valueOf(this.type)) + " reason=" + LogText.quoted(this.reason);
 	}
 
 	/** A formatted message, and why its pattern failed to format, if it did. */

@@ -325,14 +325,9 @@ final class EventsAccess {
 			try {
 				return client.eventsAllowed(apiGroup, verb, namespace, timeout);
 			}
-			catch (EventSinkException ex) {
+			catch (EventSinkException | RuntimeException ex) {
 				logger.warn("Could not ask whether {} on events in API group '{}' is allowed in namespace '{}': {}", verb,
-						apiGroup, namespace, ex.getMessage());
-				return null;
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Could not ask whether {} on events in API group '{}' is allowed in namespace '{}': {}", verb,
-						apiGroup, namespace, ex.toString());
+						apiGroup, namespace, (ex instanceof EventSinkException) ? ex.getMessage() : ex.toString());
 				return null;
 			}
 		};

@@ -409,7 +409,9 @@ final class Fanout {
 				if (now - lastFlush >= FLUSH_INTERVAL_NANOS) {
 					lastFlush = now;
 					this.counters.flush(false);
-					tickAll();
+					for (Subscriber subscriber : this.subscribers) {
+						subscriber.tick();
+					}
 				}
 				if (item == null) {
 					continue;
@@ -444,12 +446,6 @@ final class Fanout {
 					subscriber.closeInput(shutdown);
 				}
 			}
-		}
-	}
-
-	private void tickAll() {
-		for (Subscriber subscriber : this.subscribers) {
-			subscriber.tick();
 		}
 	}
 
