@@ -9,7 +9,6 @@ import com.google.gson.ExclusionStrategy;
 import com.google.gson.FieldAttributes;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
@@ -135,8 +134,7 @@ final class ApiAnswers {
 				JsonObject details = status.has("details") && status.get("details").isJsonObject()
 						? status.getAsJsonObject("details") : null;
 				if (details != null && details.has("causes") && details.get("causes").isJsonArray()) {
-					JsonArray causes = details.getAsJsonArray("causes");
-					for (JsonElement cause : causes) {
+					for (JsonElement cause : details.getAsJsonArray("causes")) {
 						if (cause.isJsonObject()
 								&& "NamespaceTerminating".equals(string(cause.getAsJsonObject(), "reason"))) {
 							terminating = true;
