@@ -35,10 +35,8 @@ record ApiChoice(EventsApi api, String reason) {
 	 * Chooses the API. For {@link EventsApi#AUTO} one discovery request ({@code GET /apis/events.k8s.io/v1},
 	 * which every authenticated user may make) decides: served → events.k8s.io/v1; 404 → core/v1; any other
 	 * failure → core/v1, with the failure in the reason.
-	 * @param requested the configured API
 	 * @param client the client to ask, for {@link EventsApi#AUTO}
 	 * @param timeout the time limit of the discovery request; {@link Duration#ZERO} for the client's own
-	 * @return the choice
 	 */
 	static ApiChoice choose(EventsApi requested, EventsClient client, Duration timeout) {
 		if (requested != EventsApi.AUTO) {

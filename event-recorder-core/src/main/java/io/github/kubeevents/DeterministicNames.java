@@ -40,7 +40,6 @@ final class DeterministicNames {
 	 * The deterministic name of a core/v1 Event.
 	 * @param event the event (its involvedObject, reason, type, message and source are read)
 	 * @param aggregate whether it is an aggregate Event (then its message is not part of the identity)
-	 * @return the name
 	 */
 	static String coreV1(CoreV1Event event, boolean aggregate) {
 		V1ObjectReference object = orNone(event.getInvolvedObject());
@@ -55,7 +54,6 @@ final class DeterministicNames {
 	/**
 	 * The deterministic name of an events.k8s.io/v1 Event.
 	 * @param event the event (its regarding, related, reason, type, action and reportingController are read)
-	 * @return the name
 	 */
 	static String eventsV1(EventsV1Event event) {
 		V1ObjectReference regarding = orNone(event.getRegarding());

@@ -91,18 +91,13 @@ final class EventCorrelator {
 				this.spamFilter.filter(aggregation.event(), aggregation.subject()));
 	}
 
-	/**
-	 * Records what the server stored (name, count, firstTimestamp, resourceVersion) after a successful write.
-	 * @param serverEvent the Event returned by the API server
-	 */
+	/** Records what the server stored (name, count, firstTimestamp, resourceVersion) after a successful write. */
 	void updateState(CoreV1Event serverEvent) {
 		this.observer.updateState(serverEvent);
 	}
 
 	/**
-	 * A view of the caches.
-	 * @param limit the maximum number of entries per list
-	 * @param filter which objects to include
+	 * A view of the caches, at most {@code limit} entries per list, of the objects {@code filter} accepts.
 	 * @return the snapshot; sizes are always the caches' full sizes
 	 */
 	CorrelatorSnapshot snapshot(int limit, Predicate<ObjectRef> filter) {

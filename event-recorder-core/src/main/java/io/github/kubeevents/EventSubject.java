@@ -66,10 +66,7 @@ record EventSubject(@Nullable String kind, @Nullable String namespace, String na
 		return (other != null && other != this && equals(other)) ? other : this;
 	}
 
-	/**
-	 * The object, as the snapshot shows it.
-	 * @return a new reference
-	 */
+	/** The object, as the snapshot shows it (a new reference). */
 	ObjectRef object() {
 		return new ObjectRef(this.kind, this.namespace, this.name);
 	}

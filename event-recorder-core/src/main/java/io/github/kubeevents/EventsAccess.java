@@ -317,7 +317,6 @@ final class EventsAccess {
 	 * The access review of a client ({@link EventsClient#eventsAllowed}: one SelfSubjectAccessReview, which every
 	 * authenticated user may make); a review that fails is logged and answers {@code null}, so it is asked again.
 	 * The namespace {@link #EVERY_NAMESPACE} asks about every namespace.
-	 * @param client the client
 	 * @param timeout the time limit of each request; {@link Duration#ZERO} for the client's own
 	 */
 	static Review review(EventsClient client, Duration timeout) {

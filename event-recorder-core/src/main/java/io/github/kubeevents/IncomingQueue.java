@@ -182,7 +182,6 @@ final class IncomingQueue {
 
 	/**
 	 * Puts an event in without blocking and, in the common case, without a system call.
-	 * @param event the event
 	 * @return {@code false} when {@code capacity} items are queued (the event is not queued); {@code true}
 	 * otherwise, also when the queue was closed meanwhile: the event then went to the close's handler
 	 */

@@ -69,12 +69,7 @@ final class UpdateCoalescer {
 		return !this.interval.isZero();
 	}
 
-	/**
-	 * An occurrence passed the correlator: what to write now, in order (empty when it is held).
-	 * @param recorded the occurrence
-	 * @param result its correlation
-	 * @param now the occurrence's time
-	 */
+	/** An occurrence ({@code now} its time) passed the correlator: what to write now, in order (empty when held). */
 	List<Release> offer(RecordedEvent recorded, CorrelationResult result, Instant now) {
 		String key = key(result);
 		Held waiting = this.held.get(key);
@@ -106,7 +101,6 @@ final class UpdateCoalescer {
 
 	/**
 	 * The held writes whose interval has ended at {@code now}.
-	 * @param now the current time
 	 * @return the writes to submit, oldest hold first
 	 */
 	List<Release> due(Instant now) {

@@ -65,7 +65,6 @@ final class OfficialSink<E extends KubernetesObject, P extends Sink.Patch> imple
 	 * A core/v1 sink writing through {@code apiClient}.
 	 * @param apiClient the client (its base path and authentication are used as they are)
 	 * @param requestTimeout the time limit of one request; {@link Duration#ZERO} for none
-	 * @return the sink
 	 */
 	static OfficialSink<CoreV1Event, EventSink.CountPatch> coreV1(ApiClient apiClient, Duration requestTimeout) {
 		CoreV1Api api = new CoreV1Api(apiClient);
@@ -75,12 +74,7 @@ final class OfficialSink<E extends KubernetesObject, P extends Sink.Patch> imple
 				(namespace, name) -> api.readNamespacedEvent(name, namespace).buildCall(null));
 	}
 
-	/**
-	 * An events.k8s.io/v1 sink writing through {@code apiClient}.
-	 * @param apiClient the client
-	 * @param requestTimeout the time limit of one request; {@link Duration#ZERO} for none
-	 * @return the sink
-	 */
+	/** An events.k8s.io/v1 sink writing through {@code apiClient}, as {@link #coreV1} makes a core/v1 one. */
 	static OfficialSink<EventsV1Event, EventsV1Sink.SeriesPatch> eventsV1(ApiClient apiClient,
 			Duration requestTimeout) {
 		EventsV1Api api = new EventsV1Api(apiClient);
