@@ -50,23 +50,8 @@ final class ApiAnswers {
 	private ApiAnswers() {
 	}
 
-	/** The object of an answer, or the failure it stands for ({@link EventsClient#read}). */
-	static <T> T read(String verb, int status, String statusMessage, Map<String, List<String>> headers, String body,
-			Class<T> type) throws EventSinkException {
-		if (status < 200 || status >= 300) {
-			throw classify(new ApiException(statusMessage, status, headers, body));
-		}
-		try {
-			return parse(body, type);
-		}
-		catch (RuntimeException ex) {
-			throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
-					"Unexpected response to " + verb + ": " + ex, ex);
-		}
-	}
-
 	/** The answer as {@code type}; an unreadable answer or one without a name is an unexpected response. */
-	private static <T> T parse(String body, Class<T> type) {
+	static <T> T parse(String body, Class<T> type) {
 		T result;
 		try {
 			result = LENIENT.fromJson(body, type);

@@ -109,7 +109,16 @@ public interface EventsClient {
 	 */
 	static <T> T read(String verb, int status, String statusMessage, Map<String, List<String>> headers, String body,
 			Class<T> type) throws EventSinkException {
-		return ApiAnswers.read(verb, status, statusMessage, headers, body, type);
+		if (status < 200 || status >= 300) {
+			throw ApiAnswers.classify(new ApiException(statusMessage, status, headers, body));
+		}
+		try {
+			return ApiAnswers.parse(body, type);
+		}
+		catch (RuntimeException ex) {
+			throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
+					"Unexpected response to " + verb + ": " + ex, ex);
+		}
 	}
 
 	/**
