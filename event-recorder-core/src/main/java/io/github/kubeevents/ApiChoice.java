@@ -35,10 +35,8 @@ record ApiChoice(EventsApi api, String reason) {
 	 * Chooses the API. For {@link EventsApi#AUTO} one discovery request ({@code GET /apis/events.k8s.io/v1},
 	 * which every authenticated user may make) decides: served → events.k8s.io/v1; 404 → core/v1; any other
 	 * failure → core/v1, with the failure in the reason.
-	 * @param requested the configured API
 	 * @param client the client to ask, for {@link EventsApi#AUTO}
 	 * @param timeout the time limit of the discovery request; {@link Duration#ZERO} for the client's own
-	 * @return the choice
 	 */
 	static ApiChoice choose(EventsApi requested, EventsClient client, Duration timeout) {
 		if (requested != EventsApi.AUTO) {
@@ -49,13 +47,9 @@ record ApiChoice(EventsApi api, String reason) {
 					? new ApiChoice(EventsApi.EVENTS_V1, "auto: the API server serves events.k8s.io/v1")
 					: new ApiChoice(EventsApi.CORE_V1, "auto: the API server does not serve events.k8s.io/v1");
 		}
-		catch (EventSinkException ex) {
-			return new ApiChoice(EventsApi.CORE_V1,
-					"auto: discovery of events.k8s.io/v1 failed (" + ex.getMessage() + "), using core/v1");
-		}
-		catch (RuntimeException ex) {
-			return new ApiChoice(EventsApi.CORE_V1,
-					"auto: discovery of events.k8s.io/v1 failed (" + ex + "), using core/v1");
+		catch (EventSinkException | RuntimeException ex) {
+			return new ApiChoice(EventsApi.CORE_V1, "auto: discovery of events.k8s.io/v1 failed ("
+					+ ((ex instanceof EventSinkException) ? ex.getMessage() : ex) + "), using core/v1");
 		}
 	}
 

@@ -49,17 +49,12 @@ final class ApiFallback {
 
 	private volatile @Nullable ApiChoice switched;
 
-	/**
-	 * @param access the probe, for both APIs
-	 */
 	ApiFallback(EventsAccess access) {
 		this.access = access;
 	}
 
 	/**
 	 * Whether to switch from events.k8s.io/v1 to core/v1, given what each allows in one namespace.
-	 * @param eventsV1 the events.k8s.io/v1 answers
-	 * @param coreV1 the core/v1 answers
 	 * @return {@link Decision#UNDECIDED} only when an answer that matters is unknown
 	 */
 	static Decision decide(EventsAccess.Check eventsV1, EventsAccess.Check coreV1) {
@@ -77,7 +72,6 @@ final class ApiFallback {
 	/**
 	 * The startup check, for the recorder's own namespace: switches at once when core/v1 serves better there,
 	 * without a line of its own (the startup report says which API is written, and why).
-	 * @param namespace the namespace
 	 * @return the answers for events.k8s.io/v1 and core/v1 in it
 	 */
 	EventsAccess.Check[] atStart(String namespace) {

@@ -39,9 +39,8 @@ final class ApiServerValidation {
 	}
 
 	/**
-	 * Why the API server would refuse any Event of {@code event}, or {@code null} when nothing here would be refused.
-	 * @param event the recorded event
-	 * @return the problem, for the drop line
+	 * Why the API server would refuse any Event of {@code event} (for the drop line), or {@code null} when nothing
+	 * here would be refused.
 	 */
 	static @Nullable String problem(RecordedEvent event) {
 		String namespace = event.eventNamespace();

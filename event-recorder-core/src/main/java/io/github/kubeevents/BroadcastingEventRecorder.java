@@ -1,7 +1,6 @@
 package io.github.kubeevents;
 
 import java.time.Clock;
-
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.kubernetes.client.common.KubernetesObject;
@@ -39,11 +38,6 @@ final class BroadcastingEventRecorder implements EventRecorder {
 	private final TraceContext.@Nullable Capture tracing;
 
 	private final AtomicBoolean captureFailureLogged;
-
-	BroadcastingEventRecorder(Fanout fanout, EventSource source, Clock clock, int maxMessageBytes,
-			EventCounters counters, RegisteredKinds kinds) {
-		this(fanout, source, clock, maxMessageBytes, counters, kinds, TraceContext.Capture.NONE, new AtomicBoolean());
-	}
 
 	BroadcastingEventRecorder(Fanout fanout, EventSource source, Clock clock, int maxMessageBytes,
 			EventCounters counters, RegisteredKinds kinds, TraceContext.Capture tracing, AtomicBoolean captureFailureLogged) {

@@ -28,9 +28,7 @@ final class CoreV1Events {
 	 * {@code <object>.<hex nanos>} (or a UUID), the object's namespace (or {@code default}),
 	 * {@code firstTimestamp = lastTimestamp} in whole seconds, {@code count: 1}, {@code source} and
 	 * {@code reportingComponent}/{@code reportingInstance} from the recorder's source, no {@code eventTime}. Unlike
-	 * client-go's adapter, {@code related} and {@code action} are written when given.
-	 * @param event the recorded event
-	 * @return a new Event
+	 * client-go's adapter, {@code related} and {@code action} are written when given. A new Event each call.
 	 */
 	static CoreV1Event of(RecordedEvent event) {
 		OffsetDateTime time = timestamp(event.timestamp());
@@ -56,8 +54,6 @@ final class CoreV1Events {
 	/**
 	 * An event timestamp as the API server stores it: UTC, whole seconds (core/v1 {@code metav1.Time}),
 	 * whatever the JVM's default time zone. Allocates no time-zone rules.
-	 * @param time the instant
-	 * @return the timestamp
 	 */
 	static OffsetDateTime timestamp(Instant time) {
 		return timestamp(time.getEpochSecond());

@@ -30,6 +30,9 @@ final class DeterministicNames {
 	/** The message part of an aggregate Event's identity. */
 	static final String AGGREGATE = "(aggregate)";
 
+	/** Read only: stands in for a missing reference, whose fields all count as absent. */
+	private static final V1ObjectReference NO_REF = new V1ObjectReference();
+
 	private DeterministicNames() {
 	}
 
@@ -37,56 +40,39 @@ final class DeterministicNames {
 	 * The deterministic name of a core/v1 Event.
 	 * @param event the event (its involvedObject, reason, type, message and source are read)
 	 * @param aggregate whether it is an aggregate Event (then its message is not part of the identity)
-	 * @return the name
 	 */
 	static String coreV1(CoreV1Event event, boolean aggregate) {
-		V1ObjectReference object = event.getInvolvedObject();
+		V1ObjectReference object = orNone(event.getInvolvedObject());
 		String component = (event.getSource() != null) ? event.getSource().getComponent()
 				: event.getReportingComponent();
 		String namespace = (event.getMetadata() != null) ? event.getMetadata().getNamespace() : null;
-		return EventNames.forStream(nameOf(object), "core/v1", namespace, kindOf(object), namespaceOf(object),
-				nameOf(object), uidOf(object), apiVersionOf(object), fieldPathOf(object), event.getReason(),
+		return EventNames.forStream(nameOf(object), "core/v1", namespace, object.getKind(), object.getNamespace(),
+				nameOf(object), object.getUid(), object.getApiVersion(), object.getFieldPath(), event.getReason(),
 				event.getType(), aggregate ? AGGREGATE : event.getMessage(), component);
 	}
 
 	/**
 	 * The deterministic name of an events.k8s.io/v1 Event.
 	 * @param event the event (its regarding, related, reason, type, action and reportingController are read)
-	 * @return the name
 	 */
 	static String eventsV1(EventsV1Event event) {
-		V1ObjectReference regarding = event.getRegarding();
-		V1ObjectReference related = event.getRelated();
+		V1ObjectReference regarding = orNone(event.getRegarding());
+		V1ObjectReference related = orNone(event.getRelated());
 		String namespace = (event.getMetadata() != null) ? event.getMetadata().getNamespace() : null;
-		return EventNames.forStream(nameOf(regarding), "events.k8s.io/v1", namespace, kindOf(regarding),
-				namespaceOf(regarding), nameOf(regarding), uidOf(regarding), apiVersionOf(regarding),
-				fieldPathOf(regarding), event.getReason(), event.getType(), event.getAction(),
-				event.getReportingController(), (related != null) ? "related" : null, kindOf(related),
-				namespaceOf(related), nameOf(related), uidOf(related), apiVersionOf(related), fieldPathOf(related));
+		return EventNames.forStream(nameOf(regarding), "events.k8s.io/v1", namespace, regarding.getKind(),
+				regarding.getNamespace(), nameOf(regarding), regarding.getUid(), regarding.getApiVersion(),
+				regarding.getFieldPath(), event.getReason(), event.getType(), event.getAction(),
+				event.getReportingController(), (event.getRelated() != null) ? "related" : null, related.getKind(),
+				related.getNamespace(), nameOf(related), related.getUid(), related.getApiVersion(),
+				related.getFieldPath());
 	}
 
-	private static @Nullable String kindOf(@Nullable V1ObjectReference ref) {
-		return (ref != null) ? ref.getKind() : null;
+	private static V1ObjectReference orNone(@Nullable V1ObjectReference ref) {
+		return (ref != null) ? ref : NO_REF;
 	}
 
-	private static @Nullable String namespaceOf(@Nullable V1ObjectReference ref) {
-		return (ref != null) ? ref.getNamespace() : null;
-	}
-
-	private static String nameOf(@Nullable V1ObjectReference ref) {
-		return (ref != null && ref.getName() != null) ? ref.getName() : "";
-	}
-
-	private static @Nullable String uidOf(@Nullable V1ObjectReference ref) {
-		return (ref != null) ? ref.getUid() : null;
-	}
-
-	private static @Nullable String apiVersionOf(@Nullable V1ObjectReference ref) {
-		return (ref != null) ? ref.getApiVersion() : null;
-	}
-
-	private static @Nullable String fieldPathOf(@Nullable V1ObjectReference ref) {
-		return (ref != null) ? ref.getFieldPath() : null;
+	private static String nameOf(V1ObjectReference ref) {
+		return (ref.getName() != null) ? ref.getName() : "";
 	}
 
 }

@@ -78,7 +78,6 @@ public final class EventBroadcaster implements AutoCloseable {
 	 */
 	public static final String DEFAULT_ACCESS_CHECK_NAMESPACE = "default";
 
-
 	private static final Logger logger = RecorderLog.LOGGER;
 
 	private final Clock clock;
@@ -252,7 +251,6 @@ public final class EventBroadcaster implements AutoCloseable {
 		return this.sinks.size();
 	}
 
-	/** Whether shutdown has begun. */
 	boolean isShutdown() {
 		return this.fanout.state().isShutdown();
 	}
@@ -523,8 +521,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		/**
 		 * Writes the W3C {@code traceparent} of the captured trace context ({@link #tracing(TraceContext.Capture)}) as
-		 * an
-		 * annotation of each Event: on its CREATE, for both events APIs, and on every PATCH of a repeat (core/v1
+		 * an annotation of each Event: on its CREATE, for both events APIs, and on every PATCH of a repeat (core/v1
 		 * count, events.k8s.io/v1 series) the latest occurrence's, so {@code kubectl get event -o yaml} names the
 		 * trace of the last occurrence. Events recorded with no current span get no annotation, and an annotation
 		 * the caller passed under the same key is kept. A repeat merged into an Event by the correlator without a
@@ -603,21 +600,13 @@ public final class EventBroadcaster implements AutoCloseable {
 			return this;
 		}
 
-		/**
-		 * Sets what waits between attempts (tests record the waits instead).
-		 * @param sleeper the sleeper (default a real sleeper that stop and shutdown wake up)
-		 * @return this builder
-		 */
+		/** Sets what waits between attempts (default a real sleeper that stop and shutdown wake; tests record it). */
 		Builder sleeper(Sleeper sleeper) {
 			this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 			return this;
 		}
 
-		/**
-		 * Sets the source of uniform random numbers in [0, 1) for the retry jitter (tests fix it).
-		 * @param jitter the source (default {@link ThreadLocalRandom})
-		 * @return this builder
-		 */
+		/** Sets the uniform random numbers in [0, 1) of the retry jitter (default ThreadLocalRandom; tests fix it). */
 		Builder jitter(DoubleSupplier jitter) {
 			this.jitter = Objects.requireNonNull(jitter, "jitter");
 			return this;

@@ -16,16 +16,13 @@ import org.jspecify.annotations.Nullable;
  * observation state change even for events the spam filter then drops, so the next event that gets through is
  * patched with a count that includes the suppressed ones.
  *
- * <p>The caches keep a 128-bit hash of each of client-go's key strings instead of the string (a polynomial hash with
- * a secret random point per JVM: two different keys of up to 3,072 characters share a hash with probability at
- * most 2^-102, whatever their content), and their values in compact form, so the decisions are client-go's while
- * full caches take less than half of the memory the key strings did.
+ * <p>The caches keep a 128-bit hash of each of client-go's key strings instead of the string ({@link KeyHash}, which
+ * bounds the chance of a collision), and their values in compact form, so the decisions are client-go's while full
+ * caches take less than half of the memory the key strings did.
  *
  * <p>One correlator per sink. Thread-safe, though the recorder drives it from one thread.
  */
 final class EventCorrelator {
-
-	private final CorrelatorOptions options;
 
 	private final EventAggregator aggregator;
 
@@ -47,16 +44,15 @@ final class EventCorrelator {
 	/**
 	 * A correlator with empty caches whose new aggregate Events are named by {@code aggregateNames} (the
 	 * deterministic-names mode) instead of client-go's generated name; its decisions are the same.
-	 * @param options the options; a {@code null} clock means {@link Clock#systemUTC()}
 	 * @param aggregateNames the name of a new aggregate Event, {@code null} to keep the generated one
 	 */
 	EventCorrelator(CorrelatorOptions options, @Nullable Function<CoreV1Event, @Nullable String> aggregateNames) {
 		this.aggregateNames = aggregateNames;
-		this.options = Objects.requireNonNull(options, "options").withDefaultClock(Clock.systemUTC());
-		Clock clock = Objects.requireNonNull(this.options.clock());
-		this.aggregator = new EventAggregator(this.options, clock);
-		this.observer = new EventObserver(this.options);
-		this.spamFilter = new SpamFilter(this.options, clock);
+		CorrelatorOptions resolved = Objects.requireNonNull(options, "options").withDefaultClock(Clock.systemUTC());
+		Clock clock = Objects.requireNonNull(resolved.clock());
+		this.aggregator = new EventAggregator(resolved, clock);
+		this.observer = new EventObserver(resolved);
+		this.spamFilter = new SpamFilter(resolved, clock);
 	}
 
 	/**
@@ -95,26 +91,13 @@ final class EventCorrelator {
 				this.spamFilter.filter(aggregation.event(), aggregation.subject()));
 	}
 
-	/**
-	 * Records what the server stored (name, count, firstTimestamp, resourceVersion) after a successful write.
-	 * @param serverEvent the Event returned by the API server
-	 */
+	/** Records what the server stored (name, count, firstTimestamp, resourceVersion) after a successful write. */
 	void updateState(CoreV1Event serverEvent) {
 		this.observer.updateState(serverEvent);
 	}
 
 	/**
-	 * The options this correlator was built with (the clock resolved).
-	 * @return the options
-	 */
-	CorrelatorOptions options() {
-		return this.options;
-	}
-
-	/**
-	 * A view of the caches.
-	 * @param limit the maximum number of entries per list
-	 * @param filter which objects to include
+	 * A view of the caches, at most {@code limit} entries per list, of the objects {@code filter} accepts.
 	 * @return the snapshot; sizes are always the caches' full sizes
 	 */
 	CorrelatorSnapshot snapshot(int limit, Predicate<ObjectRef> filter) {

@@ -35,7 +35,6 @@ final class EventCounters {
 
 	static final Duration DEFAULT_SUMMARY_INTERVAL = Duration.ofSeconds(10);
 
-
 	private static final DropReason[] REASONS = DropReason.values();
 
 	private final LongAdder[] drops = new LongAdder[REASONS.length];
@@ -158,11 +157,6 @@ final class EventCounters {
 		}
 	}
 
-	/** How often drops are summarised at most (the builder's {@code dropSummaryInterval}). */
-	Duration summaryInterval() {
-		return this.summaryInterval;
-	}
-
 	long formatFailureCount() {
 		return this.formatFailures.sum();
 	}
@@ -192,8 +186,8 @@ final class EventCounters {
 		if (this.logger.isDebugEnabled()) {
 			this.logger.debug("Dropped event ({}): {}", reason.tag(), event.describe());
 		}
-		if (this.stopped) {
-			flushWhileStopped();
+		if (this.stopped && !this.clock.instant().isBefore(this.nextSummaryWhileStopped)) {
+			flush(false);
 		}
 	}
 
@@ -209,13 +203,6 @@ final class EventCounters {
 	void started() {
 		this.stopped = false;
 		flush(true);
-	}
-
-	private void flushWhileStopped() {
-		if (this.clock.instant().isBefore(this.nextSummaryWhileStopped)) {
-			return;
-		}
-		flush(false);
 	}
 
 	/**

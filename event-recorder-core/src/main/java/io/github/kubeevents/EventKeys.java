@@ -53,7 +53,7 @@ public final class EventKeys {
 	 * @return the key
 	 */
 	public static String eventKey(CoreV1Event event) {
-		return eventKey(event, new StringParts()).toString();
+		return writeEventKey(event, new StringParts()).toString();
 	}
 
 	/**
@@ -90,18 +90,8 @@ public final class EventKeys {
 	}
 
 	/**
-	 * Appends the characters of {@link #eventKey(CoreV1Event)}, from the fields.
-	 * @param event the event
-	 * @param key where the key goes
-	 */
-	static void writeEventKey(CoreV1Event event, KeyHash.Builder key) {
-		eventKey(event, key);
-	}
-
-	/**
 	 * A key function as a {@link KeyWriter}: the fields written directly for {@link #SPAM_KEY} and
 	 * {@link #SPAM_KEY_WITH_REASON}, else the string {@code keyFunction} returns.
-	 * @param keyFunction the spam key function
 	 * @return a writer calling {@code keyFunction} once per event
 	 */
 	static KeyWriter writer(Function<CoreV1Event, String> keyFunction) {
@@ -114,7 +104,6 @@ public final class EventKeys {
 	/**
 	 * An aggregate-key function as an {@link AggregateKeyWriter}: the fields written directly for
 	 * {@link #AGGREGATE_BY_REASON}, else the strings {@code keyFunction} returns.
-	 * @param keyFunction the aggregate key function
 	 * @return a writer calling {@code keyFunction} once per event
 	 */
 	static AggregateKeyWriter aggregateWriter(Function<CoreV1Event, AggregateKey> keyFunction) {
@@ -128,7 +117,8 @@ public final class EventKeys {
 		};
 	}
 
-	private static <P extends KeyParts> P eventKey(CoreV1Event event, P parts) {
+	/** Appends the characters of {@link #eventKey(CoreV1Event)}, from the fields, to {@code parts}. */
+	static <P extends KeyParts> P writeEventKey(CoreV1Event event, P parts) {
 		V1ObjectReference ref = ref(event);
 		parts.add(component(event)).add(host(event)).add(ref.getKind()).add(ref.getNamespace()).add(ref.getName())
 			.add(ref.getFieldPath()).add(ref.getUid()).add(ref.getApiVersion()).add(event.getType())
@@ -175,11 +165,7 @@ public final class EventKeys {
 	 */
 	interface KeyParts {
 
-		/**
-		 * Appends a part.
-		 * @param part the part; {@code null} counts as empty
-		 * @return this
-		 */
+		/** Appends a part ({@code null} counts as empty); returns this. */
 		KeyParts add(@Nullable String part);
 
 	}
@@ -188,11 +174,7 @@ public final class EventKeys {
 	@FunctionalInterface
 	interface KeyWriter {
 
-		/**
-		 * Appends the characters of the key of {@code event}.
-		 * @param event the event
-		 * @param key where the key goes
-		 */
+		/** Appends the characters of the key of {@code event} to {@code key}. */
 		void writeKey(CoreV1Event event, KeyHash.Builder key);
 
 	}
@@ -205,7 +187,6 @@ public final class EventKeys {
 		 * Appends the characters of the aggregate key of {@code event}, and gives its local key. The local key
 		 * stays a string: the aggregator hashes it only when it differs from the one it saw last for the aggregate
 		 * key (a repeated message costs an {@code equals}).
-		 * @param event the event
 		 * @param aggregateKey where the aggregate key goes
 		 * @return the local key
 		 */

@@ -19,7 +19,6 @@ import org.slf4j.LoggerFactory;
  */
 final class EventLoggingHandler implements EventHandler {
 
-	/** The logger's name. */
 	static final String LOGGER_NAME = "io.github.kubeevents.events";
 
 	/**
@@ -64,11 +63,7 @@ final class EventLoggingHandler implements EventHandler {
 		line.addKeyValue(MESSAGE_KEY, LogText.oneLine(event.message())).log();
 	}
 
-	/**
-	 * The text logged for {@code event}.
-	 * @param event the event
-	 * @return the line
-	 */
+	/** The text logged for {@code event}. */
 	static String format(RecordedEvent event) {
 		InvolvedObject ref = event.regarding();
 		StringBuilder line = new StringBuilder(160).append("Event occurred");

@@ -68,7 +68,6 @@ final class EventNaming {
 		return new EventNaming(requested, access);
 	}
 
-	/** Whether the mode was asked for. */
 	boolean requested() {
 		return this.requested;
 	}
@@ -125,7 +124,6 @@ final class EventNaming {
 		return this.fallbacks.get();
 	}
 
-	/** Why the latest fallback happened, or {@code null}. */
 	@Nullable String fallbackReason() {
 		return this.latest.get();
 	}

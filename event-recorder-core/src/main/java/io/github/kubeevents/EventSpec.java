@@ -138,7 +138,7 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 	 * cannot be referenced); a message that fails to format is not invalid
 	 */
 	public RecordedEvent toRecordedEvent(EventSource source, Instant timestamp) {
-		return build(source, timestamp, format(this.message, this.args).text());
+		return build(source, timestamp, format(this.message, this.args).text(), null);
 	}
 
 	/**
@@ -154,7 +154,7 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 	public RecordedEvent toRecordedEvent(EventSource source, Instant timestamp, int maxMessageBytes) {
 		String text = format(this.message, this.args).text();
 		requireWithinLimit(text, maxMessageBytes);
-		return build(source, timestamp, text);
+		return build(source, timestamp, text, null);
 	}
 
 	/** Throws naming both sizes when {@code message} is more than {@code maxBytes} UTF-8 bytes. */
@@ -163,10 +163,6 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 			throw new IllegalArgumentException(
 					"message is " + utf8Length(message) + " UTF-8 bytes, more than the limit of " + maxBytes);
 		}
-	}
-
-	RecordedEvent build(EventSource source, Instant timestamp, String formattedMessage) {
-		return build(source, timestamp, formattedMessage, null);
 	}
 
 	/**
@@ -208,16 +204,8 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 	 * what failed): {@code object=<toString of the object> type="Warning" reason="Full"}.
 	 */
 	String describe() {
-		String object;
-		try {
-			object = InvolvedObject.describe(this.regarding);
-		}
-		catch (Throwable ex) {
-			Throwables.rethrowIfFatal(ex);
-			object = this.regarding.getClass().getName();
-		}
-		return "object=" + object + " type=" + LogText.quoted(String.valueOf(this.type)) + " reason="
-				+ LogText.quoted(this.reason);
+		return "object=" + InvolvedObject.describe(this.regarding) + " type="
+				+ LogText.quoted(String.valueOf(this.type)) + " reason=" + LogText.quoted(this.reason);
 	}
 
 	/** A formatted message, and why its pattern failed to format, if it did. */

@@ -24,11 +24,7 @@ import org.jspecify.annotations.Nullable;
 record EventSubject(@Nullable String kind, @Nullable String namespace, String name, @Nullable String type,
 		@Nullable String reason) {
 
-	/**
-	 * The subject of an event.
-	 * @param event the event
-	 * @return its subject
-	 */
+	/** The subject of an event. */
 	static EventSubject of(CoreV1Event event) {
 		V1ObjectReference ref = event.getInvolvedObject();
 		if (ref == null) {
@@ -41,7 +37,6 @@ record EventSubject(@Nullable String kind, @Nullable String namespace, String na
 
 	/**
 	 * The subject of an event, without making one when an entry already holds it.
-	 * @param event the event
 	 * @param held the subject an entry holds, may be {@code null}
 	 * @return {@code held} when it is the event's subject, else a new one
 	 */
@@ -71,10 +66,7 @@ record EventSubject(@Nullable String kind, @Nullable String namespace, String na
 		return (other != null && other != this && equals(other)) ? other : this;
 	}
 
-	/**
-	 * The object, as the snapshot shows it.
-	 * @return a new reference
-	 */
+	/** The object, as the snapshot shows it (a new reference). */
 	ObjectRef object() {
 		return new ObjectRef(this.kind, this.namespace, this.name);
 	}

@@ -46,7 +46,6 @@ final class EventsAccess {
 		/**
 		 * @param apiGroup {@code ""} (core/v1) or {@code events.k8s.io}
 		 * @param verb e.g. {@code create}
-		 * @param namespace the namespace
 		 * @return the answer; {@code null} when it cannot be told now (the review failed)
 		 */
 		@Nullable Boolean allowed(String apiGroup, String verb, String namespace);
@@ -66,8 +65,6 @@ final class EventsAccess {
 
 	/**
 	 * The answers for one API in one namespace, verb by verb, in the order of the required verbs.
-	 * @param api the API
-	 * @param namespace the namespace
 	 * @param allowed verbs allowed
 	 * @param missing verbs refused
 	 * @param unknown verbs whose review failed
@@ -115,7 +112,6 @@ final class EventsAccess {
 			return allows("create") ? 1 : 0;
 		}
 
-		/** The missing verbs as {@link RecorderStats.MissingAccess}. */
 		List<RecorderStats.MissingAccess> missingAccess() {
 			List<RecorderStats.MissingAccess> result = new ArrayList<>();
 			for (String verb : this.missing) {
@@ -188,7 +184,6 @@ final class EventsAccess {
 		return (api == EventsApi.EVENTS_V1) ? "events.k8s.io" : "";
 	}
 
-	/** The verbs checked. */
 	List<String> verbs() {
 		return this.verbs;
 	}
@@ -300,13 +295,8 @@ final class EventsAccess {
 
 	/** Every remembered answer that refuses a verb, both APIs, core/v1 first. */
 	List<RecorderStats.MissingAccess> missingAccess() {
-		List<RecorderStats.MissingAccess> result = new ArrayList<>();
-		for (Check check : this.coreV1.asMap().values()) {
-			result.addAll(check.missingAccess());
-		}
-		for (Check check : this.eventsV1.asMap().values()) {
-			result.addAll(check.missingAccess());
-		}
+		List<RecorderStats.MissingAccess> result = missingAccess(EventsApi.CORE_V1);
+		result.addAll(missingAccess(EventsApi.EVENTS_V1));
 		return result;
 	}
 
@@ -327,7 +317,6 @@ final class EventsAccess {
 	 * The access review of a client ({@link EventsClient#eventsAllowed}: one SelfSubjectAccessReview, which every
 	 * authenticated user may make); a review that fails is logged and answers {@code null}, so it is asked again.
 	 * The namespace {@link #EVERY_NAMESPACE} asks about every namespace.
-	 * @param client the client
 	 * @param timeout the time limit of each request; {@link Duration#ZERO} for the client's own
 	 */
 	static Review review(EventsClient client, Duration timeout) {
@@ -335,14 +324,9 @@ final class EventsAccess {
 			try {
 				return client.eventsAllowed(apiGroup, verb, namespace, timeout);
 			}
-			catch (EventSinkException ex) {
+			catch (EventSinkException | RuntimeException ex) {
 				logger.warn("Could not ask whether {} on events in API group '{}' is allowed in namespace '{}': {}", verb,
-						apiGroup, namespace, ex.getMessage());
-				return null;
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Could not ask whether {} on events in API group '{}' is allowed in namespace '{}': {}", verb,
-						apiGroup, namespace, ex.toString());
+						apiGroup, namespace, (ex instanceof EventSinkException) ? ex.getMessage() : ex.toString());
 				return null;
 			}
 		};

@@ -109,7 +109,7 @@ final class EventsV1Events {
 
 	/** The note itself when it fits, else a prefix at a character boundary plus {@link #TRUNCATION_MARKER}. */
 	static String truncate(String note) {
-		if (note.length() <= NOTE_MAX_BYTES / 3 || EventSpec.utf8Length(note) <= NOTE_MAX_BYTES) {
+		if (!EventSpec.exceeds(note, NOTE_MAX_BYTES)) {
 			return note;
 		}
 		return prefixOfBytes(note, NOTE_MAX_BYTES - TRUNCATION_MARKER.length()) + TRUNCATION_MARKER;

@@ -267,7 +267,6 @@ final class Fanout {
 	 * Stops: distributes and handles what was queued before this call (each pending sink write gets one attempt,
 	 * waits between retries end), then ends every thread, within {@code timeout}. A stop that is not final keeps
 	 * the subscribers, their caches and what is published meanwhile for the next {@link #start()}.
-	 * @param timeout the deadline
 	 * @param shutdown whether this is the final stop (later events are refused, subscriptions end)
 	 * @return {@code true} when everything was handled and every thread ended within the deadline, or when a
 	 * stop that is not final finds it already stopped; {@code false} when the deadline passed, or when shutdown
@@ -409,7 +408,9 @@ final class Fanout {
 				if (now - lastFlush >= FLUSH_INTERVAL_NANOS) {
 					lastFlush = now;
 					this.counters.flush(false);
-					tickAll();
+					for (Subscriber subscriber : this.subscribers) {
+						subscriber.tick();
+					}
 				}
 				if (item == null) {
 					continue;
@@ -444,12 +445,6 @@ final class Fanout {
 					subscriber.closeInput(shutdown);
 				}
 			}
-		}
-	}
-
-	private void tickAll() {
-		for (Subscriber subscriber : this.subscribers) {
-			subscriber.tick();
 		}
 	}
 

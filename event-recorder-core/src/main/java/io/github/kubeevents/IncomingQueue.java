@@ -144,7 +144,6 @@ final class IncomingQueue {
 	/**
 	 * A queue with the default nap (1 ms), quiet period (20 ms) and fill threshold (the capacity: a napping
 	 * consumer is woken by a producer only when the queue is full).
-	 * @param capacity the most events queued at once
 	 */
 	IncomingQueue(int capacity) {
 		this(capacity, DEFAULT_NAP_NANOS, DEFAULT_QUIET_NANOS);
@@ -153,9 +152,6 @@ final class IncomingQueue {
 	/**
 	 * A queue with its own nap and quiet period and the default fill threshold (the capacity), for tests of the
 	 * default wake-up policy.
-	 * @param capacity the most events queued at once
-	 * @param napNanos how long the consumer parks between drains while events flow
-	 * @param quietNanos how long the queue stays empty before the consumer sleeps deeply ({@code 0}: at once)
 	 */
 	IncomingQueue(int capacity, long napNanos, long quietNanos) {
 		this(capacity, napNanos, quietNanos, capacity);
@@ -186,7 +182,6 @@ final class IncomingQueue {
 
 	/**
 	 * Puts an event in without blocking and, in the common case, without a system call.
-	 * @param event the event
 	 * @return {@code false} when {@code capacity} items are queued (the event is not queued); {@code true}
 	 * otherwise, also when the queue was closed meanwhile: the event then went to the close's handler
 	 */

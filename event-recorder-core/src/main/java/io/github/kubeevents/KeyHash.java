@@ -96,11 +96,8 @@ class KeyHash {
 	}
 
 	/**
-	 * The hash of a whole key string, with a builder to reuse.
-	 * @param key the key, as a key function returned it
+	 * {@link #of(String)} with a builder to reuse.
 	 * @param scratch a builder, reset first
-	 * @return its hash
-	 * @throws NullPointerException when {@code key} is {@code null} (as a cache lookup with it would)
 	 */
 	static KeyHash of(String key, Builder scratch) {
 		return scratch.reset().add(Objects.requireNonNull(key, "key")).build();
@@ -114,12 +111,7 @@ class KeyHash {
 		return this.low;
 	}
 
-	/**
-	 * Whether this hash has the given halves.
-	 * @param high the first half
-	 * @param low the second half
-	 * @return {@code true} when both are equal
-	 */
+	/** Whether this hash has the given halves. */
 	final boolean is(long high, long low) {
 		return this.high == high && this.low == low;
 	}
@@ -163,11 +155,7 @@ class KeyHash {
 
 		private final Polynomials second = new Polynomials();
 
-		/**
-		 * Appends a part; {@code null} counts as empty, as in client-go's key functions (a Go string is never nil).
-		 * @param part the part
-		 * @return this builder
-		 */
+		/** Appends a part; {@code null} counts as empty, as in client-go's key functions (a Go string is never nil). */
 		@Override
 		public Builder add(@Nullable String part) {
 			if (part != null) {
@@ -181,10 +169,7 @@ class KeyHash {
 			return this;
 		}
 
-		/**
-		 * Forgets what was added.
-		 * @return this builder, empty
-		 */
+		/** Forgets what was added; returns this builder. */
 		Builder reset() {
 			this.length = 0;
 			if (this.chars.length > KEPT_CAPACITY) {
@@ -193,10 +178,7 @@ class KeyHash {
 			return this;
 		}
 
-		/**
-		 * The hash of everything added since the builder was made or {@link #reset()}.
-		 * @return the hash
-		 */
+		/** The hash of everything added since the builder was made or {@link #reset()}. */
 		KeyHash build() {
 			this.first.reset();
 			this.first.feed(this.chars, this.length, this.length);
@@ -207,7 +189,6 @@ class KeyHash {
 		 * The hashes of this builder's key and {@code other}'s, equal to two {@link #build()}s, with the
 		 * characters both keys start with hashed once: an event's full key and its aggregate key share source,
 		 * object, and (without a fieldPath) uid, apiVersion, type and reason.
-		 * @param other the other builder
 		 * @return this builder's hash and the other's
 		 */
 		Pair buildWith(Builder other) {
@@ -226,11 +207,7 @@ class KeyHash {
 
 	}
 
-	/**
-	 * Two hashes.
-	 * @param first the first
-	 * @param second the second
-	 */
+	/** The two hashes of {@link Builder#buildWith}. */
 	record Pair(KeyHash first, KeyHash second) {
 	}
 

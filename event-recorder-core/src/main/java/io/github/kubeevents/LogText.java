@@ -48,8 +48,7 @@ final class LogText {
 	}
 
 	/**
-	 * Appends {@code "text"}: quoted, with quotes and backslashes escaped too.
-	 * @param out where to append
+	 * Appends {@code "text"} to {@code out}: quoted, with quotes and backslashes escaped too.
 	 * @param text the text; {@code null} appends {@code ""}
 	 */
 	static void appendQuoted(StringBuilder out, @Nullable String text) {

@@ -93,8 +93,8 @@ public record RecordedEvent(InvolvedObject regarding, @Nullable InvolvedObject r
 	 * @return the description
 	 */
 	public String describe() {
-		return "object=" + LogText.quoted(this.regarding.displayName()) + " kind=" + LogText.quoted(String.valueOf(this.regarding.kind()))
-				+ " type=\"" + this.type.value() + "\" reason=" + LogText.quoted(this.reason);
+		return "object=" + InvolvedObject.describe(this.regarding) + " type=\"" + this.type.value() + "\" reason="
+				+ LogText.quoted(this.reason);
 	}
 
 }

@@ -54,8 +54,6 @@ final class RegisteredKinds {
 
 	/**
 	 * The reference of an object, as {@link InvolvedObject#from(Object)} makes it, but with these kinds first.
-	 * @param object the object
-	 * @return the reference
 	 * @throws IllegalArgumentException as {@link InvolvedObject#from(Object)} does
 	 */
 	InvolvedObject reference(Object object) {

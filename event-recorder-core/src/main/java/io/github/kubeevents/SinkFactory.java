@@ -260,17 +260,15 @@ final class SinkFactory {
 		synchronized (this.lock) {
 			this.sinks.add(sink);
 		}
-		sink.whenClosed(() -> retire(sink));
-		return sink;
-	}
-
-	/** The sink's subscription was closed and its threads are done: keep its counts, forget the rest. */
-	private void retire(SinkSubscriber sink) {
-		synchronized (this.lock) {
-			if (this.sinks.remove(sink)) {
-				this.retired = this.retired.plus(sink.writes());
+		// once its subscription is closed and its threads are done: keep its counts, forget the rest
+		sink.whenClosed(() -> {
+			synchronized (this.lock) {
+				if (this.sinks.remove(sink)) {
+					this.retired = this.retired.plus(sink.writes());
+				}
 			}
-		}
+		});
+		return sink;
 	}
 
 	private String nextName() {

@@ -45,24 +45,4 @@ record SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jit
 		int backlogCapacity, EventsApi eventsApi, Duration requestTimeout, int seriesCacheSize,
 		CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation, boolean deterministicNames, EventShape shape,
 		boolean tracing, @Nullable String traceparentAnnotation, LongSupplier nanoTime) {
-
-	/** Settings without tracing. */
-	SinkSettings(RetryPolicy retryPolicy, Sleeper sleeper, DoubleSupplier jitter,
-			Sink.RequestListener requestListener, @Nullable TokenBucket writeBudget, Clock clock, int writers,
-			int backlogCapacity, EventsApi eventsApi, Duration requestTimeout, int seriesCacheSize,
-			CorrelatorOptions coreV1Correlation, CorrelatorOptions eventsV1Correlation, boolean deterministicNames,
-			EventShape shape) {
-		this(retryPolicy, sleeper, jitter, requestListener, writeBudget, clock, writers, backlogCapacity, eventsApi,
-				requestTimeout, seriesCacheSize, coreV1Correlation, eventsV1Correlation, deterministicNames, shape, false,
-				null, System::nanoTime);
-	}
-
-	/** These settings with {@code nanoTime} timing requests and Retry-After holds (a test's ticker). */
-	SinkSettings withNanoTime(LongSupplier nanoTime) {
-		return new SinkSettings(this.retryPolicy, this.sleeper, this.jitter, this.requestListener, this.writeBudget,
-				this.clock, this.writers, this.backlogCapacity, this.eventsApi, this.requestTimeout, this.seriesCacheSize,
-				this.coreV1Correlation, this.eventsV1Correlation, this.deterministicNames, this.shape, this.tracing,
-				this.traceparentAnnotation, nanoTime);
-	}
-
 }

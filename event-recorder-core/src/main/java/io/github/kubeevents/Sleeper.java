@@ -23,10 +23,7 @@ interface Sleeper {
 	 * Waits for {@code duration} unless {@code cancelled} is or becomes true. A cancellation that sets its flag and
 	 * then calls {@link #wakeAll()} is never missed, even when it lands between the caller's last look at the flag
 	 * and the start of the wait: the real sleeper reads the flag under the lock {@code wakeAll} takes.
-	 * @param duration how long to wait
-	 * @param cancelled the caller's cancellation flag
 	 * @return {@code false} when cancelled, before or during the wait
-	 * @throws InterruptedException when the thread is interrupted
 	 */
 	default boolean sleepUnless(Duration duration, BooleanSupplier cancelled) throws InterruptedException {
 		if (cancelled.getAsBoolean()) {
@@ -66,11 +63,7 @@ interface Sleeper {
 			@Override
 			public synchronized boolean sleepUnless(Duration duration, BooleanSupplier cancelled)
 					throws InterruptedException {
-				if (cancelled.getAsBoolean()) {
-					return false;
-				}
-				sleep(duration);
-				return !cancelled.getAsBoolean();
+				return Sleeper.super.sleepUnless(duration, cancelled);
 			}
 
 			@Override

@@ -49,11 +49,7 @@ final class SpamFilter {
 		this.buckets = Caches.bounded(options.cacheSize());
 	}
 
-	/**
-	 * Whether the event must be skipped. Takes a token when one is available.
-	 * @param event the (observed) event
-	 * @return {@code true} to skip the event
-	 */
+	/** {@link #filter(CoreV1Event, EventSubject)} with the event's own subject. */
 	boolean filter(CoreV1Event event) {
 		return filter(event, EventSubject.of(event));
 	}

@@ -43,7 +43,6 @@ final class SubscriberQueue extends Subscriber {
 
 	private final Subscription.Options options;
 
-
 	/**
 	 * The events, bounded to the capacity, and the {@link #END} marker (in the ring's headroom). The same lock-free
 	 * hand-off as the broadcaster's incoming queue: the distribution thread does not wake this subscriber's

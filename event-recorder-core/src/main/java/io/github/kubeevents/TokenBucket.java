@@ -40,12 +40,6 @@ final class TokenBucket {
 
 	private long waitedNanos;
 
-	/**
-	 * A full bucket.
-	 * @param burst capacity and initial fill
-	 * @param qps refill rate in tokens per second
-	 * @param now the creation time
-	 */
 	TokenBucket(int burst, double qps, Instant now) {
 		this.burst = burst;
 		this.qps = qps;
@@ -70,7 +64,6 @@ final class TokenBucket {
 
 	/**
 	 * Takes one token, reserving one in the future when none is left.
-	 * @param now the current time
 	 * @return how long the caller must wait before using its token; zero when one was available
 	 */
 	synchronized Duration reserve(Instant now) {
@@ -87,18 +80,13 @@ final class TokenBucket {
 
 	/**
 	 * The tokens available at {@code now}, without taking any.
-	 * @param now the time to look at
 	 * @return tokens left, at most burst (negative while reservations borrow from the future)
 	 */
 	synchronized double tokensAt(Instant now) {
 		return Math.min(this.burst, this.tokens + elapsedSeconds(now) * this.qps);
 	}
 
-	/**
-	 * How long until the next whole token is available.
-	 * @param now the time to look at
-	 * @return zero when a token is available now
-	 */
+	/** How long until the next whole token is available at {@code now}: zero when one is available. */
 	synchronized Duration timeToNextToken(Instant now) {
 		double available = tokensAt(now);
 		if (available >= 1.0 - EPSILON) {

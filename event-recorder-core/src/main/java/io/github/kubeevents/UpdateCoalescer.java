@@ -69,35 +69,25 @@ final class UpdateCoalescer {
 		return !this.interval.isZero();
 	}
 
-	/**
-	 * An occurrence passed the correlator: what to write now, in order (empty when it is held).
-	 * @param recorded the occurrence
-	 * @param result its correlation
-	 * @param now the occurrence's time
-	 * @return the writes to submit now, in order
-	 */
+	/** An occurrence ({@code now} its time) passed the correlator: what to write now, in order (empty when held). */
 	List<Release> offer(RecordedEvent recorded, CorrelationResult result, Instant now) {
 		String key = key(result);
 		Held waiting = this.held.get(key);
 		if (waiting != null) {
-			if (!result.isUpdate()) {
-				// a new Event under the same name (deterministic names after the correlator forgot it): the held
-				// update goes first, then this one
-				this.held.remove(key);
-				this.heldEvents = this.held.size();
-				this.heldOccurrences -= waiting.occurrences;
-				return List.of(waiting.release(), submitted(key, new Release(recorded, result, 1, recorded.timestamp()),
-						now));
-			}
-			waiting.join(recorded, result);
-			this.heldOccurrences++;
-			if (now.isBefore(waiting.due)) {
-				return List.of();
+			if (result.isUpdate()) {
+				waiting.join(recorded, result);
+				this.heldOccurrences++;
+				if (now.isBefore(waiting.due)) {
+					return List.of();
+				}
 			}
 			this.held.remove(key);
 			this.heldEvents = this.held.size();
 			this.heldOccurrences -= waiting.occurrences;
-			return List.of(submitted(key, waiting.release(), now));
+			// a new Event under the same name (deterministic names after the correlator forgot it): the held
+			// update goes first, then this one
+			return result.isUpdate() ? List.of(submitted(key, waiting.release(), now)) : List.of(waiting.release(),
+					submitted(key, new Release(recorded, result, 1, recorded.timestamp()), now));
 		}
 		Instant last = result.isUpdate() ? this.lastWrites.getIfPresent(key) : null;
 		if (last != null && now.isBefore(last.plus(this.interval)) && this.held.size() < this.capacity) {
@@ -111,7 +101,6 @@ final class UpdateCoalescer {
 
 	/**
 	 * The held writes whose interval has ended at {@code now}.
-	 * @param now the current time
 	 * @return the writes to submit, oldest hold first
 	 */
 	List<Release> due(Instant now) {
@@ -147,7 +136,6 @@ final class UpdateCoalescer {
 		return all;
 	}
 
-	/** Held Events. */
 	int heldEvents() {
 		return this.heldEvents;
 	}

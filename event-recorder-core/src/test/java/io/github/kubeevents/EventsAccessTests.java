@@ -99,7 +99,8 @@ class EventsAccessTests {
 		}, this.clock, shape);
 		SinkSettings settings = new SinkSettings(base.retryPolicy(), base.sleeper(), base.jitter(),
 				base.requestListener(), null, this.clock, 1, 1000, configured, base.requestTimeout(),
-				base.seriesCacheSize(), base.coreV1Correlation(), base.eventsV1Correlation(), false, base.shape());
+				base.seriesCacheSize(), base.coreV1Correlation(), base.eventsV1Correlation(), false, base.shape(),
+				false, null, System::nanoTime);
 		SinkFactory factory = new SinkFactory(settings, this.counters, NS);
 		ApiChoice choice = (configured == EventsApi.AUTO)
 				? new ApiChoice(discovered, "auto: the API server serves " + discovered.value())

@@ -66,7 +66,8 @@ class SinkWritersTests {
 		return TestSinks.run(new SinkSettings(settings.retryPolicy(), settings.sleeper(), settings.jitter(),
 				settings.requestListener(), null, settings.clock(), writers, capacity, settings.eventsApi(),
 				settings.requestTimeout(), settings.seriesCacheSize(), settings.coreV1Correlation(),
-				settings.eventsV1Correlation(), false, settings.shape()), new ScriptedSink(), this.target);
+				settings.eventsV1Correlation(), false, settings.shape(), false, null, System::nanoTime),
+				new ScriptedSink(), this.target);
 	}
 
 	private static RecordedEvent pod(String name) {

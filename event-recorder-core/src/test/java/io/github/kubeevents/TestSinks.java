@@ -44,7 +44,7 @@ final class TestSinks {
 		return new SinkSettings(policy, sleeper, () -> 0.5, listener, null, clock, 1, 4000, EventsApi.AUTO,
 				EventBroadcaster.Builder.DEFAULT_REQUEST_TIMEOUT, 4096, coreV1,
 				CorrelatorOptions.builder().aggregationEnabled(false).spamFilterEnabled(false).clock(clock).build(), false,
-				shape);
+				shape, false, null, System::nanoTime);
 	}
 
 	/**

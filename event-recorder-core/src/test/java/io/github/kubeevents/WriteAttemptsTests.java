@@ -65,8 +65,8 @@ class WriteAttemptsTests {
 				(name, verb, result, duration) -> this.requests.add(name + " " + verb + " " + result + " " + duration),
 				null, this.clock, 1, 1000, EventsApi.AUTO, EventBroadcaster.Builder.DEFAULT_REQUEST_TIMEOUT, 4096,
 				CorrelatorOptions.builder().clock(this.clock).build(),
-				CorrelatorOptions.builder().clock(this.clock).build(), false, EventShape.CLIENT_GO)
-			.withNanoTime(this.ticker::get);
+				CorrelatorOptions.builder().clock(this.clock).build(), false, EventShape.CLIENT_GO, false, null,
+				this.ticker::get);
 		this.run = new SinkRun<>("test", api, this.sink, "https://10.0.0.1:6443", settings, this.counters,
 				new SinkWritersTests.NoTarget());
 		this.run.start();

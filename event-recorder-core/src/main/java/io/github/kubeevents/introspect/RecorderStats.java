@@ -82,8 +82,7 @@ public final class RecorderStats {
 	}
 
 	/**
-	 * A builder of stats, every value zero or empty and the state {@code new}: for tests that stand in for a
-	 * broadcaster.
+	 * A builder of stats ({@link Builder} says how it starts), for tests that stand in for a broadcaster.
 	 * @return a new builder
 	 */
 	public static Builder builder() {

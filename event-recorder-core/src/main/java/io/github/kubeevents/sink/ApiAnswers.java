@@ -9,7 +9,6 @@ import com.google.gson.ExclusionStrategy;
 import com.google.gson.FieldAttributes;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
@@ -17,7 +16,6 @@ import com.google.gson.JsonParser;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,8 +23,7 @@ import org.jspecify.annotations.Nullable;
  * {@link EventSinkException#of(ApiException)} and {@link EventsClient#read}): the {@link EventSinkException} for an
  * {@link ApiException} (a transport failure, or an HTTP status with the {@code reason}, {@code message} and
  * {@code NamespaceTerminating} cause of its Status body, and the Retry-After wait of a 429/5xx answer, capped at
- * {@link EventSinkException#MAX_RETRY_AFTER}); the lenient reading of a 2xx answer; the namespace and name a
- * request needs.
+ * {@link EventSinkException#MAX_RETRY_AFTER}); the lenient reading of a 2xx answer.
  *
  * <p>Stateless; thread-safe.
  */
@@ -53,23 +50,8 @@ final class ApiAnswers {
 	private ApiAnswers() {
 	}
 
-	/** The object of an answer, or the failure it stands for ({@link EventsClient#read}). */
-	static <T> T read(String verb, int status, String statusMessage, Map<String, List<String>> headers, String body,
-			Class<T> type) throws EventSinkException {
-		if (status < 200 || status >= 300) {
-			throw classify(new ApiException(statusMessage, status, headers, body));
-		}
-		try {
-			return parse(body, type);
-		}
-		catch (RuntimeException ex) {
-			throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
-					"Unexpected response to " + verb + ": " + ex, ex);
-		}
-	}
-
 	/** The answer as {@code type}; an unreadable answer or one without a name is an unexpected response. */
-	private static <T> T parse(String body, Class<T> type) {
+	static <T> T parse(String body, Class<T> type) {
 		T result;
 		try {
 			result = LENIENT.fromJson(body, type);
@@ -86,26 +68,6 @@ final class ApiAnswers {
 			throw new IllegalArgumentException("the answer is empty");
 		}
 		return result;
-	}
-
-	/** The namespace an Event is written to; a missing one fails the request before it is sent. */
-	static String requireNamespace(@Nullable V1ObjectMeta metadata) throws EventSinkException {
-		String namespace = (metadata != null) ? metadata.getNamespace() : null;
-		if (namespace == null || namespace.isEmpty()) {
-			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-					"Unable to construct request: event has no namespace", null);
-		}
-		return namespace;
-	}
-
-	/** The name of the Event a patch is for; a missing one fails the request before it is sent. */
-	static String requireName(@Nullable V1ObjectMeta metadata) throws EventSinkException {
-		String name = (metadata != null) ? metadata.getName() : null;
-		if (name == null || name.isEmpty()) {
-			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
-					"Unable to construct patch request: event has no name", null);
-		}
-		return name;
 	}
 
 	/** The Retry-After wait of a 429/5xx answer, or {@code null} when it must not be retried here. */
@@ -157,8 +119,7 @@ final class ApiAnswers {
 				JsonObject details = status.has("details") && status.get("details").isJsonObject()
 						? status.getAsJsonObject("details") : null;
 				if (details != null && details.has("causes") && details.get("causes").isJsonArray()) {
-					JsonArray causes = details.getAsJsonArray("causes");
-					for (JsonElement cause : causes) {
+					for (JsonElement cause : details.getAsJsonArray("causes")) {
 						if (cause.isJsonObject()
 								&& "NamespaceTerminating".equals(string(cause.getAsJsonObject(), "reason"))) {
 							terminating = true;

@@ -109,7 +109,16 @@ public interface EventsClient {
 	 */
 	static <T> T read(String verb, int status, String statusMessage, Map<String, List<String>> headers, String body,
 			Class<T> type) throws EventSinkException {
-		return ApiAnswers.read(verb, status, statusMessage, headers, body, type);
+		if (status < 200 || status >= 300) {
+			throw ApiAnswers.classify(new ApiException(statusMessage, status, headers, body));
+		}
+		try {
+			return ApiAnswers.parse(body, type);
+		}
+		catch (RuntimeException ex) {
+			throw EventSinkException.of(EventSinkException.Kind.UNEXPECTED_RESPONSE,
+					"Unexpected response to " + verb + ": " + ex, ex);
+		}
 	}
 
 	/**
@@ -119,7 +128,12 @@ public interface EventsClient {
 	 * @throws EventSinkException ({@link EventSinkException.Kind#REQUEST_CONSTRUCTION}) when there is none
 	 */
 	static String namespaceOf(@Nullable V1ObjectMeta metadata) throws EventSinkException {
-		return ApiAnswers.requireNamespace(metadata);
+		String namespace = (metadata != null) ? metadata.getNamespace() : null;
+		if (namespace == null || namespace.isEmpty()) {
+			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
+					"Unable to construct request: event has no namespace", null);
+		}
+		return namespace;
 	}
 
 	/**
@@ -129,7 +143,12 @@ public interface EventsClient {
 	 * @throws EventSinkException ({@link EventSinkException.Kind#REQUEST_CONSTRUCTION}) when there is none
 	 */
 	static String nameOf(@Nullable V1ObjectMeta metadata) throws EventSinkException {
-		return ApiAnswers.requireName(metadata);
+		String name = (metadata != null) ? metadata.getName() : null;
+		if (name == null || name.isEmpty()) {
+			throw EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION,
+					"Unable to construct patch request: event has no name", null);
+		}
+		return name;
 	}
 
 }

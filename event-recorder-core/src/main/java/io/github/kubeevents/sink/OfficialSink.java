@@ -2,7 +2,6 @@ package io.github.kubeevents.sink;
 
 import java.time.Duration;
 
-import io.github.kubeevents.sink.EventsV1Sink;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
@@ -66,7 +65,6 @@ final class OfficialSink<E extends KubernetesObject, P extends Sink.Patch> imple
 	 * A core/v1 sink writing through {@code apiClient}.
 	 * @param apiClient the client (its base path and authentication are used as they are)
 	 * @param requestTimeout the time limit of one request; {@link Duration#ZERO} for none
-	 * @return the sink
 	 */
 	static OfficialSink<CoreV1Event, EventSink.CountPatch> coreV1(ApiClient apiClient, Duration requestTimeout) {
 		CoreV1Api api = new CoreV1Api(apiClient);
@@ -76,12 +74,7 @@ final class OfficialSink<E extends KubernetesObject, P extends Sink.Patch> imple
 				(namespace, name) -> api.readNamespacedEvent(name, namespace).buildCall(null));
 	}
 
-	/**
-	 * An events.k8s.io/v1 sink writing through {@code apiClient}.
-	 * @param apiClient the client
-	 * @param requestTimeout the time limit of one request; {@link Duration#ZERO} for none
-	 * @return the sink
-	 */
+	/** An events.k8s.io/v1 sink writing through {@code apiClient}, as {@link #coreV1} makes a core/v1 one. */
 	static OfficialSink<EventsV1Event, EventsV1Sink.SeriesPatch> eventsV1(ApiClient apiClient,
 			Duration requestTimeout) {
 		EventsV1Api api = new EventsV1Api(apiClient);
@@ -93,14 +86,14 @@ final class OfficialSink<E extends KubernetesObject, P extends Sink.Patch> imple
 
 	@Override
 	public E create(E event) throws EventSinkException {
-		String namespace = ApiAnswers.requireNamespace(event.getMetadata());
+		String namespace = EventsClient.namespaceOf(event.getMetadata());
 		return this.calls.send(built("create", () -> this.creation.build(namespace, event)), this.type, "create");
 	}
 
 	@Override
 	public E patch(E event, P patch) throws EventSinkException {
-		String namespace = ApiAnswers.requireNamespace(event.getMetadata());
-		String name = ApiAnswers.requireName(event.getMetadata());
+		String namespace = EventsClient.namespaceOf(event.getMetadata());
+		String name = EventsClient.nameOf(event.getMetadata());
 		return this.calls.sendPatch(built("patch", () -> this.patch.build(namespace, name)), patch.toMap(), this.type);
 	}
 
@@ -138,10 +131,6 @@ final class OfficialSink<E extends KubernetesObject, P extends Sink.Patch> imple
 	@Override
 	public void stopped() {
 		this.calls.closeIdleConnections();
-	}
-
-	ApiClient apiClient() {
-		return this.calls.apiClient();
 	}
 
 	/** One generated request, as built by the lambdas of this sink. */
