@@ -84,11 +84,6 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 		this(name, sink, choice, settings, counters, EventNaming.clientGo(), null, null, "");
 	}
 
-	EventsV1SinkSubscriber(String name, Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, ApiChoice choice,
-			SinkSettings settings, EventCounters counters, EventNaming naming) {
-		this(name, sink, choice, settings, counters, naming, null, null, "");
-	}
-
 	/**
 	 * @param naming how Events are named (client-go's, or deterministic)
 	 * @param apiFallback the switch to core/v1 of {@code auto}, which its {@link SwitchingSinkSubscriber} owns (asked

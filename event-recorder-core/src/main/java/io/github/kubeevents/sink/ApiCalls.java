@@ -47,8 +47,6 @@ final class ApiCalls {
 
 	private static final MediaType STRATEGIC_MERGE_PATCH_TYPE = MediaType.get(STRATEGIC_MERGE_PATCH);
 
-	private final ApiClient apiClient;
-
 	private final Duration requestTimeout;
 
 	/** A patch body: a null value removes the field, so nulls are written (the client's JSON drops them). */
@@ -64,15 +62,10 @@ final class ApiCalls {
 	private volatile boolean aborted;
 
 	ApiCalls(ApiClient apiClient, Duration requestTimeout) {
-		this.apiClient = Objects.requireNonNull(apiClient, "apiClient");
 		this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
 		OkHttpClient client = apiClient.getHttpClient();
 		this.httpClient = client.newBuilder().socketFactory(new NoDelaySocketFactory(client.socketFactory())).build();
 		this.createClient = this.httpClient.newBuilder().retryOnConnectionFailure(false).build();
-	}
-
-	ApiClient apiClient() {
-		return this.apiClient;
 	}
 
 	/** Sends a generated request and reads its answer. */
