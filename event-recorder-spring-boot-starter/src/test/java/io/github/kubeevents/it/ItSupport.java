@@ -15,6 +15,7 @@ import io.github.kubeevents.health.KubeEventsHealthIndicator;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.kubernetes.client.openapi.ApiClient;
+import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -86,6 +87,16 @@ final class ItSupport {
 	}
 
 	/** Creates {@code it-<random>} with the admin client. */
+	/** A test's cluster, its admin's core/v1 API and a namespace of the test's own. */
+	record Fixture(KubernetesTestCluster cluster, CoreV1Api admin, String ns) {
+
+		static Fixture of(KubernetesTestCluster cluster) throws ApiException {
+			CoreV1Api admin = new CoreV1Api(cluster.adminClient());
+			return new Fixture(cluster, admin, createNamespace(admin));
+		}
+
+	}
+
 	static String createNamespace(CoreV1Api admin) throws ApiException {
 		String name = "it-" + UUID.randomUUID().toString().substring(0, 8);
 		admin.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(name))).execute();

@@ -10,7 +10,6 @@ import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +21,6 @@ import org.springframework.context.ApplicationContext;
 
 import static io.github.kubeevents.it.HttpExchangeLog.TRANSPORT_FAILURE;
 import static io.github.kubeevents.it.ItSupport.awaiting;
-import static io.github.kubeevents.it.ItSupport.createNamespace;
 import static io.github.kubeevents.it.ItSupport.drops;
 import static io.github.kubeevents.it.ItSupport.events;
 import static io.github.kubeevents.it.ItSupport.health;
@@ -50,23 +48,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 @WithTestCluster
 class LostCreateIT {
 
-	private KubernetesTestCluster cluster;
-
-	private CoreV1Api admin;
-
-	private String ns;
+	private ItSupport.Fixture it;
 
 	@BeforeEach
 	void setUp(KubernetesTestCluster cluster) throws ApiException {
-		this.cluster = cluster;
-		this.admin = new CoreV1Api(cluster.adminClient());
-		this.ns = createNamespace(this.admin);
+		this.it = ItSupport.Fixture.of(cluster);
 	}
 
 	/** The connection breaks after the server stored the Event, before its answer reached the client. */
 	@Test
 	void aCreateWhoseConnectionBrokeBeforeTheAnswerCountsAsWritten() throws Exception {
-		try (AnswerDroppingProxy proxy = AnswerDroppingProxy.to(this.cluster.baseUrl())) {
+		try (AnswerDroppingProxy proxy = AnswerDroppingProxy.to(this.it.cluster().baseUrl())) {
 			Clients clients = new Clients(proxy);
 			clients.starter("kubeevents.sink.retry.sleep=200ms").run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -85,7 +77,7 @@ class LostCreateIT {
 	/** The answer does not come within the request time limit (2 s); then the connection is closed. */
 	@Test
 	void aCreateWhoseAnswerCameTooLateCountsAsWritten() throws Exception {
-		try (AnswerDroppingProxy proxy = AnswerDroppingProxy.to(this.cluster.baseUrl())) {
+		try (AnswerDroppingProxy proxy = AnswerDroppingProxy.to(this.it.cluster().baseUrl())) {
 			Clients clients = new Clients(proxy);
 			clients.starter("kubeevents.sink.request-timeout=2s", "kubeevents.sink.retry.sleep=200ms").run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -115,10 +107,10 @@ class LostCreateIT {
 		assertThat(connections).isPositive();
 		proxy.holdAnswers();
 		context.getBean(EventRecorder.class)
-			.about(InvolvedObject.of("Pod", "v1", this.ns, "web-0"))
+			.about(InvolvedObject.of("Pod", "v1", this.it.ns(), "web-0"))
 			.warning("Failed", "its first answer is lost");
 		// the server stored the first attempt; its answer waits in the proxy, the recorder has none
-		awaiting().until(() -> events(this.admin, this.ns).size() == 1);
+		awaiting().until(() -> events(this.it.admin(), this.it.ns()).size() == 1);
 		assertThat(eventRequests(clients.attempts)).isEmpty();
 		assertThat(eventRequests(clients.wire)).isEmpty();
 		return connections;
@@ -144,7 +136,7 @@ class LostCreateIT {
 	 * nothing refused or dropped, and its health is UP.
 	 */
 	private void assertWrittenOnce(ApplicationContext context, Clients clients) throws ApiException {
-		List<CoreV1Event> stored = events(this.admin, this.ns);
+		List<CoreV1Event> stored = events(this.it.admin(), this.it.ns());
 		assertThat(stored).singleElement().satisfies((e) -> {
 			assertThat(e.getInvolvedObject().getName()).isEqualTo("web-0");
 			assertThat(e.getCount()).isEqualTo(1);
@@ -191,7 +183,7 @@ class LostCreateIT {
 		final HttpExchangeLog wire;
 
 		Clients(AnswerDroppingProxy proxy) {
-			this.client = LostCreateIT.this.cluster.adminClient();
+			this.client = LostCreateIT.this.it.cluster().adminClient();
 			this.client.setBasePath(proxy.url());
 			this.attempts = HttpExchangeLog.attachTo(this.client);
 			this.wire = HttpExchangeLog.attachToNetworkOf(this.client);

@@ -31,7 +31,6 @@ import io.github.kubeevents.test.cluster.RequiresCapability;
 import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.CoreV1EventList;
 import org.junit.jupiter.api.AfterEach;
@@ -43,7 +42,6 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ApplicationContext;
 
 import static io.github.kubeevents.it.ItSupport.awaiting;
-import static io.github.kubeevents.it.ItSupport.createNamespace;
 import static io.github.kubeevents.it.ItSupport.drops;
 import static io.github.kubeevents.it.ItSupport.health;
 import static io.github.kubeevents.it.ItSupport.snapshot;
@@ -81,29 +79,23 @@ class SinkIsolationIT {
 
 	private static final Pattern OBJECT = Pattern.compile("^Event occurred object=\"([^\"]*)\" ");
 
-	private KubernetesTestCluster cluster;
-
-	private CoreV1Api admin;
-
-	private String ns;
+	private ItSupport.Fixture it;
 
 	@BeforeEach
 	void setUp(KubernetesTestCluster cluster) throws ApiException {
-		this.cluster = cluster;
-		this.admin = new CoreV1Api(cluster.adminClient());
-		this.ns = createNamespace(this.admin);
+		this.it = ItSupport.Fixture.of(cluster);
 	}
 
 	@AfterEach
 	void thaw() {
-		if (this.cluster.isApiServerFrozen()) {
-			this.cluster.thawApiServer();
+		if (this.it.cluster().isApiServerFrozen()) {
+			this.it.cluster().thawApiServer();
 		}
 	}
 
 	@Test
 	void aFrozenApiServerStallsNeitherTheLogNorASecondSinkAndItsAccountingIsExactAfterTheThaw() throws Exception {
-		ApiClient client = this.cluster.adminClient();
+		ApiClient client = this.it.cluster().adminClient();
 		InMemorySink memory = new InMemorySink();
 		try (LogCapture log = LogCapture.of(EVENT_LOGGER, Level.INFO)) {
 			// 60 attempts of at least 2 s each: no write is given up while the server is frozen here
@@ -122,7 +114,7 @@ class SinkIsolationIT {
 					awaiting().until(() -> sink(context, stuck).created() == 1 && memory.objects().size() == 1
 							&& loggedObjects(log).size() == 1);
 
-					this.cluster.freezeApiServer();
+					this.it.cluster().freezeApiServer();
 					long frozenAt = System.nanoTime();
 					for (int batch = 0; batch < EVENTS / BATCH; batch++) {
 						// the caller's queue (10,000) is not under test: each batch waits for room there, which comes only
@@ -148,7 +140,7 @@ class SinkIsolationIT {
 							.as("objects in the Event occurred lines, and in the second sink")
 							.containsExactly(1 + EVENTS, 1 + EVENTS));
 					long deliveredAt = System.nanoTime();
-					assertThat(this.cluster.isApiServerFrozen()).isTrue();
+					assertThat(this.it.cluster().isApiServerFrozen()).isTrue();
 					int loggedDuringStall = log.lines().size() - 1;
 					int inSecondSinkDuringStall = memory.objects().size() - 1;
 					Set<String> expected = expectedObjects();
@@ -169,7 +161,7 @@ class SinkIsolationIT {
 					assertThat(frozen.subscribers()).allSatisfy((s) -> assertThat(s.dropped()).as(s.name()).isZero());
 					// the frozen requests time out and are retried while the backlog stays as it is
 					awaiting().until(() -> sink(context, stuck).retried() >= WRITERS);
-					assertThat(this.cluster.isApiServerFrozen()).isTrue();
+					assertThat(this.it.cluster().isApiServerFrozen()).isTrue();
 					int depthBeforeThaw = subscriber(broadcaster, stuck).depth();
 					assertThat(depthBeforeThaw).isEqualTo(EVENTS - WRITERS);
 					assertThat(broadcaster.stats().dropped(DropReason.QUEUE_FULL.tag())).isZero();
@@ -177,11 +169,11 @@ class SinkIsolationIT {
 					Health stalled = health(context);
 					assertThat(stalled.getStatus().getCode()).isEqualTo(KubeEventsHealthIndicator.DEGRADED_CODE);
 					assertThat(stalled.getStatus().getDescription())
-						.startsWith("writes to the API server " + hostAndPort(this.cluster.baseUrl()) + " fail (");
+						.startsWith("writes to the API server " + hostAndPort(this.it.cluster().baseUrl()) + " fail (");
 					assertThat(stalled.getDetails().get("lastFailure")).asString()
-						.contains("result=transport_error", "server=" + hostAndPort(this.cluster.baseUrl()));
+						.contains("result=transport_error", "server=" + hostAndPort(this.it.cluster().baseUrl()));
 
-					this.cluster.thawApiServer();
+					this.it.cluster().thawApiServer();
 					long thawedAt = System.nanoTime();
 					awaiting().atMost(Duration.ofMinutes(5))
 						.until(() -> accounted(context, stuck) == broadcaster.stats().accepted());
@@ -208,7 +200,7 @@ class SinkIsolationIT {
 						.isEqualTo(writes.created());
 					assertThat(stored).extracting((e) -> e.getInvolvedObject().getName())
 						.doesNotHaveDuplicates()
-						.allSatisfy((name) -> assertThat(expected).contains(this.ns + "/" + name));
+						.allSatisfy((name) -> assertThat(expected).contains(this.it.ns() + "/" + name));
 					assertThat(stored).allSatisfy((e) -> assertThat(e.getCount()).isEqualTo(1));
 					// with 60 attempts per write nothing had to be given up: everything was written
 					assertThat(stats.dropped()).isEqualTo(drops());
@@ -221,13 +213,13 @@ class SinkIsolationIT {
 	}
 
 	private InvolvedObject pod(String name) {
-		return InvolvedObject.of("Pod", "v1", this.ns, name);
+		return InvolvedObject.of("Pod", "v1", this.it.ns(), name);
 	}
 
 	private Set<String> expectedObjects() {
 		Set<String> expected = new HashSet<>();
-		expected.add(this.ns + "/warm-up");
-		IntStream.range(0, EVENTS).forEach((i) -> expected.add(this.ns + "/burst-" + i));
+		expected.add(this.it.ns() + "/warm-up");
+		IntStream.range(0, EVENTS).forEach((i) -> expected.add(this.it.ns() + "/burst-" + i));
 		return expected;
 	}
 
@@ -260,7 +252,7 @@ class SinkIsolationIT {
 		List<CoreV1Event> all = new ArrayList<>();
 		String next = null;
 		do {
-			CoreV1EventList page = this.admin.listNamespacedEvent(this.ns).limit(5000)._continue(next).execute();
+			CoreV1EventList page = this.it.admin().listNamespacedEvent(this.it.ns()).limit(5000)._continue(next).execute();
 			all.addAll(page.getItems());
 			next = (page.getMetadata() != null) ? page.getMetadata().getContinue() : null;
 		}

@@ -18,7 +18,6 @@ import io.github.kubeevents.test.cluster.LocalControlPlane;
 import io.github.kubeevents.test.cluster.RequiresCapability;
 import io.github.kubeevents.test.cluster.WithTestCluster;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,10 +25,10 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.context.ApplicationContext;
 
 import static io.github.kubeevents.it.ItSupport.awaiting;
-import static io.github.kubeevents.it.ItSupport.createNamespace;
 import static io.github.kubeevents.it.ItSupport.dropped;
 import static io.github.kubeevents.it.ItSupport.drops;
 import static io.github.kubeevents.it.ItSupport.events;
@@ -65,9 +64,7 @@ class WriteHealthIT {
 
 	private LocalControlPlane cluster;
 
-	private CoreV1Api admin;
-
-	private String ns;
+	private ItSupport.Fixture it;
 
 	/** The API server as the health shows it: host:port of the cluster's URL. */
 	private String server;
@@ -75,8 +72,7 @@ class WriteHealthIT {
 	@BeforeEach
 	void setUp(LocalControlPlane cluster) throws Exception {
 		this.cluster = cluster;
-		this.admin = new CoreV1Api(cluster.adminClient());
-		this.ns = createNamespace(this.admin);
+		this.it = ItSupport.Fixture.of(cluster);
 		URI url = URI.create(cluster.baseUrl());
 		this.server = url.getHost() + ":" + url.getPort();
 	}
@@ -157,14 +153,10 @@ class WriteHealthIT {
 		ApiClient client = this.cluster.adminClient();
 		starterWithHealth(client, "kubeevents.sink.retry.max-attempts=200", "kubeevents.sink.retry.sleep=500ms")
 			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				EventRecorder recorder = context.getBean(EventRecorder.class);
-				Instant firstWritten = writtenBeforeTheOutage(context, recorder);
-
-				this.cluster.stopApiServer();
-				long stoppedAt = System.nanoTime();
-				recorder.about(pod("during-outage")).warning("Failed", "recorded while the API server is stopped");
-				Timeline timeline = new Timeline(context);
+				Outage outage = outage(context, this.cluster::stopApiServer, "during-outage");
+				Instant firstWritten = outage.firstWritten();
+				long stoppedAt = outage.at();
+				Timeline timeline = outage.timeline();
 				awaiting().pollInterval(SAMPLE).until(() -> timeline.sample() && timeline.degradedAt != 0);
 				Health degraded = health(context);
 				assertDegraded(degraded, firstWritten);
@@ -203,14 +195,10 @@ class WriteHealthIT {
 		ApiClient client = this.cluster.adminClient();
 		starterWithHealth(client, "kubeevents.sink.retry.max-attempts=2", "kubeevents.sink.retry.sleep=1s")
 			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				EventRecorder recorder = context.getBean(EventRecorder.class);
-				Instant firstWritten = writtenBeforeTheOutage(context, recorder);
-
-				this.cluster.stopApiServer();
-				long stoppedAt = System.nanoTime();
-				recorder.about(pod("given-up")).warning("Failed", "given up while the API server is stopped");
-				Timeline timeline = new Timeline(context);
+				Outage outage = outage(context, this.cluster::stopApiServer, "given-up");
+				Instant firstWritten = outage.firstWritten();
+				long stoppedAt = outage.at();
+				Timeline timeline = outage.timeline();
 				awaiting().pollInterval(SAMPLE).until(() -> timeline.sample() && timeline.givenUpAt != 0);
 				awaiting().atMost(DEGRADED_AFTER_GIVEN_UP)
 					.pollInterval(SAMPLE)
@@ -236,7 +224,9 @@ class WriteHealthIT {
 				this.cluster.startApiServer();
 				// nothing retries the given-up write: DEGRADED until an event is written
 				assertThat(health(context).getStatus().getCode()).isEqualTo(KubeEventsHealthIndicator.DEGRADED_CODE);
-				recorder.about(pod("after-restart")).normal("Started", "written once the API server is back");
+				context.getBean(EventRecorder.class)
+					.about(pod("after-restart"))
+					.normal("Started", "written once the API server is back");
 				awaiting().pollInterval(SAMPLE).until(() -> timeline.sample() && timeline.upAgainAt != 0);
 				System.err.println("[write-health-it] write given up after a written event: first failed attempt "
 						+ millis(timeline.firstFailureAt - stoppedAt) + " ms after the stop, retries_exhausted "
@@ -250,7 +240,7 @@ class WriteHealthIT {
 				assertThat(up.getStatus()).isEqualTo(Status.UP);
 				assertThat(up.getDetails()).containsEntry("failedInARow", 0L).doesNotContainKey("lastFailure");
 				assertThat(sinkStats(context)).isEqualTo(new RecorderStats.Writes(2, 0, 1, 1));
-				assertThat(events(this.admin, this.ns)).extracting((e) -> e.getInvolvedObject().getName())
+				assertThat(events(this.it.admin(), this.it.ns())).extracting((e) -> e.getInvolvedObject().getName())
 					.containsExactlyInAnyOrder("before-outage", "after-restart");
 			});
 	}
@@ -265,14 +255,10 @@ class WriteHealthIT {
 		starterWithHealth(client, "kubeevents.sink.request-timeout=2s", "kubeevents.sink.retry.max-attempts=200",
 				"kubeevents.sink.retry.sleep=500ms")
 			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				EventRecorder recorder = context.getBean(EventRecorder.class);
-				Instant firstWritten = writtenBeforeTheOutage(context, recorder);
-
-				this.cluster.freezeApiServer();
-				long frozenAt = System.nanoTime();
-				recorder.about(pod("during-freeze")).warning("Failed", "recorded while the API server is frozen");
-				Timeline timeline = new Timeline(context);
+				Outage outage = outage(context, this.cluster::freezeApiServer, "during-freeze");
+				Instant firstWritten = outage.firstWritten();
+				long frozenAt = outage.at();
+				Timeline timeline = outage.timeline();
 				awaiting().pollInterval(SAMPLE).until(() -> timeline.sample() && timeline.degradedAt != 0);
 				Health degraded = health(context);
 				assertDegraded(degraded, firstWritten);
@@ -292,6 +278,24 @@ class WriteHealthIT {
 
 				assertUpAgain(context, firstWritten, "during-freeze");
 			});
+	}
+
+	/**
+	 * When the fault began, after one event written while the server answered ({@code firstWritten}), and the
+	 * timeline of the event recorded after it.
+	 */
+	private record Outage(Instant firstWritten, long at, Timeline timeline) {
+	}
+
+	/** One event written while the server answers, then {@code fault}, then an event about {@code name}. */
+	private Outage outage(AssertableApplicationContext context, Runnable fault, String name) {
+		assertThat(context).hasNotFailed();
+		EventRecorder recorder = context.getBean(EventRecorder.class);
+		Instant firstWritten = writtenBeforeTheOutage(context, recorder);
+		fault.run();
+		long at = System.nanoTime();
+		recorder.about(pod(name)).warning("Failed", "recorded while the API server is stopped or frozen");
+		return new Outage(firstWritten, at, new Timeline(context));
 	}
 
 	/** One event written while the server answers: UP, with {@code lastWritten}. */
@@ -331,7 +335,7 @@ class WriteHealthIT {
 		assertThat(writes.created()).isEqualTo(2);
 		assertThat(writes.failed()).isZero();
 		assertThat(snapshot(context).dropped()).isEqualTo(drops());
-		List<CoreV1Event> stored = events(this.admin, this.ns);
+		List<CoreV1Event> stored = events(this.it.admin(), this.it.ns());
 		assertThat(stored).extracting((e) -> e.getInvolvedObject().getName())
 			.containsExactlyInAnyOrder("before-outage", name);
 		assertThat(stored).allSatisfy((e) -> assertThat(e.getCount()).isEqualTo(1));
@@ -349,7 +353,7 @@ class WriteHealthIT {
 	}
 
 	private InvolvedObject pod(String name) {
-		return InvolvedObject.of("Pod", "v1", this.ns, name);
+		return InvolvedObject.of("Pod", "v1", this.it.ns(), name);
 	}
 
 	/** {@code "N ms after"} or {@code "N ms before"}. */
