@@ -110,9 +110,13 @@ class SwitchingSinkSubscriberTests {
 	@Test
 	void aRefusedWriteSwitchesAndItsOccurrencesAreWrittenOnCoreV1UpToTheBoundTheRestCountedAsQueueFull() {
 		TestSinks.start(this.sink);
+		assertThat(this.sink.current()).as("gauges and health read the run written").isSameAs(this.v1.current());
 		assertThat(refusedWrite(3)).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.dropped(DropReason.QUEUE_FULL)).as("a bound of 2").isEqualTo(1);
 		assertThat(this.apiFallback.switched()).isNotNull();
+		assertThat(this.sink.current()).isSameAs(this.core.current());
+		assertThat(new InlineSink("sink", this.sink, this.counters, this.clock, (subscriber) -> {
+		}).stats()).isEqualTo(this.core.current().stats("sink"));
 		// the next hook on the subscriber thread hands the two over
 		this.sink.tick(this.clock.instant());
 		await().atMost(WAIT).until(() -> this.coreV1.calls().size() == 2);
