@@ -2,6 +2,7 @@ package io.github.kubeevents;
 
 import java.time.Duration;
 
+import ch.qos.logback.classic.Level;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.EventsApi;
@@ -84,15 +85,24 @@ class ApiChoiceTests {
 					"auto: discovery of events.k8s.io/v1 failed (java.lang.IllegalStateException: broken), using core/v1"));
 	}
 
+	/** A failed review answers nothing (asked again), with one WARN naming the failure as the client reported it. */
 	@Test
 	void theAccessReviewOfAClientIsAskedAgainWhenItFailed() {
 		assertThat(EventsAccess.review(new ScriptedClient(true, true), TIMEOUT).allowed("", "create", "ns")).isTrue();
 		assertThat(EventsAccess.review(new ScriptedClient(true, false), TIMEOUT).allowed("", "create", "ns")).isFalse();
-		assertThat(EventsAccess.review(new ScriptedClient(true,
-				EventSinkException.of(EventSinkException.Kind.TRANSPORT, "Transport failure: timeout", null)), TIMEOUT).allowed("", "create", "ns"))
-			.isNull();
-		assertThat(EventsAccess.review(new ScriptedClient(true, new IllegalStateException("x")), TIMEOUT).allowed("", "create", "ns"))
-			.isNull();
+		try (LogCapture log = LogCapture.of(RecorderLog.CATEGORY, Level.WARN)) {
+			assertThat(EventsAccess.review(new ScriptedClient(true,
+					EventSinkException.of(EventSinkException.Kind.TRANSPORT, "Transport failure: timeout", null)),
+					TIMEOUT).allowed("", "create", "ns"))
+				.isNull();
+			assertThat(EventsAccess.review(new ScriptedClient(true, new IllegalStateException("x")), TIMEOUT)
+				.allowed("events.k8s.io", "patch", "ns")).isNull();
+			assertThat(log.warnings()).containsExactly(
+					"Could not ask whether create on events in API group '' is allowed in namespace 'ns': Transport"
+							+ " failure: timeout",
+					"Could not ask whether patch on events in API group 'events.k8s.io' is allowed in namespace 'ns':"
+							+ " java.lang.IllegalStateException: x");
+		}
 	}
 
 }

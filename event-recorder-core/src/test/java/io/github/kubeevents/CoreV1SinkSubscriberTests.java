@@ -298,6 +298,19 @@ class CoreV1SinkSubscriberTests {
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
 	}
 
+	/** A 5xx repeated after its Retry-After inside one request may have stored the CREATE too. */
+	@Test
+	void anAlreadyExistsAfterA5xxRepeatedOnItsRetryAfterIsTheLostCreatesEvent() {
+		this.sink.failNext(new EventSinkException(EventSinkException.Kind.HTTP_STATUS, 500, "InternalError", false,
+				Duration.ofSeconds(1), "etcd request timed out", null), EventSinkException.status(409, "AlreadyExists",
+						"exists"));
+		CoreV1SinkSubscriber recording = recording(new RetryPolicy(12, Duration.ZERO));
+		handle(recording, pod());
+		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 0, 0, 0));
+		assertThat(totalDropped()).isZero();
+		assertThat(this.sink.calls()).hasSize(2);
+	}
+
 	@Test
 	void identicalEventsAreCreatedThenPatchedWithCountsTwoAndThree() {
 		CoreV1SinkSubscriber recording = recording(RetryPolicy.defaults());

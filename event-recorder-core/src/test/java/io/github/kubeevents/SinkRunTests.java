@@ -1,0 +1,120 @@
+package io.github.kubeevents;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.kubeevents.sink.EventSink;
+import io.github.kubeevents.sink.EventSinkException;
+import io.github.kubeevents.sink.RetryPolicy;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The lifecycle of one sink's run ({@link SinkRun}): the two facts of a stop it alone holds, and the {@code Sink}
+ * SPI's hooks it calls, each once per step: {@code resume} at every start, {@code cancel} when a stop begins,
+ * {@code abort} at the deadline, {@code stopped} once the writers ended.
+ */
+class SinkRunTests {
+
+	/** The SPI hooks the run called, in order. */
+	private final List<String> hooks = new CopyOnWriteArrayList<>();
+
+	/** What the sink's CREATE throws; {@code null} to answer. */
+	private volatile Throwable thrown;
+
+	private final SinkRun<CoreV1Event, EventSink.CountPatch> run = TestSinks.run(
+			TestSinks.settings(RetryPolicy.defaults(), (duration) -> {
+			}, (api, verb, result, duration) -> {
+			}, TickingClock.fixed(Instant.parse("2026-12-07T12:00:00Z"))),
+			new EventSink() {
+
+				@Override
+				public CoreV1Event create(CoreV1Event event) {
+					if (SinkRunTests.this.thrown instanceof Error error) {
+						throw error;
+					}
+					return event;
+				}
+
+				@Override
+				public CoreV1Event patch(CoreV1Event event, CountPatch patch) {
+					return event;
+				}
+
+				@Override
+				public void cancel() {
+					SinkRunTests.this.hooks.add("cancel");
+				}
+
+				@Override
+				public void abort() {
+					SinkRunTests.this.hooks.add("abort");
+				}
+
+				@Override
+				public void resume() {
+					SinkRunTests.this.hooks.add("resume");
+				}
+
+				@Override
+				public void stopped() {
+					SinkRunTests.this.hooks.add("stopped");
+				}
+
+			}, new SinkWritersTests.NoTarget());
+
+	@Test
+	void aStopAndAStopPastItsDeadlineAreTheRunsFactsAndItsSinksHooksUntilTheNextStart() {
+		assertThat(this.run.stopping()).isFalse();
+		this.run.start();
+		this.run.cancel();
+		assertThat(this.run.stopping()).isTrue();
+		assertThat(this.run.aborted()).isFalse();
+		this.run.end();
+		assertThat(this.hooks).containsExactly("resume", "cancel", "stopped");
+
+		this.run.start();
+		assertThat(this.run.stopping()).isFalse();
+		this.run.abort();
+		assertThat(this.run.stopping()).isTrue();
+		assertThat(this.run.aborted()).isTrue();
+		this.run.end();
+		assertThat(this.run.join(System.nanoTime() + Duration.ofSeconds(5).toNanos())).isTrue();
+		this.run.start();
+		assertThat(this.run.stopping()).isFalse();
+		assertThat(this.run.aborted()).as("a start lifts the abort").isFalse();
+		assertThat(this.hooks).containsExactly("resume", "cancel", "stopped", "resume", "cancel", "abort", "stopped",
+				"resume");
+	}
+
+	/**
+	 * The JVM's own failures pass through the request gate; anything else a sink throws fails the request as an
+	 * unexpected response, whose CREATE the server may have stored.
+	 */
+	@Test
+	void aSinkThatThrowsFailsTheRequestUnlessTheJvmItselfFailed() {
+		this.run.start();
+		CoreV1Event event = TestEvents.event("BackOff", "m", TestEvents.ref("Pod", "web-0", "shop"));
+		event.getMetadata().setName("web-0.1");
+		OutOfMemoryError fatal = new OutOfMemoryError("test");
+		this.thrown = fatal;
+		assertThatThrownBy(() -> this.run.requests().create(new WriteContext(null), event)).isSameAs(fatal);
+		this.thrown = new NoClassDefFoundError("broken/Sink");
+		WriteContext context = new WriteContext(null);
+		assertThatThrownBy(() -> this.run.requests().create(context, event)).isInstanceOfSatisfying(
+				EventSinkException.class, (ex) -> {
+					assertThat(ex.kind()).isEqualTo(EventSinkException.Kind.UNEXPECTED_RESPONSE);
+					assertThat(ex.getMessage()).isEqualTo("The sink threw java.lang.NoClassDefFoundError: broken/Sink");
+				});
+		assertThat(context.isLostCreate("web-0.1")).isTrue();
+		assertThat(context.isLostCreate("web-0.2")).isFalse();
+		this.run.cancel();
+		this.run.end();
+	}
+
+}
