@@ -6,6 +6,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -20,6 +23,10 @@ import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import okhttp3.Response;
+import okhttp3.internal.http2.ConnectionShutdownException;
+import okhttp3.internal.http2.ErrorCode;
+import okhttp3.internal.http2.StreamResetException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -179,6 +186,59 @@ class CoreV1EventSinkTests {
 		EventSinkException patch = catchThrowableOfType(EventSinkException.class,
 				() -> sink.patch(event(), new EventSink.CountPatch(2, T5, "m")));
 		assertThat(patch.kind()).isEqualTo(EventSinkException.Kind.TRANSPORT);
+	}
+
+	/**
+	 * A CREATE is sent without OkHttp's own repeat of a failed connection (it could store an Event twice unseen),
+	 * except when the server did not process it: a refused stream or a GOAWAY before the stream began is repeated
+	 * at once, twice at most; a connection lost after the POST reached the server, or a PATCH's failure, is not repeated here.
+	 */
+	@Test
+	void aCreateTheServerDidNotProcessIsRepeatedAtOnceAndOneItMayHaveStoredIsNot() throws Exception {
+		try (StubApiServer server = new StubApiServer()) {
+			Deque<IOException> failures = new ArrayDeque<>();
+			ApiClient client = server.client();
+			client.setHttpClient(client.getHttpClient().newBuilder().addNetworkInterceptor((chain) -> {
+				IOException failure = failures.poll();
+				if (failure instanceof StreamResetException || failure instanceof ConnectionShutdownException) {
+					throw failure;
+				}
+				Response response = chain.proceed(chain.request());
+				if (failure != null) {
+					response.close();
+					throw failure;
+				}
+				return response;
+			}).build());
+			Sink<CoreV1Event, EventSink.CountPatch> sink = sink(client);
+
+			failures.add(new StreamResetException(ErrorCode.REFUSED_STREAM));
+			assertThat(sink.create(event()).getMetadata().getResourceVersion()).isEqualTo("7");
+			failures.add(new ConnectionShutdownException());
+			assertThat(sink.create(event()).getMetadata().getResourceVersion()).isEqualTo("7");
+			assertThat(server.requests()).hasToString("[POST /api/v1/namespaces/ns/events, "
+					+ "POST /api/v1/namespaces/ns/events]");
+
+			failures.addAll(List.of(new StreamResetException(ErrorCode.REFUSED_STREAM), new ConnectionShutdownException()));
+			assertThat(sink.create(event()).getMetadata().getResourceVersion()).isEqualTo("7");
+			failures.addAll(List.of(new StreamResetException(ErrorCode.REFUSED_STREAM),
+					new StreamResetException(ErrorCode.REFUSED_STREAM), new StreamResetException(ErrorCode.REFUSED_STREAM)));
+			EventSinkException thrice = catchThrowableOfType(EventSinkException.class, () -> sink.create(event()));
+			assertThat(thrice.getMessage()).isEqualTo("Transport failure: StreamResetException: stream was reset: "
+					+ "REFUSED_STREAM");
+			failures.add(new StreamResetException(ErrorCode.CANCEL));
+			EventSinkException cancelled = catchThrowableOfType(EventSinkException.class, () -> sink.create(event()));
+			assertThat(cancelled.getMessage()).endsWith("stream was reset: CANCEL");
+			failures.add(new IOException("unexpected end of stream"));
+			EventSinkException lost = catchThrowableOfType(EventSinkException.class, () -> sink.create(event()));
+			assertThat(lost.getMessage()).isEqualTo("Transport failure: IOException: unexpected end of stream");
+			assertThat(server.requests()).as("the POST that may have been stored reached the server once").hasSize(4);
+			failures.add(new StreamResetException(ErrorCode.REFUSED_STREAM));
+			EventSinkException patch = catchThrowableOfType(EventSinkException.class,
+					() -> sink.patch(event(), new EventSink.CountPatch(2, T5, "m")));
+			assertThat(patch.kind()).isEqualTo(EventSinkException.Kind.TRANSPORT);
+			assertThat(failures).isEmpty();
+		}
 	}
 
 	@Test

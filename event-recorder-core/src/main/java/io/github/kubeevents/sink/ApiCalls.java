@@ -19,6 +19,10 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import okhttp3.internal.http2.ConnectionShutdownException;
+import okhttp3.internal.http2.ErrorCode;
+import okhttp3.internal.http2.StreamResetException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the sinks over the official Java client make their requests: a time limit per request (an OkHttp call
@@ -30,10 +34,11 @@ import okhttp3.Response;
  *
  * <p>Requests are built once per write with the generated API (so the client's authentication, base path and
  * default headers apply as usual) and sent on the client's OkHttp client with TCP_NODELAY (OkHttp leaves Nagle's
- * algorithm on, which can stall a small request behind the previous one's); a CREATE is never repeated by OkHttp
+ * algorithm on, which can stall a small request behind the previous one's); a CREATE is not repeated by OkHttp
  * itself (its {@code retryOnConnectionFailure} repeats a POST whose connection failed after it was sent, unseen: the
- * recorder's own retry then met an AlreadyExists it could not tell from another's Event; it repeats it knowingly).
- * Answers are read to the end and
+ * recorder's own retry then met an AlreadyExists it could not tell from another's Event; it repeats it knowingly),
+ * except at once, up to {@value #MAX_UNPROCESSED_REPEATS} times, when the server did not process it (a refused HTTP/2
+ * stream, a GOAWAY before the stream began). Answers are read to the end and
  * parsed leniently, like client-go's decoder: the generated models' strict parsing would turn a successful write
  * into an "unexpected response" (and a retry, and a duplicate) as soon as a newer API server adds a field to
  * Event; it also builds a JSON tree of the whole body first, managedFields included.
@@ -46,6 +51,9 @@ final class ApiCalls {
 	static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
 
 	private static final MediaType STRATEGIC_MERGE_PATCH_TYPE = MediaType.get(STRATEGIC_MERGE_PATCH);
+
+	/** How often a CREATE the server did not process is repeated at once. */
+	static final int MAX_UNPROCESSED_REPEATS = 2;
 
 	private final Duration requestTimeout;
 
@@ -90,10 +98,38 @@ final class ApiCalls {
 	}
 
 	private <T> T execute(Request request, Class<T> type, String verb) throws ApiException, EventSinkException {
+		if (!"POST".equals(request.method())) {
+			return call(this.httpClient, request, type, verb);
+		}
+		for (int repeats = 0;; repeats++) {
+			try {
+				return call(this.createClient, request, type, verb);
+			}
+			catch (ApiException ex) {
+				// the one recovery of OkHttp's that cannot store an Event twice: the server did not process the
+				// stream; as in OkHttp, a second refusal retires the connection, so the last repeat uses a new one
+				if (repeats == MAX_UNPROCESSED_REPEATS || !unprocessed(ex.getCause())) {
+					throw ex;
+				}
+			}
+		}
+	}
+
+	/**
+	 * Whether a request failed before the server processed it: a stream the server refused, or one not begun on an
+	 * HTTP/2 connection that was shutting down (a GOAWAY), as OkHttp's own repeat of such requests tells.
+	 */
+	static boolean unprocessed(@Nullable Throwable failure) {
+		return failure instanceof ConnectionShutdownException
+				|| (failure instanceof StreamResetException reset && reset.errorCode == ErrorCode.REFUSED_STREAM);
+	}
+
+	private <T> T call(OkHttpClient client, Request request, Class<T> type, String verb)
+			throws ApiException, EventSinkException {
 		if (this.aborted) {
 			throw new ApiException(new IOException("sink aborted by the shutdown deadline"));
 		}
-		Call call = ("POST".equals(request.method()) ? this.createClient : this.httpClient).newCall(request);
+		Call call = client.newCall(request);
 		if (!this.requestTimeout.isZero()) {
 			call.timeout().timeout(this.requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
 		}
