@@ -76,6 +76,9 @@ final class SeriesCache {
 		/** The count of the latest write handed to the writers. */
 		int countSubmitted = 1;
 
+		/** The latest write handed to the writers after its CREATE. */
+		@Nullable Write latest;
+
 		/** The highest count the server confirmed (for the snapshot). */
 		int countOnServer;
 
@@ -260,8 +263,9 @@ final class SeriesCache {
 		int previous = entry.countSubmitted;
 		entry.countSubmitted = Math.max(previous, entry.count);
 		RecordedEvent recorded = (kind == Kind.CREATE) ? entry.first : entry.last;
-		return new Write(entry, kind, entry.created, recorded, entry.count, entry.lastObserved,
+		entry.latest = new Write(entry, kind, entry.created, recorded, entry.count, entry.lastObserved,
 				Math.max(0, entry.count - previous), previous, entry.stream);
+		return entry.latest;
 	}
 
 	/** The server confirmed {@code write}'s count. */
@@ -290,7 +294,8 @@ final class SeriesCache {
 			return true;
 		}
 		entry.countSubmitted = write.previouslySubmitted();
-		return this.entries.get(entry.key) == entry;
+		// a forgotten series' final write with the same count, submitted after this one, carries them
+		return this.entries.get(entry.key) == entry || entry.latest != write;
 	}
 
 	synchronized int size() {

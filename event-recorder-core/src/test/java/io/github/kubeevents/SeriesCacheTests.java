@@ -11,6 +11,7 @@ import io.kubernetes.client.openapi.models.EventsV1Event;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The series cache's decisions on their own, without writer threads: which occurrence becomes which write, with
@@ -175,6 +176,22 @@ class SeriesCacheTests {
 		assertThat(cache.flush()).extracting(SeriesCache.Write::count).containsExactly(4);
 		assertThat(cache.notWritten(beat)).isTrue();
 		assertThat(cache.flush()).as("count 4 was submitted after the heartbeat").isEmpty();
+	}
+
+	/**
+	 * The finish pass removed the series after its heartbeat was submitted, with a final write of the same count:
+	 * that write carries the occurrences, so the failed heartbeat loses none.
+	 */
+	@Test
+	void aFailedHeartbeatOfASeriesFinishedMeanwhileLeavesItsOccurrencesToTheFinalWrite() {
+		SeriesCache cache = new SeriesCache(10);
+		observeTimes(cache, "series", T0, 3);
+		SeriesCache.Write beat = cache.heartbeat().get(0);
+		List<SeriesCache.Write> finals = cache.finish(T0.plus(SeriesCache.FINISH_TIME).plusSeconds(3));
+		assertThat(finals).extracting(SeriesCache.Write::kind, SeriesCache.Write::count)
+			.containsExactly(tuple(SeriesCache.Kind.FINAL, 3));
+		assertThat(cache.size()).isZero();
+		assertThat(cache.notWritten(beat)).as("the final write carries count 3").isTrue();
 	}
 
 	/** The series was forgotten while its heartbeat failed (evicted, handed over): nothing will write them. */
