@@ -335,9 +335,7 @@ final class SinkWriters<W> {
 			}
 		}
 		finally {
-			if (this.sinkRun.aborted()) {
-				dropLeftovers(queue);
-			}
+			dropLeftovers(queue, this.run);
 		}
 	}
 
@@ -383,11 +381,17 @@ final class SinkWriters<W> {
 		return true;
 	}
 
+	/** Drops what is left in an aborted run's queue, until a start (which leaves the rest to its thread). */
 	@SuppressWarnings("unchecked")
-	private void dropLeftovers(LinkedBlockingQueue<Object> queue) {
-		Object left;
-		// a start lifting the abort meanwhile leaves the rest to the thread of the new run
-		while (this.sinkRun.aborted() && (left = queue.poll()) != null) {
+	private void dropLeftovers(LinkedBlockingQueue<Object> queue, int endedIn) {
+		while (true) {
+			Object left;
+			synchronized (this) {
+				left = (this.run == endedIn && this.sinkRun.aborted()) ? queue.poll() : null;
+			}
+			if (left == null) {
+				return;
+			}
 			if (left instanceof End) {
 				continue;
 			}
