@@ -235,7 +235,7 @@ final class SinkFactory {
 		Instant lastWritten = null;
 		synchronized (this.lock) {
 			for (SinkSubscriber sink : this.sinks) {
-				WriteHealth health = sink.current().health();
+				WriteHealth.Reading health = sink.current().health().read();
 				failed += health.failedInARow();
 				refused += health.rejectedInARow();
 				RecorderStats.Failure failure = health.lastFailure();

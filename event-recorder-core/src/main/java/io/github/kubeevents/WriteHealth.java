@@ -67,24 +67,20 @@ final class WriteHealth {
 				Sink.RequestListener.resultOf(ex), LogText.oneLine(ex.getMessage()), this.server, givenUp);
 	}
 
-	/** Failed attempts since the last written event. */
-	synchronized long failedInARow() {
-		return this.failedInARow;
+	/**
+	 * The four facts of one moment.
+	 * @param failedInARow failed attempts since the last written event
+	 * @param rejectedInARow refusals (other than the expected AlreadyExists and namespaces gone) among them
+	 * @param lastFailure the latest failed attempt since the last written event, or {@code null}
+	 * @param lastWritten when an event was last written, or {@code null} before the first
+	 */
+	record Reading(long failedInARow, long rejectedInARow, RecorderStats.@Nullable Failure lastFailure,
+			@Nullable Instant lastWritten) {
 	}
 
-	/** Refusals (other than the expected AlreadyExists and namespaces gone) since the last written event. */
-	synchronized long rejectedInARow() {
-		return this.rejectedInARow;
-	}
-
-	/** The latest failed attempt since the last written event, or {@code null}. */
-	synchronized RecorderStats.@Nullable Failure lastFailure() {
-		return this.lastFailure;
-	}
-
-	/** When an event was last written, or {@code null} before the first. */
-	synchronized @Nullable Instant lastWritten() {
-		return this.lastWritten;
+	/** Reads the four facts together. */
+	synchronized Reading read() {
+		return new Reading(this.failedInARow, this.rejectedInARow, this.lastFailure, this.lastWritten);
 	}
 
 }

@@ -302,7 +302,7 @@ class ApiFallbackTests {
 		assertThat(this.accessReviews).as("the namespace's answers are remembered")
 			.containsExactly("events.k8s.io create ns", "events.k8s.io patch ns", " create ns", " patch ns");
 		assertThat(sink.snapshot(0, (object) -> true).api()).isEqualTo("events.k8s.io/v1");
-		assertThat(sink.current().health().rejectedInARow()).isEqualTo(2);
+		assertThat(sink.current().health().read().rejectedInARow()).isEqualTo(2);
 	}
 
 	@Test
@@ -326,7 +326,7 @@ class ApiFallbackTests {
 		assertThat(this.accessReviews).isEmpty();
 		assertThat(this.coreV1.calls()).isEmpty();
 		assertThat(sink.snapshot(0, (object) -> true).api()).isEqualTo("events.k8s.io/v1");
-		assertThat(sink.current().health().rejectedInARow()).as("an expected refusal").isZero();
+		assertThat(sink.current().health().read().rejectedInARow()).as("an expected refusal").isZero();
 	}
 
 	@Test

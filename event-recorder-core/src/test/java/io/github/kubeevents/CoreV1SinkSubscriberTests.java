@@ -196,8 +196,8 @@ class CoreV1SinkSubscriberTests {
 		handle(recording, pod());
 		assertThat(this.counters.dropped(DropReason.RETRIES_EXHAUSTED)).isEqualTo(1);
 		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(0, 0, 2, 1));
-		assertThat(recording.current().health().failedInARow()).isEqualTo(3);
-		assertThat(recording.current().health().lastFailure())
+		assertThat(recording.current().health().read().failedInARow()).isEqualTo(3);
+		assertThat(recording.current().health().read().lastFailure())
 			.isEqualTo(new RecorderStats.Failure(START, "core/v1", "create", "unexpected_response",
 					"The sink threw java.lang.IllegalStateException: broken sink", "", true));
 	}
@@ -270,7 +270,7 @@ class CoreV1SinkSubscriberTests {
 		assertThat(this.sink.calls()).hasSize(2);
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(2);
 		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(0, 0, 0, 2));
-		assertThat(recording.current().health().failedInARow()).as("neither is a failure of the recorder").isZero();
+		assertThat(recording.current().health().read().failedInARow()).as("neither is a failure of the recorder").isZero();
 	}
 
 	/**
@@ -286,8 +286,8 @@ class CoreV1SinkSubscriberTests {
 		CoreV1SinkSubscriber recording = recording(new RetryPolicy(12, Duration.ZERO));
 		handle(recording, pod());
 		assertThat(recording.writes()).isEqualTo(new RecorderStats.Writes(1, 0, 1, 0));
-		assertThat(recording.current().health().failedInARow()).as("written: the failure ended").isZero();
-		assertThat(recording.current().health().lastWritten()).isEqualTo(START);
+		assertThat(recording.current().health().read().failedInARow()).as("written: the failure ended").isZero();
+		assertThat(recording.current().health().read().lastWritten()).isEqualTo(START);
 		handle(recording, event("Other", "x", TestEvents.object("Pod", "bar", "default")));
 		assertThat(this.sink.calls()).extracting((call) -> call.verb() + " " + call.event().getMetadata().getName())
 			.containsExactly("create foo." + Long.toHexString(EventNames.unixNanos(START)),

@@ -127,7 +127,7 @@ class SwitchingSinkSubscriberTests {
 		assertThat(snapshot.correlator()).isNotNull();
 		assertThat(snapshot.stats().created()).as("the writes of both APIs").isEqualTo(1);
 		assertThat(snapshot.stats().patched()).isEqualTo(1);
-		assertThat(this.sink.current().health().rejectedInARow()).isZero();
+		assertThat(this.sink.current().health().read().rejectedInARow()).isZero();
 	}
 
 	@Test
@@ -137,7 +137,7 @@ class SwitchingSinkSubscriberTests {
 		assertThat(refusedWrite(2)).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(2);
 		assertThat(this.apiFallback.switched()).isNull();
-		assertThat(this.sink.current().health().rejectedInARow()).isEqualTo(1);
+		assertThat(this.sink.current().health().read().rejectedInARow()).isEqualTo(1);
 	}
 
 	@Test

@@ -195,14 +195,14 @@ class WriteAttemptsTests {
 		EventSinkException invalid = EventSinkException.status(422, "Invalid", "bad event");
 		assertThat(write(attempts, 1, failing(runs, invalid))).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(write(attempts, 1, failing(runs, invalid))).isEqualTo(WriteAttempts.State.DROPPED);
-		assertThat(this.run.health().rejectedInARow()).isEqualTo(2);
+		assertThat(this.run.health().read().rejectedInARow()).isEqualTo(2);
 		assertThat(write(attempts, 1,
 				failing(runs, EventSinkException.status(409, "AlreadyExists", "exists"))))
 			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(write(attempts, 1, failing(runs, new EventSinkException(EventSinkException.Kind.HTTP_STATUS,
 				403, "Forbidden", true, "namespace is terminating", null))))
 			.isEqualTo(WriteAttempts.State.DROPPED);
-		assertThat(this.run.health().rejectedInARow()).as("AlreadyExists and a terminating namespace are expected").isEqualTo(2);
+		assertThat(this.run.health().read().rejectedInARow()).as("AlreadyExists and a terminating namespace are expected").isEqualTo(2);
 		assertThat(runs).hasValue(4);
 		assertThat(this.sleeps).isEmpty();
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(4);
@@ -211,10 +211,10 @@ class WriteAttemptsTests {
 				failing(runs, EventSinkException.of(EventSinkException.Kind.REQUEST_CONSTRUCTION, "no name", null))))
 			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.dropped(DropReason.INVALID_INPUT)).isEqualTo(1);
-		assertThat(this.run.health().rejectedInARow()).isEqualTo(2);
+		assertThat(this.run.health().read().rejectedInARow()).isEqualTo(2);
 
 		assertThat(write(attempts, 1, this.succeeding)).isEqualTo(WriteAttempts.State.WRITTEN);
-		assertThat(this.run.health().rejectedInARow()).isZero();
+		assertThat(this.run.health().read().rejectedInARow()).isZero();
 		assertThat(attempts.stats()).isEqualTo(new RecorderStats.Writes(1, 0, 0, 5));
 	}
 
@@ -258,7 +258,7 @@ class WriteAttemptsTests {
 						+ " next write)");
 		}
 		assertThat(this.counters.totalDropped()).isZero();
-		assertThat(this.run.health().rejectedInARow()).isEqualTo(1);
+		assertThat(this.run.health().read().rejectedInARow()).isEqualTo(1);
 		List<Integer> rerouted = new ArrayList<>();
 		attempts.onForbidden((recorded, occurrences, verb, refusal) -> rerouted.add(occurrences));
 		assertThat(writeOnce(attempts, 5,
@@ -293,7 +293,7 @@ class WriteAttemptsTests {
 			assertThat(log.warnings()).as("the interval passed").hasSize(3);
 		}
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(3 + 6 + 1 + 1);
-		assertThat(this.run.health().rejectedInARow()).as("not a refusal of the recorder: health unchanged").isZero();
+		assertThat(this.run.health().read().rejectedInARow()).as("not a refusal of the recorder: health unchanged").isZero();
 		assertThat(this.counters.lastRejection()).isNull();
 	}
 
@@ -310,13 +310,13 @@ class WriteAttemptsTests {
 			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.totalDropped()).as("taken over").isZero();
 		assertThat(attempts.stats().failed()).isZero();
-		assertThat(this.run.health().rejectedInARow()).isZero();
+		assertThat(this.run.health().read().rejectedInARow()).isZero();
 
 		assertThat(write(attempts, 1, failing(new AtomicInteger(), forbidden)))
 			.isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.dropped(DropReason.REJECTED_BY_SERVER)).isEqualTo(1);
 		assertThat(attempts.stats().failed()).isEqualTo(1);
-		assertThat(this.run.health().rejectedInARow()).isEqualTo(1);
+		assertThat(this.run.health().read().rejectedInARow()).isEqualTo(1);
 		assertThat(told).containsExactly("BackOff x3 create 403", "BackOff x1 create 403");
 
 		// the handler is told the verb of the request the server refused
@@ -402,16 +402,16 @@ class WriteAttemptsTests {
 		WriteAttempts attempts = attempts(EventsApi.CORE_V1, new RetryPolicy(2, Duration.ofSeconds(10)),
 				this.recording, () -> 0.5);
 		AtomicInteger runs = new AtomicInteger();
-		assertThat(this.run.health().failedInARow()).isZero();
-		assertThat(this.run.health().lastFailure()).isNull();
-		assertThat(this.run.health().lastWritten()).isNull();
+		assertThat(this.run.health().read().failedInARow()).isZero();
+		assertThat(this.run.health().read().lastFailure()).isNull();
+		assertThat(this.run.health().read().lastWritten()).isNull();
 
 		// a transport failure retried once, then given up
 		assertThat(write(attempts, 1, failing(runs, transport()))).isEqualTo(WriteAttempts.State.DROPPED);
-		assertThat(this.run.health().failedInARow()).isEqualTo(2);
-		assertThat(this.run.health().lastFailure()).isEqualTo(new RecorderStats.Failure(T0, "core/v1", "create",
+		assertThat(this.run.health().read().failedInARow()).isEqualTo(2);
+		assertThat(this.run.health().read().lastFailure()).isEqualTo(new RecorderStats.Failure(T0, "core/v1", "create",
 				"transport_error", "connection refused", "https://10.0.0.1:6443", true));
-		assertThat(this.run.health().rejectedInARow()).as("no refusal").isZero();
+		assertThat(this.run.health().read().rejectedInARow()).as("no refusal").isZero();
 
 		// a 5xx answer still busy after its Retry-After waits, retried, with the verb of the failed request
 		this.sink.onPatch = () -> {
@@ -421,20 +421,20 @@ class WriteAttemptsTests {
 		WriteAttempts.Writer<String, CoreV1Event> patching = (write, context) -> this.run.requests()
 			.patch(context, BODY, new EventSink.CountPatch(2, null, "patched"));
 		assertThat(write(attempts, 1, patching)).isEqualTo(WriteAttempts.State.DROPPED);
-		assertThat(this.run.health().failedInARow()).isEqualTo(4);
-		assertThat(this.run.health().lastFailure()).isEqualTo(new RecorderStats.Failure(T0.plusSeconds(1), "core/v1",
+		assertThat(this.run.health().read().failedInARow()).isEqualTo(4);
+		assertThat(this.run.health().read().lastFailure()).isEqualTo(new RecorderStats.Failure(T0.plusSeconds(1), "core/v1",
 				"patch", "server_error", "etcd is down (still busy after the waits it asked for)",
 				"https://10.0.0.1:6443", true));
 
 		// a refusal counts, not given up after retries; the expected ones do not count
 		assertThat(write(attempts, 1, failing(runs, EventSinkException.status(422, "Invalid", "bad"))))
 			.isEqualTo(WriteAttempts.State.DROPPED);
-		assertThat(this.run.health().failedInARow()).isEqualTo(5);
-		assertThat(this.run.health().lastFailure().result()).isEqualTo("client_error");
-		assertThat(this.run.health().lastFailure().givenUp()).isFalse();
+		assertThat(this.run.health().read().failedInARow()).isEqualTo(5);
+		assertThat(this.run.health().read().lastFailure().result()).isEqualTo("client_error");
+		assertThat(this.run.health().read().lastFailure().givenUp()).isFalse();
 		assertThat(write(attempts, 1, failing(runs, EventSinkException.status(409, "AlreadyExists", "exists"))))
 			.isEqualTo(WriteAttempts.State.DROPPED);
-		assertThat(this.run.health().failedInARow()).isEqualTo(5);
+		assertThat(this.run.health().read().failedInARow()).isEqualTo(5);
 
 		// a written event clears them; its request took 7 ms on the ticker
 		this.clock.advance(Duration.ofSeconds(1));
@@ -444,9 +444,9 @@ class WriteAttemptsTests {
 		};
 		assertThat(write(attempts, 1, creating())).isEqualTo(WriteAttempts.State.WRITTEN);
 		assertThat(this.requests).last().isEqualTo("core/v1 create success PT0.007S");
-		assertThat(this.run.health().failedInARow()).isZero();
-		assertThat(this.run.health().lastFailure()).isNull();
-		assertThat(this.run.health().lastWritten()).isEqualTo(T0.plusSeconds(2));
+		assertThat(this.run.health().read().failedInARow()).isZero();
+		assertThat(this.run.health().read().lastFailure()).isNull();
+		assertThat(this.run.health().read().lastWritten()).isEqualTo(T0.plusSeconds(2));
 	}
 
 	@Test
@@ -454,8 +454,8 @@ class WriteAttemptsTests {
 		WriteAttempts attempts = attempts(this.recording);
 		assertThat(writeOnce(attempts, 2, failing(new AtomicInteger(), transport())))
 			.isEqualTo(WriteAttempts.State.NOT_WRITTEN);
-		assertThat(this.run.health().failedInARow()).isEqualTo(1);
-		assertThat(this.run.health().lastFailure().givenUp()).isFalse();
+		assertThat(this.run.health().read().failedInARow()).isEqualTo(1);
+		assertThat(this.run.health().read().lastFailure().givenUp()).isFalse();
 	}
 
 	@Test
@@ -465,8 +465,8 @@ class WriteAttemptsTests {
 			throw new IllegalStateException("no name");
 		})).isEqualTo(WriteAttempts.State.DROPPED);
 		assertThat(this.counters.dropped(DropReason.INVALID_INPUT)).isEqualTo(2);
-		assertThat(this.run.health().failedInARow()).isZero();
-		assertThat(this.run.health().rejectedInARow()).isZero();
+		assertThat(this.run.health().read().failedInARow()).isZero();
+		assertThat(this.run.health().read().rejectedInARow()).isZero();
 	}
 
 }
