@@ -4,6 +4,8 @@ import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.Sink;
 import io.kubernetes.client.common.KubernetesObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One sink's writing, from a start to its stop: the sink ({@link Sink}), its writer threads and their bounded backlog
@@ -22,6 +24,10 @@ import io.kubernetes.client.common.KubernetesObject;
  * @param <P> its patch
  */
 final class SinkRun<E extends KubernetesObject, P extends Sink.Patch> {
+
+	private static final Logger logger = LoggerFactory.getLogger(SinkRun.class);
+
+	private final String name;
 
 	private final Sink<E, P> sink;
 
@@ -50,6 +56,7 @@ final class SinkRun<E extends KubernetesObject, P extends Sink.Patch> {
 	 */
 	<W> SinkRun(String name, EventsApi api, Sink<E, P> sink, String server, SinkSettings settings,
 			EventCounters counters, SinkWriters.Target<W> target) {
+		this.name = name;
 		this.sink = sink;
 		this.health = new WriteHealth(api.value(), server, settings.clock());
 		this.requests = new SinkRequests<>(api, sink, settings, counters, this.health, this);
@@ -93,14 +100,14 @@ final class SinkRun<E extends KubernetesObject, P extends Sink.Patch> {
 		this.writers.open();
 		this.aborted = false;
 		this.stopping = false;
-		this.sink.resume();
+		hook(this.sink::resume, "resume");
 	}
 
 	/** A stop or shutdown began: nothing waits any more; each pending write gets its current attempt. Any thread. */
 	void cancel() {
 		this.stopping = true;
 		this.requests.wakeAll();
-		this.sink.cancel();
+		hook(this.sink::cancel, "cancel");
 	}
 
 	/** The deadline passed: requests in flight are cancelled, what is left is counted. Any thread. */
@@ -108,7 +115,7 @@ final class SinkRun<E extends KubernetesObject, P extends Sink.Patch> {
 		this.aborted = true;
 		cancel();
 		this.writers.abort();
-		this.sink.abort();
+		hook(this.sink::abort, "abort");
 	}
 
 	/**
@@ -117,7 +124,7 @@ final class SinkRun<E extends KubernetesObject, P extends Sink.Patch> {
 	 */
 	void end() {
 		this.writers.closeAndJoin();
-		this.sink.stopped();
+		hook(this.sink::stopped, "stopped");
 	}
 
 	/**
@@ -138,6 +145,17 @@ final class SinkRun<E extends KubernetesObject, P extends Sink.Patch> {
 	RecorderStats.Subscriber stats(String subscriber) {
 		return new RecorderStats.Subscriber(subscriber, this.writers.depth(), this.writers.capacity(),
 				Subscription.FullQueuePolicy.DROP.tag(), this.writers.queueFullCount());
+	}
+
+	/** Calls a hook of the sink's: one that fails is logged, and the run's own step goes on. */
+	private void hook(Runnable hook, String name) {
+		try {
+			hook.run();
+		}
+		catch (Throwable ex) {
+			Throwables.rethrowIfFatal(ex);
+			logger.error("The {}() of event sink '{}' failed (the recorder goes on)", name, this.name, ex);
+		}
 	}
 
 	/** How its writes fare, for health. */

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import ch.qos.logback.classic.Level;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventSinkException;
 import io.github.kubeevents.sink.RetryPolicy;
@@ -26,6 +27,9 @@ class SinkRunTests {
 
 	/** What the sink's CREATE throws; {@code null} to answer. */
 	private volatile Throwable thrown;
+
+	/** Whether the sink's hooks throw after recording their call. */
+	private volatile boolean hooksThrow;
 
 	private final SinkRun<CoreV1Event, EventSink.CountPatch> run = TestSinks.run(
 			TestSinks.settings(RetryPolicy.defaults(), (duration) -> {
@@ -49,21 +53,33 @@ class SinkRunTests {
 				@Override
 				public void cancel() {
 					SinkRunTests.this.hooks.add("cancel");
+					if (SinkRunTests.this.hooksThrow) {
+						throw new IllegalStateException("cancel broke");
+					}
 				}
 
 				@Override
 				public void abort() {
 					SinkRunTests.this.hooks.add("abort");
+					if (SinkRunTests.this.hooksThrow) {
+						throw new IllegalStateException("abort broke");
+					}
 				}
 
 				@Override
 				public void resume() {
 					SinkRunTests.this.hooks.add("resume");
+					if (SinkRunTests.this.hooksThrow) {
+						throw new IllegalStateException("resume broke");
+					}
 				}
 
 				@Override
 				public void stopped() {
 					SinkRunTests.this.hooks.add("stopped");
+					if (SinkRunTests.this.hooksThrow) {
+						throw new IllegalStateException("stopped broke");
+					}
 				}
 
 			}, new SinkWritersTests.NoTarget());
@@ -115,6 +131,33 @@ class SinkRunTests {
 		assertThat(context.isLostCreate("web-0.2")).isFalse();
 		this.run.cancel();
 		this.run.end();
+	}
+
+	/**
+	 * A sink whose hooks throw breaks the SPI's contract: each failure is logged, and the run's own steps (its stop
+	 * facts, its writer threads) go on.
+	 */
+	@Test
+	void aSinkWhoseHooksThrowLeavesTheRunsStepsWhole() {
+		this.hooksThrow = true;
+		try (LogCapture log = LogCapture.of(SinkRun.class, Level.ERROR)) {
+			this.run.start();
+			assertThat(this.run.stopping()).isFalse();
+			this.run.abort();
+			assertThat(this.run.stopping()).isTrue();
+			assertThat(this.run.aborted()).isTrue();
+			this.run.end();
+			assertThat(this.run.join(System.nanoTime() + Duration.ofSeconds(5).toNanos())).isTrue();
+			this.run.start();
+			assertThat(this.run.aborted()).isFalse();
+			assertThat(this.hooks).containsExactly("resume", "cancel", "abort", "stopped", "resume");
+			assertThat(log.messages(Level.ERROR)).containsExactly(
+					"The resume() of event sink 'test' failed (the recorder goes on)",
+					"The cancel() of event sink 'test' failed (the recorder goes on)",
+					"The abort() of event sink 'test' failed (the recorder goes on)",
+					"The stopped() of event sink 'test' failed (the recorder goes on)",
+					"The resume() of event sink 'test' failed (the recorder goes on)");
+		}
 	}
 
 }
