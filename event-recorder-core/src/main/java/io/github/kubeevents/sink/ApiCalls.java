@@ -22,7 +22,6 @@ import okhttp3.Response;
 import okhttp3.internal.http2.ConnectionShutdownException;
 import okhttp3.internal.http2.ErrorCode;
 import okhttp3.internal.http2.StreamResetException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * How the sinks over the official Java client make their requests: a time limit per request (an OkHttp call
@@ -98,19 +97,36 @@ final class ApiCalls {
 	}
 
 	private <T> T execute(Request request, Class<T> type, String verb) throws ApiException, EventSinkException {
-		if (!"POST".equals(request.method())) {
-			return call(this.httpClient, request, type, verb);
-		}
+		boolean create = "POST".equals(request.method());
 		for (int repeats = 0;; repeats++) {
-			try {
-				return call(this.createClient, request, type, verb);
+			if (this.aborted) {
+				throw new ApiException(new IOException("sink aborted by the shutdown deadline"));
 			}
-			catch (ApiException ex) {
+			Call call = (create ? this.createClient : this.httpClient).newCall(request);
+			if (!this.requestTimeout.isZero()) {
+				call.timeout().timeout(this.requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+			}
+			this.inFlight.add(call);
+			try {
+				if (this.aborted) {
+					call.cancel();
+				}
+				try (Response response = call.execute()) {
+					// read to the end: an HTTP/2 stream closed before END_STREAM is reset
+					String body = (response.body() != null) ? response.body().string() : "";
+					return EventsClient.read(verb, response.code(), response.message(), response.headers().toMultimap(),
+							body, type);
+				}
+			}
+			catch (IOException ex) {
 				// the one recovery of OkHttp's that cannot store an Event twice: the server did not process the
 				// stream; as in OkHttp, a second refusal retires the connection, so the last repeat uses a new one
-				if (repeats == MAX_UNPROCESSED_REPEATS || !unprocessed(ex.getCause())) {
-					throw ex;
+				if (!create || repeats == MAX_UNPROCESSED_REPEATS || !unprocessed(ex)) {
+					throw new ApiException(ex);
 				}
+			}
+			finally {
+				this.inFlight.remove(call);
 			}
 		}
 	}
@@ -119,38 +135,9 @@ final class ApiCalls {
 	 * Whether a request failed before the server processed it: a stream the server refused, or one not begun on an
 	 * HTTP/2 connection that was shutting down (a GOAWAY), as OkHttp's own repeat of such requests tells.
 	 */
-	static boolean unprocessed(@Nullable Throwable failure) {
+	private static boolean unprocessed(IOException failure) {
 		return failure instanceof ConnectionShutdownException
 				|| (failure instanceof StreamResetException reset && reset.errorCode == ErrorCode.REFUSED_STREAM);
-	}
-
-	private <T> T call(OkHttpClient client, Request request, Class<T> type, String verb)
-			throws ApiException, EventSinkException {
-		if (this.aborted) {
-			throw new ApiException(new IOException("sink aborted by the shutdown deadline"));
-		}
-		Call call = client.newCall(request);
-		if (!this.requestTimeout.isZero()) {
-			call.timeout().timeout(this.requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
-		}
-		this.inFlight.add(call);
-		try {
-			if (this.aborted) {
-				call.cancel();
-			}
-			try (Response response = call.execute()) {
-				// read to the end: an HTTP/2 stream closed before END_STREAM is reset
-				String body = (response.body() != null) ? response.body().string() : "";
-				return EventsClient.read(verb, response.code(), response.message(), response.headers().toMultimap(), body,
-						type);
-			}
-		}
-		catch (IOException ex) {
-			throw new ApiException(ex);
-		}
-		finally {
-			this.inFlight.remove(call);
-		}
 	}
 
 	private static <T> T classified(Attempt<T> attempt, String verb) throws EventSinkException {
