@@ -52,37 +52,33 @@ class SinkRunTests {
 
 				@Override
 				public void cancel() {
-					SinkRunTests.this.hooks.add("cancel");
-					if (SinkRunTests.this.hooksThrow) {
-						throw new IllegalStateException("cancel broke");
-					}
+					hook("cancel");
 				}
 
 				@Override
 				public void abort() {
-					SinkRunTests.this.hooks.add("abort");
-					if (SinkRunTests.this.hooksThrow) {
-						throw new IllegalStateException("abort broke");
-					}
+					hook("abort");
 				}
 
 				@Override
 				public void resume() {
-					SinkRunTests.this.hooks.add("resume");
-					if (SinkRunTests.this.hooksThrow) {
-						throw new IllegalStateException("resume broke");
-					}
+					hook("resume");
 				}
 
 				@Override
 				public void stopped() {
-					SinkRunTests.this.hooks.add("stopped");
-					if (SinkRunTests.this.hooksThrow) {
-						throw new IllegalStateException("stopped broke");
-					}
+					hook("stopped");
 				}
 
 			}, new SinkWritersTests.NoTarget());
+
+	/** Records a hook's call, and throws if asked to. */
+	private void hook(String name) {
+		this.hooks.add(name);
+		if (this.hooksThrow) {
+			throw new IllegalStateException(name + " broke");
+		}
+	}
 
 	@Test
 	void aStopAndAStopPastItsDeadlineAreTheRunsFactsAndItsSinksHooksUntilTheNextStart() {
