@@ -19,9 +19,6 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
-import okhttp3.internal.http2.ConnectionShutdownException;
-import okhttp3.internal.http2.ErrorCode;
-import okhttp3.internal.http2.StreamResetException;
 
 /**
  * How the sinks over the official Java client make their requests: a time limit per request (an OkHttp call
@@ -133,11 +130,14 @@ final class ApiCalls {
 
 	/**
 	 * Whether a request failed before the server processed it: a stream the server refused, or one not begun on an
-	 * HTTP/2 connection that was shutting down (a GOAWAY), as OkHttp's own repeat of such requests tells.
+	 * HTTP/2 connection that was shutting down (a GOAWAY), as OkHttp's own repeat of such requests tells. Read by
+	 * name: OkHttp's module does not export {@code okhttp3.internal.http2}.
 	 */
 	private static boolean unprocessed(IOException failure) {
-		return failure instanceof ConnectionShutdownException
-				|| (failure instanceof StreamResetException reset && reset.errorCode == ErrorCode.REFUSED_STREAM);
+		String type = failure.getClass().getName();
+		return type.equals("okhttp3.internal.http2.ConnectionShutdownException")
+				|| (type.equals("okhttp3.internal.http2.StreamResetException")
+						&& "stream was reset: REFUSED_STREAM".equals(failure.getMessage()));
 	}
 
 	private static <T> T classified(Attempt<T> attempt, String verb) throws EventSinkException {
