@@ -55,7 +55,7 @@ final class SwitchingSinkSubscriber extends SinkSubscriber {
 	 */
 	SwitchingSinkSubscriber(EventsV1SinkSubscriber eventsV1, CoreV1SinkSubscriber coreV1, ApiFallback apiFallback,
 			int reroutedCapacity) {
-		super(eventsV1.name, eventsV1.choice, eventsV1.counters, eventsV1.naming);
+		super(eventsV1.name, eventsV1.choice, eventsV1.counters, eventsV1.naming, null);
 		this.eventsV1 = eventsV1;
 		this.coreV1 = coreV1;
 		this.apiFallback = apiFallback;
