@@ -142,10 +142,7 @@ abstract class SinkSubscriber implements EventHandler {
 		}
 	}
 
-	/**
-	 * Sets what to do once the subscription was closed and the subscriber is done for good.
-	 * @param action the action
-	 */
+	/** Sets what to do once the subscription was closed and the subscriber is done for good. */
 	void whenClosed(Runnable action) {
 		this.whenClosed = action;
 	}

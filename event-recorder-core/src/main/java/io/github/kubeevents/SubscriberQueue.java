@@ -232,10 +232,6 @@ final class SubscriberQueue extends Subscriber {
 		// else it is at the queue after all: aborted, it counts what is left itself, or closes it when interrupted
 	}
 
-	/**
-	 * Waits for the thread until {@code deadlineNanos}.
-	 * @return {@code true} when it ended
-	 */
 	@Override
 	public boolean join(long deadlineNanos) {
 		Thread current = currentThread();
