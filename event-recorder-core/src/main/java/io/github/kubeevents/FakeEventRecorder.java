@@ -17,9 +17,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>It turns calls into events exactly as the real recorder does ({@link EventSpec#toRecordedEvent}: the same
  * validation, the same formatting rule and the same message limit, 1 MiB unless given); invalid calls are not
- * captured but listed in {@link #invalidInputs()}.
- * Unlike client-go's, it never blocks (it keeps everything in memory) and formats with Java's
- * {@link String#format}.
+ * captured but listed in {@link #invalidInputs()}. Unlike client-go's, it never blocks (it keeps everything in
+ * memory) and formats with Java's {@link String#format}.
  *
  * <p>Thread-safe.
  */
