@@ -28,20 +28,19 @@ final class LogText {
 		if (text == null) {
 			return "null";
 		}
-		int first = firstUnsafe(text, false);
-		if (first < 0) {
-			return text;
+		for (int i = 0; i < text.length(); i++) {
+			if (unsafe(text.charAt(i), false)) {
+				StringBuilder out = new StringBuilder(text.length() + 16).append(text, 0, i);
+				append(out, text, i, false);
+				return out.toString();
+			}
 		}
-		StringBuilder out = new StringBuilder(text.length() + 16).append(text, 0, first);
-		append(out, text, first, false);
-		return out.toString();
+		return text;
 	}
 
 	/**
 	 * {@link #oneLine} for the value of an SLF4J key-value, which backends print unescaped: {@code null} stays
 	 * {@code null}.
-	 * @param text the text, may be {@code null}
-	 * @return the escaped text, or {@code null}
 	 */
 	static @Nullable String oneLineOrNull(@Nullable String text) {
 		return (text != null) ? oneLine(text) : null;
@@ -64,15 +63,6 @@ final class LogText {
 		StringBuilder out = new StringBuilder((text != null) ? text.length() + 2 : 2);
 		appendQuoted(out, text);
 		return out.toString();
-	}
-
-	private static int firstUnsafe(String text, boolean quoting) {
-		for (int i = 0; i < text.length(); i++) {
-			if (unsafe(text.charAt(i), quoting)) {
-				return i;
-			}
-		}
-		return -1;
 	}
 
 	private static boolean unsafe(char c, boolean quoting) {
