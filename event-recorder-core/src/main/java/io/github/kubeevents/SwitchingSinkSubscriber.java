@@ -50,7 +50,6 @@ final class SwitchingSinkSubscriber extends SinkSubscriber {
 	/**
 	 * @param eventsV1 the subscriber written through until the switch (built with {@code apiFallback})
 	 * @param coreV1 the subscriber written through after it
-	 * @param apiFallback decides the switch
 	 * @param reroutedCapacity how many occurrences of refused writes may wait for the distribution thread
 	 */
 	SwitchingSinkSubscriber(EventsV1SinkSubscriber eventsV1, CoreV1SinkSubscriber coreV1, ApiFallback apiFallback,
