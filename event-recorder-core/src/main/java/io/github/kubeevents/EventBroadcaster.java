@@ -408,11 +408,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	}
 
 	private List<RecorderStats.Subscriber> subscriberStats() {
-		List<RecorderStats.Subscriber> result = new ArrayList<>();
-		for (Subscriber subscriber : this.fanout.subscribers()) {
-			result.add(subscriber.stats());
-		}
-		return result;
+		return this.fanout.subscribers().stream().map(Subscriber::stats).toList();
 	}
 
 	private RecorderStats.@Nullable WriteBudget writeBudget() {

@@ -1,7 +1,6 @@
 package io.github.kubeevents;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -127,11 +126,7 @@ public final class FakeEventRecorder implements EventRecorder {
 	 * @return an immutable list of strings
 	 */
 	public List<String> events(Format format) {
-		List<String> result = new ArrayList<>();
-		for (RecordedEvent event : this.recorded) {
-			result.add(render(event, format));
-		}
-		return List.copyOf(result);
+		return this.recorded.stream().map((event) -> render(event, format)).toList();
 	}
 
 	/**

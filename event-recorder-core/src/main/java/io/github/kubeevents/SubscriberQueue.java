@@ -99,7 +99,6 @@ final class SubscriberQueue extends Subscriber {
 		return this.aborted;
 	}
 
-	/** Queues one event for this subscriber; called by the distribution thread only. */
 	@Override
 	public void offer(RecordedEvent event) throws InterruptedException {
 		if (this.closedByUser || this.terminated) {
