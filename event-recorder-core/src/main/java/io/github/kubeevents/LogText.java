@@ -19,11 +19,7 @@ final class LogText {
 	private LogText() {
 	}
 
-	/**
-	 * The text with its unsafe characters escaped (quotes and backslashes unchanged).
-	 * @param text the text, may be {@code null}
-	 * @return the escaped text; {@code "null"} for {@code null}
-	 */
+	/** The text with its unsafe characters escaped (quotes and backslashes unchanged); {@code "null"} for null. */
 	static String oneLine(@Nullable String text) {
 		if (text == null) {
 			return "null";
@@ -46,10 +42,7 @@ final class LogText {
 		return (text != null) ? oneLine(text) : null;
 	}
 
-	/**
-	 * Appends {@code "text"} to {@code out}: quoted, with quotes and backslashes escaped too.
-	 * @param text the text; {@code null} appends {@code ""}
-	 */
+	/** Appends {@code "text"} to {@code out}: quoted, with quotes and backslashes escaped too ({@code ""} for null). */
 	static void appendQuoted(StringBuilder out, @Nullable String text) {
 		out.append('"');
 		if (text != null) {
