@@ -88,9 +88,7 @@ final class ApiFallback {
 
 	/**
 	 * A write of events.k8s.io/v1 was refused with 403: switch to core/v1 if it serves better.
-	 * @param recorded the refused write's event
 	 * @param verb the refused request's verb ({@code create} or {@code patch})
-	 * @param refusal the server's answer
 	 * @return {@code true} when writing core/v1 from now on (switched now or before)
 	 */
 	boolean refused(RecordedEvent recorded, String verb, EventSinkException refusal) {

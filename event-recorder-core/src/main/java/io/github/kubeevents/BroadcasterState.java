@@ -33,18 +33,12 @@ enum BroadcasterState {
 	/** Shut down (drained, or abandoned at the deadline). */
 	TERMINATED;
 
-	/**
-	 * Whether shutdown has begun.
-	 * @return {@code true} for {@link #DRAINING} and {@link #TERMINATED}
-	 */
+	/** Whether shutdown has begun: {@link #DRAINING} or {@link #TERMINATED}. */
 	boolean isShutdown() {
 		return this == DRAINING || this == TERMINATED;
 	}
 
-	/**
-	 * The lower-case name used in snapshots and stats.
-	 * @return e.g. {@code "running"}
-	 */
+	/** The lower-case name used in snapshots and stats, e.g. {@code "running"}. */
 	String tag() {
 		return name().toLowerCase(Locale.ROOT);
 	}

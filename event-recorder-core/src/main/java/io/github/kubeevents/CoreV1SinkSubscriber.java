@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.function.Predicate;
 
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.Sink;
@@ -72,8 +71,6 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 
 	private final EventCorrelator correlator;
 
-	private final @Nullable EventsAccess access;
-
 	private final SinkRun<CoreV1Event, EventSink.CountPatch> run;
 
 	private final EventWriter<Write, CoreV1Event, EventSink.CountPatch> writer;
@@ -100,11 +97,10 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 	CoreV1SinkSubscriber(String name, Sink<CoreV1Event, EventSink.CountPatch> sink, ApiChoice choice,
 			SinkSettings settings, EventCounters counters, @Nullable EventsAccess access, EventNaming naming,
 			String server) {
-		super(name, choice, counters, naming);
+		super(name, choice, counters, naming, access);
 		Objects.requireNonNull(sink, "sink");
 		this.streams = naming.requested();
 		this.correlator = new EventCorrelator(settings.coreV1Correlation(), this.streams ? this::aggregateName : null);
-		this.access = access;
 		this.run = new SinkRun<>(name, EventsApi.CORE_V1, sink, server, settings, counters, this);
 		this.writer = new EventWriter<>(EventsApi.CORE_V1, new CoreV1Writes(settings), this.run.requests(),
 				counters, naming, access, null, settings.coreV1Correlation().cacheSize(), settings);
@@ -253,17 +249,6 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 	@Override
 	SinkRun<?, ?> current() {
 		return this.run;
-	}
-
-	/** Every verb the probe found refused, both APIs; empty without a probe. */
-	List<RecorderStats.MissingAccess> missingAccess() {
-		return (this.access != null) ? this.access.missingAccess() : List.of();
-	}
-
-	/** The verbs refused on core/v1, which this sink writes. */
-	@Override
-	List<RecorderStats.MissingAccess> missingAccessNow() {
-		return (this.access != null) ? this.access.missingAccess(EventsApi.CORE_V1) : List.of();
 	}
 
 	@Override

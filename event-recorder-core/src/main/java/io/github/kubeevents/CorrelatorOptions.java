@@ -191,50 +191,32 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		private Builder() {
 		}
 
-		/**
-		 * Sets the entries per cache (aggregator, observer, spam filter).
-		 * @param size the size (default 4096)
-		 * @return this builder
-		 */
+		/** Sets the entries per cache (aggregator, observer, spam filter; default 4096); returns this builder. */
 		public Builder cacheSize(int size) {
 			this.cacheSize = size;
 			return this;
 		}
 
-		/**
-		 * Sets whether the spam filter applies.
-		 * @param enabled whether it applies (default true)
-		 * @return this builder
-		 */
+		/** Sets whether the spam filter applies (default true); returns this builder. */
 		public Builder spamFilterEnabled(boolean enabled) {
 			this.spamFilterEnabled = enabled;
 			return this;
 		}
 
-		/**
-		 * Sets the token bucket capacity, also its initial fill.
-		 * @param burst the capacity (default 25)
-		 * @return this builder
-		 */
+		/** Sets the token bucket capacity, also its initial fill (default 25); returns this builder. */
 		public Builder burst(int burst) {
 			this.burst = burst;
 			return this;
 		}
 
-		/**
-		 * Sets the token refill rate.
-		 * @param qps tokens per second (default 1/300)
-		 * @return this builder
-		 */
+		/** Sets the token refill rate, in tokens per second (default 1/300); returns this builder. */
 		public Builder qps(double qps) {
 			this.qps = qps;
 			return this;
 		}
 
 		/**
-		 * Sets what shares one token bucket.
-		 * @param function the spam key (default {@link EventKeys#SPAM_KEY})
-		 * @return this builder
+		 * Sets what shares one token bucket: the spam key (default {@link EventKeys#SPAM_KEY}); returns this builder.
 		 */
 		public Builder spamKeyFunction(Function<CoreV1Event, String> function) {
 			this.spamKeyFunction = function;
@@ -242,9 +224,8 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		}
 
 		/**
-		 * Sets whether Warnings draw from a lane of buckets of their own, one per spam key and reason.
-		 * @param enabled whether they do (default false: client-go's filter)
-		 * @return this builder
+		 * Sets whether Warnings draw from a lane of buckets of their own, one per spam key and reason (default false:
+		 * client-go's filter); returns this builder.
 		 */
 		public Builder warningLane(boolean enabled) {
 			this.warningLane = enabled;
@@ -252,9 +233,8 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		}
 
 		/**
-		 * Sets the capacity of each Warning-lane bucket, also its initial fill.
-		 * @param burst the capacity; {@code null} (default) for the same as {@link #burst(int)}
-		 * @return this builder
+		 * Sets the capacity of each Warning-lane bucket, also its initial fill: {@code null} (default) for the same as
+		 * {@link #burst(int)}; returns this builder.
 		 */
 		public Builder warningBurst(@Nullable Integer burst) {
 			this.warningBurst = burst;
@@ -262,49 +242,35 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		}
 
 		/**
-		 * Sets the refill rate of each Warning-lane bucket.
-		 * @param qps tokens per second; {@code null} (default) for the same as {@link #qps(double)}
-		 * @return this builder
+		 * Sets the refill rate of each Warning-lane bucket, in tokens per second: {@code null} (default) for the same
+		 * as {@link #qps(double)}; returns this builder.
 		 */
 		public Builder warningQps(@Nullable Double qps) {
 			this.warningQps = qps;
 			return this;
 		}
 
-		/**
-		 * Sets whether similar events are aggregated.
-		 * @param enabled whether they are (default true)
-		 * @return this builder
-		 */
+		/** Sets whether similar events are aggregated (default true); returns this builder. */
 		public Builder aggregationEnabled(boolean enabled) {
 			this.aggregationEnabled = enabled;
 			return this;
 		}
 
-		/**
-		 * Sets the number of distinct messages within the window that triggers aggregation.
-		 * @param maxEvents the number (default 10)
-		 * @return this builder
-		 */
+		/** Sets how many distinct messages within the window trigger aggregation (default 10); returns this builder. */
 		public Builder aggregateMaxEvents(int maxEvents) {
 			this.aggregateMaxEvents = maxEvents;
 			return this;
 		}
 
-		/**
-		 * Sets the sliding aggregation window.
-		 * @param interval the window (default 600 s)
-		 * @return this builder
-		 */
+		/** Sets the sliding aggregation window (default 600 s); returns this builder. */
 		public Builder aggregateInterval(Duration interval) {
 			this.aggregateInterval = interval;
 			return this;
 		}
 
 		/**
-		 * Sets what makes events similar.
-		 * @param function the aggregate key (default {@link EventKeys#AGGREGATE_BY_REASON})
-		 * @return this builder
+		 * Sets what makes events similar: the aggregate key (default {@link EventKeys#AGGREGATE_BY_REASON}); returns
+		 * this builder.
 		 */
 		public Builder aggregateKeyFunction(Function<CoreV1Event, AggregateKey> function) {
 			this.aggregateKeyFunction = function;
@@ -312,9 +278,8 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		}
 
 		/**
-		 * Sets the prefix of an aggregate event's message.
-		 * @param prefix the prefix (default {@value CorrelatorOptions#DEFAULT_MESSAGE_PREFIX})
-		 * @return this builder
+		 * Sets the prefix of an aggregate event's message (default {@value CorrelatorOptions#DEFAULT_MESSAGE_PREFIX});
+		 * returns this builder.
 		 */
 		public Builder messagePrefix(String prefix) {
 			this.messagePrefix = prefix;
@@ -322,9 +287,8 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		}
 
 		/**
-		 * Sets the aggregate event's message.
-		 * @param function the message; {@code null} (default) for the prefix plus the latest message
-		 * @return this builder
+		 * Sets the aggregate event's message: {@code null} (default) for the prefix plus the latest message; returns
+		 * this builder.
 		 */
 		public Builder messageFunction(Function<CoreV1Event, String> function) {
 			this.messageFunction = function;
@@ -332,10 +296,8 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		}
 
 		/**
-		 * Sets the least time between two writes of one core/v1 Event; repeats within it are coalesced into one
-		 * PATCH.
-		 * @param interval the interval (default {@link Duration#ZERO}: every repeat is written at once)
-		 * @return this builder
+		 * Sets the least time between two writes of one core/v1 Event; repeats within it are coalesced into one PATCH
+		 * (default {@link Duration#ZERO}: every repeat is written at once). Returns this builder.
 		 */
 		public Builder minUpdateInterval(Duration interval) {
 			this.minUpdateInterval = interval;
@@ -343,9 +305,8 @@ public record CorrelatorOptions(int cacheSize, boolean spamFilterEnabled, int bu
 		}
 
 		/**
-		 * Sets the time source of the window and the token buckets.
-		 * @param clock the clock; {@code null} (default) for the broadcaster's clock
-		 * @return this builder
+		 * Sets the time source of the window and the token buckets: {@code null} (default) for the broadcaster's clock;
+		 * returns this builder.
 		 */
 		public Builder clock(@Nullable Clock clock) {
 			this.clock = clock;

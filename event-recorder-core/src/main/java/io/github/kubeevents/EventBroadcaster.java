@@ -408,11 +408,7 @@ public final class EventBroadcaster implements AutoCloseable {
 	}
 
 	private List<RecorderStats.Subscriber> subscriberStats() {
-		List<RecorderStats.Subscriber> result = new ArrayList<>();
-		for (Subscriber subscriber : this.fanout.subscribers()) {
-			result.add(subscriber.stats());
-		}
-		return result;
+		return this.fanout.subscribers().stream().map(Subscriber::stats).toList();
 	}
 
 	private RecorderStats.@Nullable WriteBudget writeBudget() {
@@ -508,11 +504,10 @@ public final class EventBroadcaster implements AutoCloseable {
 		/**
 		 * Captures the caller's trace context at every {@code record}/{@code eventf} call of this broadcaster's
 		 * recorders (one call of {@code capture} on the caller's thread) and carries it with the event
-		 * ({@link RecordedEvent#traceContext()}). The sinks' writer threads then make it current around each request
-		 * of the event's write ({@link TraceContext#startRequest}), so the write joins the caller's trace instead of
+		 * ({@link RecordedEvent#traceContext()}). The sinks' writer threads then make it current around each request of
+		 * the event's write ({@link TraceContext#startRequest}), so the write joins the caller's trace instead of
 		 * starting a trace of its own; with {@link #traceparentAnnotation(String)} it is also written on the Event.
-		 * @param capture the capture (default {@link TraceContext.Capture#NONE}: nothing is captured or called)
-		 * @return this builder
+		 * Default {@link TraceContext.Capture#NONE}: nothing is captured or called. Returns this builder.
 		 */
 		public Builder tracing(TraceContext.Capture capture) {
 			this.tracing = Objects.requireNonNull(capture, "tracing");
@@ -522,15 +517,14 @@ public final class EventBroadcaster implements AutoCloseable {
 		/**
 		 * Writes the W3C {@code traceparent} of the captured trace context ({@link #tracing(TraceContext.Capture)}) as
 		 * an annotation of each Event: on its CREATE, for both events APIs, and on every PATCH of a repeat (core/v1
-		 * count, events.k8s.io/v1 series) the latest occurrence's, so {@code kubectl get event -o yaml} names the
-		 * trace of the last occurrence. Events recorded with no current span get no annotation, and an annotation
-		 * the caller passed under the same key is kept. A repeat merged into an Event by the correlator without a
-		 * request (the spam filter's drops) writes nothing, as before. A sink of your own receives the annotation
-		 * in the CREATE body's metadata and in {@link io.github.kubeevents.sink.EventSink.CountPatch#annotations()}
-		 * / {@link io.github.kubeevents.sink.EventsV1Sink.SeriesPatch#annotations()} (which {@code toMap()} writes).
-		 * @param key the annotation key, usually {@link TraceContext#TRACEPARENT_ANNOTATION}; {@code null} for none
-		 * (the default)
-		 * @return this builder
+		 * count, events.k8s.io/v1 series) the latest occurrence's, so {@code kubectl get event -o yaml} names the trace
+		 * of the last occurrence. Events recorded with no current span get no annotation, and an annotation the caller
+		 * passed under the same key is kept. A repeat merged into an Event by the correlator without a request (the
+		 * spam filter's drops) writes nothing, as before. A sink of your own receives the annotation in the CREATE
+		 * body's metadata and in {@link io.github.kubeevents.sink.EventSink.CountPatch#annotations()} /
+		 * {@link io.github.kubeevents.sink.EventsV1Sink.SeriesPatch#annotations()} (which {@code toMap()} writes). The
+		 * key is usually {@link TraceContext#TRACEPARENT_ANNOTATION}; {@code null} (the default) for none. Returns this
+		 * builder.
 		 * @throws IllegalArgumentException when {@code key} is blank
 		 */
 		public Builder traceparentAnnotation(@Nullable String key) {
@@ -542,10 +536,9 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets the incoming queue's capacity; when it is full, new events are dropped ({@code queue_full}).
-		 * @param capacity the capacity (default {@value #DEFAULT_INCOMING_QUEUE_CAPACITY}, at most
-		 * {@value Subscription.Options#MAX_QUEUE_CAPACITY})
-		 * @return this builder
+		 * Sets the incoming queue's capacity (default {@value #DEFAULT_INCOMING_QUEUE_CAPACITY}, at most
+		 * {@value Subscription.Options#MAX_QUEUE_CAPACITY}); when it is full, new events are dropped
+		 * ({@code queue_full}). Returns this builder.
 		 */
 		public Builder incomingQueueCapacity(int capacity) {
 			if (capacity < 1 || capacity > Subscription.Options.MAX_QUEUE_CAPACITY) {
@@ -558,11 +551,9 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		/**
 		 * Sets the default queue options of subscribers ({@link #subscribe(String, EventHandler)},
-		 * {@link #startLogging()}). Sinks have no subscriber queue: they run on the distribution thread, and their
-		 * bound is {@link #sinkBacklogCapacity(int)}.
-		 * @param options the options (default {@value Subscription.Options#DEFAULT_QUEUE_CAPACITY} events, drop when
-		 * full)
-		 * @return this builder
+		 * {@link #startLogging()}; default {@value Subscription.Options#DEFAULT_QUEUE_CAPACITY} events, drop when
+		 * full). Sinks have no subscriber queue: they run on the distribution thread, and their bound is
+		 * {@link #sinkBacklogCapacity(int)}. Returns this builder.
 		 */
 		public Builder subscriberOptions(Subscription.Options options) {
 			this.subscriberOptions = Objects.requireNonNull(options, "subscriberOptions");
@@ -570,9 +561,8 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets the options of each core/v1 sink's correlator.
-		 * @param options the options (default client-go's; their clock, when unset, is this builder's)
-		 * @return this builder
+		 * Sets the options of each core/v1 sink's correlator (default client-go's; their clock, when unset, is this
+		 * builder's); returns this builder.
 		 */
 		public Builder correlatorOptions(CorrelatorOptions options) {
 			this.correlatorOptions = Objects.requireNonNull(options, "correlatorOptions");
@@ -580,9 +570,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets how writes failing with transport errors are retried.
-		 * @param policy attempts and delay (default 12 attempts, 10 s)
-		 * @return this builder
+		 * Sets how writes failing with transport errors are retried (default 12 attempts, 10 s); returns this builder.
 		 */
 		public Builder retryPolicy(RetryPolicy policy) {
 			this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
@@ -590,10 +578,9 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets the one clock of the recorder: event timestamps and names, the correlator's window and token buckets
-		 * (unless its options set another), the pacing of drop summaries.
-		 * @param clock the clock (default {@link Clock#systemUTC()})
-		 * @return this builder
+		 * Sets the one clock of the recorder (default {@link Clock#systemUTC()}): event timestamps and names, the
+		 * correlator's window and token buckets (unless its options set another), the pacing of drop summaries. Returns
+		 * this builder.
 		 */
 		public Builder clock(Clock clock) {
 			this.clock = Objects.requireNonNull(clock, "clock");
@@ -631,10 +618,9 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets the largest message accepted, in UTF-8 bytes; longer messages are dropped as invalid input
-		 * (client-go has no limit for core/v1; the API server and etcd refuse objects over about 1.5 MiB).
-		 * @param maxMessageBytes the limit (default 1 MiB)
-		 * @return this builder
+		 * Sets the largest message accepted, in UTF-8 bytes (default 1 MiB); longer messages are dropped as invalid
+		 * input (client-go has no limit for core/v1; the API server and etcd refuse objects over about 1.5 MiB).
+		 * Returns this builder.
 		 */
 		public Builder maxMessageBytes(int maxMessageBytes) {
 			if (maxMessageBytes < 1) {
@@ -646,9 +632,7 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		/**
 		 * Sets the deadline of {@link EventBroadcaster#stop()}, {@link EventBroadcaster#shutdown()} and
-		 * {@link EventBroadcaster#close()}.
-		 * @param timeout the deadline (default 10 s)
-		 * @return this builder
+		 * {@link EventBroadcaster#close()} (default 10 s); returns this builder.
 		 */
 		public Builder shutdownTimeout(Duration timeout) {
 			Objects.requireNonNull(timeout, "shutdownTimeout");
@@ -660,9 +644,8 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets the shortest time between two WARN summaries of one flood-prone drop reason.
-		 * @param interval the interval (default 10 s)
-		 * @return this builder
+		 * Sets the shortest time between two WARN summaries of one flood-prone drop reason (default 10 s); returns this
+		 * builder.
 		 */
 		public Builder dropSummaryInterval(Duration interval) {
 			Objects.requireNonNull(interval, "dropSummaryInterval");
@@ -674,9 +657,8 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets the listener told about every request of the sinks (for latency metrics).
-		 * @param listener the listener (default none)
-		 * @return this builder
+		 * Sets the listener told about every request of the sinks, for latency metrics (default none); returns this
+		 * builder.
 		 */
 		public Builder requestListener(Sink.RequestListener listener) {
 			this.requestListener = Objects.requireNonNull(listener, "requestListener");
@@ -684,16 +666,14 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets how many threads write each sink's events. Writes are sharded by involved object, so one object's
-		 * writes stay in order (a PATCH never overtakes its CREATE) while different objects are written in parallel;
-		 * they share the sink's backlog ({@link #sinkBacklogCapacity(int)}).
+		 * Sets how many threads write each sink's events, 1 to 64 (default 4). Writes are sharded by involved object,
+		 * so one object's writes stay in order (a PATCH never overtakes its CREATE) while different objects are written
+		 * in parallel; they share the sink's backlog ({@link #sinkBacklogCapacity(int)}).
 		 *
-		 * <p>Differs from client-go deliberately: client-go writes every event from one goroutine, in recording
-		 * order. A write mostly waits for the API server (about 85% of its time measured against a local
-		 * kube-apiserver), so four writers drain a burst of events about as fast as client-go's lighter client or
-		 * faster; use {@code 1} for client-go's single global write order.
-		 * @param writers the number of threads, 1 to 64 (default 4)
-		 * @return this builder
+		 * <p>Differs from client-go deliberately: client-go writes every event from one goroutine, in recording order.
+		 * A write mostly waits for the API server (about 85% of its time measured against a local kube-apiserver), so
+		 * four writers drain a burst of events about as fast as client-go's lighter client or faster; use {@code 1} for
+		 * client-go's single global write order. Returns this builder.
 		 */
 		public Builder sinkWriters(int writers) {
 			if (writers < 1 || writers > 64) {
@@ -704,17 +684,15 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets how many writes each sink holds for its writer threads (its backlog, over all of them). When it is full
-		 * (the API server is away or answers slowly, a writer sleeps before a retry), a new write of that sink is
-		 * dropped at once and counted as {@code queue_full}: the distribution thread never waits for a sink, so the
+		 * Sets how many writes each sink holds for its writer threads (its backlog, over all of them; default
+		 * {@value #DEFAULT_SINK_BACKLOG_CAPACITY}, at most {@value Subscription.Options#MAX_QUEUE_CAPACITY}). When it
+		 * is full (the API server is away or answers slowly, a writer sleeps before a retry), a new write of that sink
+		 * is dropped at once and counted as {@code queue_full}: the distribution thread never waits for a sink, so the
 		 * logging handler, user handlers and other sinks go on at full speed (each watcher of client-go's broadcaster
 		 * drops its own events when its channel is full). What the backlog holds is written once the server answers
-		 * again; at a stop it is written within the deadline, past it counted as {@code shutdown}. A snapshot shows
-		 * it as the sink's depth and capacity. Memory: a held core/v1 write takes about 1.5 KB (the Event built for
-		 * it), so the default costs about 30 MB at most, only while the server cannot keep up.
-		 * @param capacity writes per sink (default {@value #DEFAULT_SINK_BACKLOG_CAPACITY}, at most
-		 * {@value Subscription.Options#MAX_QUEUE_CAPACITY})
-		 * @return this builder
+		 * again; at a stop it is written within the deadline, past it counted as {@code shutdown}. A snapshot shows it
+		 * as the sink's depth and capacity. Memory: a held core/v1 write takes about 1.5 KB (the Event built for it),
+		 * so the default costs about 30 MB at most, only while the server cannot keep up. Returns this builder.
 		 */
 		public Builder sinkBacklogCapacity(int capacity) {
 			if (capacity < 1 || capacity > Subscription.Options.MAX_QUEUE_CAPACITY) {
@@ -726,13 +704,11 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Limits the API server requests of all sinks together, like client-go's clientset rate limiter (5 QPS, burst
-		 * 10 by default there; the official Java client has none). Writers wait for a token before each request;
-		 * while they wait, writes queue up in each sink's backlog, and a full backlog drops as usual
-		 * ({@code queue_full}, for that sink).
-		 * @param qps requests per second, sustained
-		 * @param burst requests that may be made at once after a quiet period
-		 * @return this builder (default: no limit)
+		 * Limits the API server requests of all sinks together to {@code qps} requests per second, sustained, and
+		 * {@code burst} at once after a quiet period (default: no limit), like client-go's clientset rate limiter (5
+		 * QPS, burst 10 by default there; the official Java client has none). Writers wait for a token before each
+		 * request; while they wait, writes queue up in each sink's backlog, and a full backlog drops as usual
+		 * ({@code queue_full}, for that sink). Returns this builder.
 		 */
 		public Builder writeBudget(double qps, int burst) {
 			if (!(qps > 0) || Double.isInfinite(qps) || burst < 1) {
@@ -744,10 +720,9 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets the events API of {@link EventBroadcaster#startRecordingTo(io.kubernetes.client.openapi.ApiClient)}.
-		 * @param api {@link EventsApi#AUTO} (default: events.k8s.io/v1 when the server serves it, else core/v1),
-		 * {@link EventsApi#EVENTS_V1} or {@link EventsApi#CORE_V1}
-		 * @return this builder
+		 * Sets the events API of {@link EventBroadcaster#startRecordingTo(io.kubernetes.client.openapi.ApiClient)}:
+		 * {@link EventsApi#AUTO} (default: events.k8s.io/v1 when the server serves it, else core/v1),
+		 * {@link EventsApi#EVENTS_V1} or {@link EventsApi#CORE_V1}; returns this builder.
 		 */
 		public Builder eventsApi(EventsApi api) {
 			this.eventsApi = Objects.requireNonNull(api, "eventsApi");
@@ -755,14 +730,12 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets which fields core/v1 writes carry.
-		 * @param shape {@link EventShape#READERS} (default: client-go's fields plus {@code eventTime} on a first
-		 * occurrence and a series on each repeat, so kubectl, the OpenTelemetry collector, Grafana Alloy, event
-		 * exporters and events.k8s.io/v1 readers all show the right count and last-seen time; with
+		 * Sets which fields core/v1 writes carry: {@link EventShape#READERS} (default: client-go's fields plus
+		 * {@code eventTime} on a first occurrence and a series on each repeat, so kubectl, the OpenTelemetry collector,
+		 * Grafana Alloy, event exporters and events.k8s.io/v1 readers all show the right count and last-seen time; with
 		 * {@link EventsApi#AUTO}, core/v1 where RBAC allows its create and patch in every namespace) or
 		 * {@link EventShape#CLIENT_GO} (exactly client-go's request bodies, and {@code auto} as client-go's adapter
-		 * chooses)
-		 * @return this builder
+		 * chooses); returns this builder.
 		 */
 		public Builder eventShape(EventShape shape) {
 			this.eventShape = Objects.requireNonNull(shape, "eventShape");
@@ -773,13 +746,12 @@ public final class EventBroadcaster implements AutoCloseable {
 		 * Sets the namespace whose RBAC the sinks built by
 		 * {@link EventBroadcaster#startRecordingTo(io.kubernetes.client.openapi.ApiClient)} check at startup, verb by
 		 * verb and for both events APIs (one SelfSubjectAccessReview per verb and API): the recorder's own namespace,
-		 * where most of its events go. The answers decide the API of {@code auto} before the first write, and a
-		 * missing verb is logged at WARN and shown in {@link EventBroadcaster#stats()} and
-		 * {@link EventBroadcaster#snapshot(int)}. Other namespaces are checked after their first refusal.
-		 * @param namespace the namespace (default {@value EventBroadcaster#DEFAULT_ACCESS_CHECK_NAMESPACE}, where
-		 * events about cluster-scoped objects go); a running Pod's own is in
-		 * {@code /var/run/secrets/kubernetes.io/serviceaccount/namespace}
-		 * @return this builder
+		 * where most of its events go (default {@value EventBroadcaster#DEFAULT_ACCESS_CHECK_NAMESPACE}, where events
+		 * about cluster-scoped objects go; a running Pod's own is in
+		 * {@code /var/run/secrets/kubernetes.io/serviceaccount/namespace}). The answers decide the API of {@code auto}
+		 * before the first write, and a missing verb is logged at WARN and shown in {@link EventBroadcaster#stats()}
+		 * and {@link EventBroadcaster#snapshot(int)}. Other namespaces are checked after their first refusal. Returns
+		 * this builder.
 		 */
 		public Builder accessCheckNamespace(String namespace) {
 			Objects.requireNonNull(namespace, "accessCheckNamespace");
@@ -792,9 +764,8 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		/**
 		 * Sets the time limit of one request of the sinks built by
-		 * {@link EventBroadcaster#startRecordingTo(io.kubernetes.client.openapi.ApiClient)}.
-		 * @param timeout the limit (default {@link #DEFAULT_REQUEST_TIMEOUT}, 5 s); {@link Duration#ZERO} for none
-		 * @return this builder
+		 * {@link EventBroadcaster#startRecordingTo(io.kubernetes.client.openapi.ApiClient)} (default
+		 * {@link #DEFAULT_REQUEST_TIMEOUT}, 5 s; {@link Duration#ZERO} for none); returns this builder.
 		 */
 		public Builder requestTimeout(Duration timeout) {
 			Objects.requireNonNull(timeout, "requestTimeout");
@@ -806,10 +777,9 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets how many Events an events.k8s.io/v1 sink remembers for its series (client-go's cache is unbounded).
-		 * When full, the least recently seen one is forgotten after its final count is written.
-		 * @param size the bound (default 4096)
-		 * @return this builder
+		 * Sets how many Events an events.k8s.io/v1 sink remembers for its series (default 4096; client-go's cache is
+		 * unbounded). When full, the least recently seen one is forgotten after its final count is written. Returns
+		 * this builder.
 		 */
 		public Builder seriesCacheSize(int size) {
 			if (size < 1) {
@@ -832,9 +802,7 @@ public final class EventBroadcaster implements AutoCloseable {
 		 * minutes), and where RBAC refuses it (or the server refuses a read) names that namespace's Events with
 		 * client-go's names, with one WARN naming the verb ({@code stats().naming()}), until the answer
 		 * expired and RBAC allows {@code get}; a custom sink whose {@code supportsGet()} is {@code false} keeps
-		 * client-go's names for good.
-		 * @param enabled whether to name Events deterministically
-		 * @return this builder
+		 * client-go's names for good. Returns this builder.
 		 */
 		public Builder deterministicNames(boolean enabled) {
 			this.deterministicNames = enabled;
@@ -843,10 +811,8 @@ public final class EventBroadcaster implements AutoCloseable {
 
 		/**
 		 * Sets the correlation of events.k8s.io/v1 sinks: series are always on; aggregation and the spam filter only
-		 * when these options enable them.
-		 * @param options the options (default: aggregation and spam filter off, as in client-go's
-		 * {@code tools/events}; their clock, when unset, is this builder's)
-		 * @return this builder
+		 * when these options enable them (default: both off, as in client-go's {@code tools/events}; their clock, when
+		 * unset, is this builder's). Returns this builder.
 		 */
 		public Builder eventsV1CorrelatorOptions(CorrelatorOptions options) {
 			this.eventsV1CorrelatorOptions = Objects.requireNonNull(options, "eventsV1CorrelatorOptions");

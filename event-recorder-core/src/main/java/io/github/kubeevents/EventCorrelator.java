@@ -33,10 +33,7 @@ final class EventCorrelator {
 	/** Names a new aggregate Event in the deterministic-names mode (else {@code null}, or answers {@code null}). */
 	private final @Nullable Function<CoreV1Event, @Nullable String> aggregateNames;
 
-	/**
-	 * A correlator with empty caches.
-	 * @param options the options; a {@code null} clock means {@link Clock#systemUTC()}
-	 */
+	/** A correlator with empty caches; a {@code null} clock in {@code options} means {@link Clock#systemUTC()}. */
 	EventCorrelator(CorrelatorOptions options) {
 		this(options, null);
 	}

@@ -3,6 +3,7 @@ package io.github.kubeevents;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -280,11 +281,7 @@ final class EventCounters {
 	}
 
 	long totalDropped() {
-		long total = 0;
-		for (LongAdder adder : this.drops) {
-			total += adder.sum();
-		}
-		return total;
+		return Arrays.stream(this.drops).mapToLong(LongAdder::sum).sum();
 	}
 
 	/**

@@ -132,8 +132,6 @@ final class EventNames {
 	 * derived from that name (a name-based UUID), so every attempt of a write sends the same name and a CREATE whose
 	 * answer was lost is found again (an AlreadyExists), not written twice.
 	 * @param refName the regarding object's name
-	 * @param time the event time
-	 * @return a valid event name
 	 */
 	static String generate(String refName, Instant time) {
 		// the ".<hex>" suffix is always valid, so only the prefix needs checking
@@ -144,20 +142,14 @@ final class EventNames {
 		return isDns1123Subdomain(name) ? name : UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
 	}
 
-	/**
-	 * Nanoseconds since the Unix epoch.
-	 * @param time the instant
-	 * @return {@code time} in Unix nanoseconds
-	 */
+	/** {@code time} in nanoseconds since the Unix epoch. */
 	static long unixNanos(Instant time) {
 		return Math.addExact(Math.multiplyExact(time.getEpochSecond(), 1_000_000_000L), time.getNano());
 	}
 
 	/**
 	 * Whether {@code value} is a DNS-1123 subdomain: at most 253 characters, dot-separated labels of lowercase
-	 * alphanumerics and {@code -}, each starting and ending with an alphanumeric.
-	 * @param value the value, may be {@code null}
-	 * @return {@code true} when valid
+	 * alphanumerics and {@code -}, each starting and ending with an alphanumeric ({@code null} is not).
 	 */
 	static boolean isDns1123Subdomain(String value) {
 		if (value == null || value.isEmpty() || value.length() > DNS1123_SUBDOMAIN_MAX_LENGTH) {

@@ -43,7 +43,6 @@ final class EventObserver {
 	/**
 	 * Observes one event.
 	 * @param event the event from the aggregator (not modified)
-	 * @param key its observation key
 	 * @return a copy of the event, turned into an update when the key was seen before, and the patch
 	 */
 	synchronized Observation observe(CoreV1Event event, KeyHash key, EventSubject subject) {

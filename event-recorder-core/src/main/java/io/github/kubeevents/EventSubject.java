@@ -35,11 +35,7 @@ record EventSubject(@Nullable String kind, @Nullable String namespace, String na
 				String.valueOf(ref.getName()), event.getType(), event.getReason());
 	}
 
-	/**
-	 * The subject of an event, without making one when an entry already holds it.
-	 * @param held the subject an entry holds, may be {@code null}
-	 * @return {@code held} when it is the event's subject, else a new one
-	 */
+	/** The subject of an event: {@code held}, an entry's (may be {@code null}), when it is that, else a new one. */
 	static EventSubject of(CoreV1Event event, @Nullable EventSubject held) {
 		return (held != null && held.describes(event)) ? held : of(event);
 	}
@@ -57,11 +53,7 @@ record EventSubject(@Nullable String kind, @Nullable String namespace, String na
 				&& Objects.equals(this.reason, event.getReason());
 	}
 
-	/**
-	 * This subject, or {@code other} when that is equal: lets an entry keep the instance it already holds.
-	 * @param other the subject an entry holds, may be {@code null}
-	 * @return {@code other} when equal to this, else this
-	 */
+	/** This subject, or {@code other}, an entry's (may be {@code null}), when equal: the entry keeps its instance. */
 	EventSubject or(@Nullable EventSubject other) {
 		return (other != null && other != this && equals(other)) ? other : this;
 	}

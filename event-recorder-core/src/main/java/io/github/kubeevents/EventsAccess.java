@@ -164,7 +164,6 @@ final class EventsAccess {
 	private final Map<String, Object> asking = new ConcurrentHashMap<>();
 
 	/**
-	 * @param review one access review
 	 * @param verbs the verbs the write mode needs, e.g. {@link #WRITE_VERBS}
 	 * @param clock the broadcaster's clock, which times out remembered answers
 	 */

@@ -7,7 +7,6 @@ import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import io.github.kubeevents.introspect.RecorderSnapshot;
-import io.github.kubeevents.introspect.RecorderStats;
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
 import io.github.kubeevents.sink.Sink;
@@ -63,8 +62,6 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 	/** Problems already logged at WARN (later ones at DEBUG); bounded, since a problem may name the object. */
 	private final Cache<String, Boolean> loggedProblems = Caches.bounded(1024);
 
-	private final @Nullable EventsAccess access;
-
 	private final SinkRun<EventsV1Event, EventsV1Sink.SeriesPatch> run;
 
 	private final EventsV1Writes bodies;
@@ -95,8 +92,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 	EventsV1SinkSubscriber(String name, Sink<EventsV1Event, EventsV1Sink.SeriesPatch> sink, ApiChoice choice,
 			SinkSettings settings, EventCounters counters, EventNaming naming, @Nullable ApiFallback apiFallback,
 			@Nullable EventsAccess access, String server) {
-		super(name, choice, counters, naming);
-		this.access = access;
+		super(name, choice, counters, naming, access);
 		this.streams = naming.requested();
 		this.run = new SinkRun<>(name, EventsApi.EVENTS_V1, sink, server, settings, counters, this);
 		this.bodies = new EventsV1Writes(settings);
@@ -282,17 +278,6 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 	/** Its 403 handler (the switch of {@code auto} to core/v1), told about every write refused with 403. */
 	void onForbidden(WriteAttempts.ForbiddenHandler handler) {
 		this.run.attempts().onForbidden(handler);
-	}
-
-	/** The verbs refused on events.k8s.io/v1, which this sink writes. */
-	@Override
-	List<RecorderStats.MissingAccess> missingAccessNow() {
-		return (this.access != null) ? this.access.missingAccess(EventsApi.EVENTS_V1) : List.of();
-	}
-
-	/** Every verb the probe found refused, both APIs; empty without a probe. */
-	List<RecorderStats.MissingAccess> missingAccess() {
-		return (this.access != null) ? this.access.missingAccess() : List.of();
 	}
 
 	/** The series cache's view (for the snapshot of the {@link SwitchingSinkSubscriber} after its switch too). */

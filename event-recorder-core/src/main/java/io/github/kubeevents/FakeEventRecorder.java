@@ -1,7 +1,6 @@
 package io.github.kubeevents;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -17,9 +16,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>It turns calls into events exactly as the real recorder does ({@link EventSpec#toRecordedEvent}: the same
  * validation, the same formatting rule and the same message limit, 1 MiB unless given); invalid calls are not
- * captured but listed in {@link #invalidInputs()}.
- * Unlike client-go's, it never blocks (it keeps everything in memory) and formats with Java's
- * {@link String#format}.
+ * captured but listed in {@link #invalidInputs()}. Unlike client-go's, it never blocks (it keeps everything in
+ * memory) and formats with Java's {@link String#format}.
  *
  * <p>Thread-safe.
  */
@@ -128,11 +126,7 @@ public final class FakeEventRecorder implements EventRecorder {
 	 * @return an immutable list of strings
 	 */
 	public List<String> events(Format format) {
-		List<String> result = new ArrayList<>();
-		for (RecordedEvent event : this.recorded) {
-			result.add(render(event, format));
-		}
-		return List.copyOf(result);
+		return this.recorded.stream().map((event) -> render(event, format)).toList();
 	}
 
 	/**

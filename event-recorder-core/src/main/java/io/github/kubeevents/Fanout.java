@@ -38,11 +38,10 @@ import org.slf4j.LoggerFactory;
  * subscriber's threads (a handler's thread, a sink's writers); {@link #stop(Duration, boolean)} puts a marker into
  * the incoming queue, lets the threads distribute and handle everything queued before it (a sink submits its final
  * writes at the marker, and the sink's ending thread waits for its writers, not the distribution thread), then ends
- * them, within the
- * deadline; events published while stopped wait in the incoming queue (bounded) for the next start. A final stop
- * (shutdown) also refuses every later event. Past the deadline the threads are interrupted and their sinks'
- * requests in flight cancelled; what is left is counted as {@code shutdown} drops, and threads that still have not
- * ended {@link #ABORT_GRACE} later are abandoned with their queues counted.
+ * them, within the deadline; events published while stopped wait in the incoming queue (bounded) for the next start.
+ * A final stop (shutdown) also refuses every later event. Past the deadline the threads are interrupted and their
+ * sinks' requests in flight cancelled; what is left is counted as {@code shutdown} drops, and threads that still
+ * have not ended {@link #ABORT_GRACE} later are abandoned with their queues counted.
  *
  * <p>The distribution thread also flushes the drop summaries and runs the sinks' periodic work
  * ({@link Subscriber#tick()}) at least once a second of real time, events or not.

@@ -95,10 +95,7 @@ class KeyHash {
 		return of(key, new Builder());
 	}
 
-	/**
-	 * {@link #of(String)} with a builder to reuse.
-	 * @param scratch a builder, reset first
-	 */
+	/** {@link #of(String)} with a builder to reuse, which is reset first. */
 	static KeyHash of(String key, Builder scratch) {
 		return scratch.reset().add(Objects.requireNonNull(key, "key")).build();
 	}

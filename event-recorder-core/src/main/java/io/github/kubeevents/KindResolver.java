@@ -56,11 +56,7 @@ final class KindResolver {
 		REGISTERED.put(type, new TypeInfo(apiVersion, kind));
 	}
 
-	/**
-	 * The kind and apiVersion of {@code type}.
-	 * @param type a model class
-	 * @return the registered or built-in kind, or {@code null} when unknown
-	 */
+	/** The registered or built-in kind and apiVersion of the model class {@code type}, or {@code null} when unknown. */
 	static @Nullable TypeInfo resolve(Class<?> type) {
 		TypeInfo registered = REGISTERED.get(type);
 		return (registered != null) ? registered : BUILT_IN.get(type);

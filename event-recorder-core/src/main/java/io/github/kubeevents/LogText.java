@@ -19,38 +19,30 @@ final class LogText {
 	private LogText() {
 	}
 
-	/**
-	 * The text with its unsafe characters escaped (quotes and backslashes unchanged).
-	 * @param text the text, may be {@code null}
-	 * @return the escaped text; {@code "null"} for {@code null}
-	 */
+	/** The text with its unsafe characters escaped (quotes and backslashes unchanged); {@code "null"} for null. */
 	static String oneLine(@Nullable String text) {
 		if (text == null) {
 			return "null";
 		}
-		int first = firstUnsafe(text, false);
-		if (first < 0) {
-			return text;
+		for (int i = 0; i < text.length(); i++) {
+			if (unsafe(text.charAt(i), false)) {
+				StringBuilder out = new StringBuilder(text.length() + 16).append(text, 0, i);
+				append(out, text, i, false);
+				return out.toString();
+			}
 		}
-		StringBuilder out = new StringBuilder(text.length() + 16).append(text, 0, first);
-		append(out, text, first, false);
-		return out.toString();
+		return text;
 	}
 
 	/**
 	 * {@link #oneLine} for the value of an SLF4J key-value, which backends print unescaped: {@code null} stays
 	 * {@code null}.
-	 * @param text the text, may be {@code null}
-	 * @return the escaped text, or {@code null}
 	 */
 	static @Nullable String oneLineOrNull(@Nullable String text) {
 		return (text != null) ? oneLine(text) : null;
 	}
 
-	/**
-	 * Appends {@code "text"} to {@code out}: quoted, with quotes and backslashes escaped too.
-	 * @param text the text; {@code null} appends {@code ""}
-	 */
+	/** Appends {@code "text"} to {@code out}: quoted, with quotes and backslashes escaped too ({@code ""} for null). */
 	static void appendQuoted(StringBuilder out, @Nullable String text) {
 		out.append('"');
 		if (text != null) {
@@ -64,15 +56,6 @@ final class LogText {
 		StringBuilder out = new StringBuilder((text != null) ? text.length() + 2 : 2);
 		appendQuoted(out, text);
 		return out.toString();
-	}
-
-	private static int firstUnsafe(String text, boolean quoting) {
-		for (int i = 0; i < text.length(); i++) {
-			if (unsafe(text.charAt(i), quoting)) {
-				return i;
-			}
-		}
-		return -1;
 	}
 
 	private static boolean unsafe(char c, boolean quoting) {

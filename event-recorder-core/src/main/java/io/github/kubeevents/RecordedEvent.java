@@ -23,8 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param source the reporting component and host (instance)
  * @param timestamp when it was recorded, from the broadcaster's clock; also the source of the Event's name
  * @param traceContext the recording thread's trace context, captured by the broadcaster's
- * {@link io.github.kubeevents.TraceContext.Capture} when it has one and a span was current; {@code null}
- * otherwise
+ * {@link io.github.kubeevents.TraceContext.Capture} when it has one and a span was current; {@code null} otherwise
  * (always without tracing). Not part of the Event unless the {@code traceparent} annotation is on.
  */
 public record RecordedEvent(InvolvedObject regarding, @Nullable InvolvedObject related, EventType type,

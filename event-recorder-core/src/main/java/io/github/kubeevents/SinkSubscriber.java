@@ -9,6 +9,7 @@ import java.util.function.ToIntFunction;
 import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.introspect.RecorderStats;
 import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -42,14 +43,19 @@ abstract class SinkSubscriber implements EventHandler {
 	/** The API it writes and why, as chosen when it was built. */
 	protected final ApiChoice choice;
 
+	/** The RBAC probe whose refused verbs the stats and snapshot show; {@code null} for none. */
+	private final @Nullable EventsAccess access;
+
 	private volatile Runnable whenClosed = () -> {
 	};
 
-	SinkSubscriber(String name, ApiChoice choice, EventCounters counters, EventNaming naming) {
+	SinkSubscriber(String name, ApiChoice choice, EventCounters counters, EventNaming naming,
+			@Nullable EventsAccess access) {
 		this.name = name;
 		this.choice = choice;
 		this.counters = counters;
 		this.naming = naming;
+		this.access = access;
 	}
 
 	/**
@@ -136,10 +142,7 @@ abstract class SinkSubscriber implements EventHandler {
 		}
 	}
 
-	/**
-	 * Sets what to do once the subscription was closed and the subscriber is done for good.
-	 * @param action the action
-	 */
+	/** Sets what to do once the subscription was closed and the subscriber is done for good. */
 	void whenClosed(Runnable action) {
 		this.whenClosed = action;
 	}
@@ -168,7 +171,12 @@ abstract class SinkSubscriber implements EventHandler {
 	 * probe, or when none is known refused).
 	 */
 	List<RecorderStats.MissingAccess> missingAccessNow() {
-		return List.of();
+		return (this.access != null) ? this.access.missingAccess(this.choice.api()) : List.of();
+	}
+
+	/** Every verb the probe found refused, both APIs; empty without a probe. */
+	List<RecorderStats.MissingAccess> missingAccess() {
+		return (this.access != null) ? this.access.missingAccess() : List.of();
 	}
 
 	/** Its snapshot, with the cache entries about the objects {@code filter} accepts. */

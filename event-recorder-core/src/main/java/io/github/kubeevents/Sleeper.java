@@ -40,10 +40,7 @@ interface Sleeper {
 	default void wakeAll() {
 	}
 
-	/**
-	 * A real sleeper that {@link #wakeAll()} wakes up, any number of times.
-	 * @return a new sleeper
-	 */
+	/** A new real sleeper, which {@link #wakeAll()} wakes up, any number of times. */
 	static Sleeper real() {
 		return new Sleeper() {
 

@@ -90,7 +90,6 @@ final class StreamWriter<W extends SinkWrite, E extends KubernetesObject, P exte
 	/**
 	 * Occurrences of a stream that lost the precondition race, carried into its next write.
 	 * @param stream the stream's Event, {@code namespace/name}
-	 * @param occurrences how many
 	 * @param write the write that carried them last (the body of the stream's Event; its occurrence is the
 	 * latest, for the drop accounting and sharding)
 	 */
@@ -155,8 +154,6 @@ final class StreamWriter<W extends SinkWrite, E extends KubernetesObject, P exte
 	 * ({@link SinkWrite#localCount}) less the one last written, or where this process has not written the
 	 * stream (or its local count started again) {@link SinkWrite#occurrencesIfUnknown}.
 	 * @param stream the stream's Event, {@code namespace/name}
-	 * @param write the write
-	 * @param context the write's requests
 	 * @return what the server answered, or {@link Result#carried()} when the occurrences lost the race
 	 * @throws EventSinkException a failure the recorder classifies as usual (retried or counted), or the last 409
 	 * after {@value #MAX_REREADS} re-reads when no more streams can carry occurrences

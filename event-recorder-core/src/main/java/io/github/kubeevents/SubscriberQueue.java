@@ -99,7 +99,6 @@ final class SubscriberQueue extends Subscriber {
 		return this.aborted;
 	}
 
-	/** Queues one event for this subscriber; called by the distribution thread only. */
 	@Override
 	public void offer(RecordedEvent event) throws InterruptedException {
 		if (this.closedByUser || this.terminated) {
@@ -232,10 +231,6 @@ final class SubscriberQueue extends Subscriber {
 		// else it is at the queue after all: aborted, it counts what is left itself, or closes it when interrupted
 	}
 
-	/**
-	 * Waits for the thread until {@code deadlineNanos}.
-	 * @return {@code true} when it ended
-	 */
 	@Override
 	public boolean join(long deadlineNanos) {
 		Thread current = currentThread();

@@ -50,12 +50,11 @@ final class SwitchingSinkSubscriber extends SinkSubscriber {
 	/**
 	 * @param eventsV1 the subscriber written through until the switch (built with {@code apiFallback})
 	 * @param coreV1 the subscriber written through after it
-	 * @param apiFallback decides the switch
 	 * @param reroutedCapacity how many occurrences of refused writes may wait for the distribution thread
 	 */
 	SwitchingSinkSubscriber(EventsV1SinkSubscriber eventsV1, CoreV1SinkSubscriber coreV1, ApiFallback apiFallback,
 			int reroutedCapacity) {
-		super(eventsV1.name, eventsV1.choice, eventsV1.counters, eventsV1.naming);
+		super(eventsV1.name, eventsV1.choice, eventsV1.counters, eventsV1.naming, null);
 		this.eventsV1 = eventsV1;
 		this.coreV1 = coreV1;
 		this.apiFallback = apiFallback;

@@ -16,7 +16,6 @@ final class Throwables {
 	 * is the caller's input, and becomes a mark or a counted drop instead of reaching the caller (as Go's
 	 * {@code fmt} recovers a panicking {@code String} method). A {@link StackOverflowError} is input too: the usual
 	 * one is a cyclic {@code toString} of an entity, and by the time it is caught here its stack has unwound.
-	 * @param failure what was thrown
 	 */
 	static void rethrowIfFatal(Throwable failure) {
 		if (failure instanceof VirtualMachineError fatal && !(failure instanceof StackOverflowError)) {

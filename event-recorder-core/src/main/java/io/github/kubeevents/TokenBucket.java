@@ -48,11 +48,7 @@ final class TokenBucket {
 		this.lastNano = now.getNano();
 	}
 
-	/**
-	 * Takes one token if one is available at {@code now}.
-	 * @param now the current time (from the correlator's clock)
-	 * @return {@code true} when a token was taken
-	 */
+	/** Whether a token is available at {@code now} (the correlator's clock), taking it if so. */
 	synchronized boolean tryAccept(Instant now) {
 		refill(now);
 		if (this.tokens >= 1.0 - EPSILON) {

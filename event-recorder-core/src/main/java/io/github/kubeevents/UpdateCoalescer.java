@@ -99,10 +99,7 @@ final class UpdateCoalescer {
 		return List.of(submitted(key, new Release(recorded, result, 1, recorded.timestamp()), now));
 	}
 
-	/**
-	 * The held writes whose interval has ended at {@code now}.
-	 * @return the writes to submit, oldest hold first
-	 */
+	/** The held writes whose interval has ended at {@code now}, to submit, oldest hold first. */
 	List<Release> due(Instant now) {
 		if (this.held.isEmpty()) {
 			return List.of();
@@ -121,10 +118,7 @@ final class UpdateCoalescer {
 		return due;
 	}
 
-	/**
-	 * Everything held, for a stop: a stop writes what it holds rather than waiting for the intervals.
-	 * @return the writes to submit, oldest hold first
-	 */
+	/** Everything held, to submit oldest hold first: a stop writes it rather than waiting for the intervals. */
 	List<Release> releaseAll() {
 		List<Release> all = new ArrayList<>(this.held.size());
 		for (Held waiting : this.held.values()) {

@@ -140,7 +140,7 @@ class InlineSinkModelTests {
 		final AtomicInteger started = new AtomicInteger();
 
 		ModelSink() {
-			super("model", new ApiChoice(EventsApi.CORE_V1, "configured"), COUNTERS, EventNaming.clientGo());
+			super("model", new ApiChoice(EventsApi.CORE_V1, "configured"), COUNTERS, EventNaming.clientGo(), null);
 			this.run = TestSinks.run(SETTINGS, new EventSink() {
 
 				@Override

@@ -148,8 +148,7 @@ public interface Sink<E extends KubernetesObject, P extends Sink.Patch> {
 		 * @param result {@code success}, {@code client_error} (4xx), {@code server_error} (5xx),
 		 * {@code transport_error}, {@code unexpected_response} or {@code invalid_request}
 		 * @param duration how long this request took; after a 429/5xx with {@code Retry-After}, the wait and the
-		 * repeated
-		 * request are not included (the repeat is reported as a request of its own)
+		 * repeated request are not included (the repeat is reported as a request of its own)
 		 */
 		void requestCompleted(String api, String verb, String result, Duration duration);
 
