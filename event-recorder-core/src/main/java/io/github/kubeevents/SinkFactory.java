@@ -89,9 +89,9 @@ final class SinkFactory {
 
 	/**
 	 * The sink subscriber of the configured API for a client, with an {@link EventsAccess} probe asking
-	 * SelfSubjectAccessReviews about every verb the mode needs ({@code get} too for deterministic names). For {@code auto} one discovery request decides, then the probe's answers for the
-	 * startup namespace ({@link ApiFallback}); an events.k8s.io/v1 sink falls back to core/v1 when RBAC serves the
-	 * latter better. The startup line gives the choice and the probe's answers; a verb missing on the API written
+	 * SelfSubjectAccessReviews about every verb the mode needs ({@code get} too for deterministic names). For
+	 * {@code auto} one discovery request decides, then the probe's answers for the startup namespace
+	 * ({@link ApiFallback}); an events.k8s.io/v1 sink falls back to core/v1 when RBAC serves the latter better. The startup line gives the choice and the probe's answers; a verb missing on the API written
 	 * is logged at WARN.
 	 */
 	SinkSubscriber forClient(EventsClient client) {
