@@ -28,8 +28,8 @@ class SinkRunTests {
 	/** What the sink's CREATE throws; {@code null} to answer. */
 	private volatile Throwable thrown;
 
-	/** Whether the sink's hooks throw after recording their call. */
-	private volatile boolean hooksThrow;
+	/** What the sink's hooks throw after recording their call; {@code null} for nothing. */
+	private volatile Throwable hooksThrow;
 
 	private final SinkRun<CoreV1Event, EventSink.CountPatch> run = TestSinks.run(
 			TestSinks.settings(RetryPolicy.defaults(), (duration) -> {
@@ -75,9 +75,26 @@ class SinkRunTests {
 	/** Records a hook's call, and throws if asked to. */
 	private void hook(String name) {
 		this.hooks.add(name);
-		if (this.hooksThrow) {
+		if (this.hooksThrow instanceof Error error) {
+			throw error;
+		}
+		if (this.hooksThrow != null) {
 			throw new IllegalStateException(name + " broke");
 		}
+	}
+
+	/** A start, a stop past its deadline, and the next start: each fact of the run as it should be. */
+	private void abortedThenStartedAgain() {
+		this.run.start();
+		assertThat(this.run.stopping()).isFalse();
+		this.run.abort();
+		assertThat(this.run.stopping()).isTrue();
+		assertThat(this.run.aborted()).isTrue();
+		this.run.end();
+		assertThat(this.run.join(System.nanoTime() + Duration.ofSeconds(5).toNanos())).isTrue();
+		this.run.start();
+		assertThat(this.run.stopping()).isFalse();
+		assertThat(this.run.aborted()).as("a start lifts the abort").isFalse();
 	}
 
 	@Test
@@ -90,16 +107,7 @@ class SinkRunTests {
 		this.run.end();
 		assertThat(this.hooks).containsExactly("resume", "cancel", "stopped");
 
-		this.run.start();
-		assertThat(this.run.stopping()).isFalse();
-		this.run.abort();
-		assertThat(this.run.stopping()).isTrue();
-		assertThat(this.run.aborted()).isTrue();
-		this.run.end();
-		assertThat(this.run.join(System.nanoTime() + Duration.ofSeconds(5).toNanos())).isTrue();
-		this.run.start();
-		assertThat(this.run.stopping()).isFalse();
-		assertThat(this.run.aborted()).as("a start lifts the abort").isFalse();
+		abortedThenStartedAgain();
 		assertThat(this.hooks).containsExactly("resume", "cancel", "stopped", "resume", "cancel", "abort", "stopped",
 				"resume");
 	}
@@ -135,17 +143,9 @@ class SinkRunTests {
 	 */
 	@Test
 	void aSinkWhoseHooksThrowLeavesTheRunsStepsWhole() {
-		this.hooksThrow = true;
+		this.hooksThrow = new IllegalStateException();
 		try (LogCapture log = LogCapture.of(SinkRun.class, Level.ERROR)) {
-			this.run.start();
-			assertThat(this.run.stopping()).isFalse();
-			this.run.abort();
-			assertThat(this.run.stopping()).isTrue();
-			assertThat(this.run.aborted()).isTrue();
-			this.run.end();
-			assertThat(this.run.join(System.nanoTime() + Duration.ofSeconds(5).toNanos())).isTrue();
-			this.run.start();
-			assertThat(this.run.aborted()).isFalse();
+			abortedThenStartedAgain();
 			assertThat(this.hooks).containsExactly("resume", "cancel", "abort", "stopped", "resume");
 			assertThat(log.messages(Level.ERROR)).containsExactly(
 					"The resume() of event sink 'test' failed (the recorder goes on)",
@@ -154,6 +154,9 @@ class SinkRunTests {
 					"The stopped() of event sink 'test' failed (the recorder goes on)",
 					"The resume() of event sink 'test' failed (the recorder goes on)");
 		}
+		OutOfMemoryError fatal = new OutOfMemoryError("test");
+		this.hooksThrow = fatal;
+		assertThatThrownBy(this.run::cancel).as("the JVM's own failure passes").isSameAs(fatal);
 	}
 
 }
