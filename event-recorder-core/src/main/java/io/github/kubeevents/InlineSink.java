@@ -123,19 +123,21 @@ final class InlineSink extends Subscriber {
 		if (beginEnd()) {
 			endRun(shutdown || this.closedByUser);
 		}
-		else if (shutdown && claimHeldWhileIdle()) {
+		else if (shutdown) {
 			// stopped before: what the stop kept for the next start is lost now
-			this.sink.countHeld();
+			countHeldWhileIdle();
 		}
 	}
 
-	/** Whether the sink is idle and what it holds is not counted yet (the caller counts it). */
-	private synchronized boolean claimHeldWhileIdle() {
-		if (this.phase != Phase.IDLE || this.heldCounted) {
-			return false;
+	/** Counts what the sink holds, once, if it is idle (the count runs outside the lock). */
+	private void countHeldWhileIdle() {
+		synchronized (this) {
+			if (this.phase != Phase.IDLE || this.heldCounted) {
+				return;
+			}
+			this.heldCounted = true;
 		}
-		this.heldCounted = true;
-		return true;
+		this.sink.countHeld();
 	}
 
 	@Override
@@ -278,9 +280,7 @@ final class InlineSink extends Subscriber {
 	 */
 	@Override
 	void closedWhileIdle() {
-		if (claimHeldWhileIdle()) {
-			this.sink.countHeld();
-		}
+		countHeldWhileIdle();
 		this.sink.closed();
 	}
 
