@@ -49,7 +49,7 @@ final class ApiCalls {
 	private static final MediaType STRATEGIC_MERGE_PATCH_TYPE = MediaType.get(STRATEGIC_MERGE_PATCH);
 
 	/** How often a CREATE the server did not process is repeated at once. */
-	static final int MAX_UNPROCESSED_REPEATS = 2;
+	static final int MAX_UNPROCESSED_REPEATS = 4;
 
 	private final Duration requestTimeout;
 
@@ -117,7 +117,7 @@ final class ApiCalls {
 			}
 			catch (IOException ex) {
 				// the one recovery of OkHttp's that cannot store an Event twice: the server did not process the
-				// stream; as in OkHttp, a second refusal retires the connection, so the last repeat uses a new one
+				// stream; as in OkHttp, a second refusal retires the connection, so later repeats use a new one
 				if (!create || repeats == MAX_UNPROCESSED_REPEATS || !unprocessed(ex)) {
 					throw new ApiException(ex);
 				}
