@@ -69,6 +69,8 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 
 	private static final Logger logger = LoggerFactory.getLogger(CoreV1SinkSubscriber.class);
 
+	private final UidlessObjectWarning uidless = new UidlessObjectWarning();
+
 	private final EventCorrelator correlator;
 
 	private final SinkRun<CoreV1Event, EventSink.CountPatch> run;
@@ -119,6 +121,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 		if (ApiServerValidation.dropIfRefused(recorded, this.counters)) {
 			return;
 		}
+		this.uidless.check(recorded);
 		CoreV1Event event = CoreV1Events.of(recorded);
 		if (this.streams && this.naming.deterministic(EventsApi.CORE_V1, event.getMetadata().getNamespace())) {
 			event.getMetadata().setName(DeterministicNames.coreV1(event, false));

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * coalesced occurrences, its own name and timestamps); on the stream path, the stream's Event with the server's
  * count plus the write's occurrences.
  *
- * <p>Immutable and thread-safe.
+ * <p>Thread-safe.
  */
 final class CoreV1Writes implements EventWriter.Bodies<CoreV1SinkSubscriber.Write, CoreV1Event, EventSink.CountPatch> {
 
@@ -24,6 +24,8 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1SinkSubscriber.Writ
 
 	/** The {@code traceparent} annotation of each write; {@code null} when that option is off. */
 	private final @Nullable TraceAnnotation traceAnnotation;
+
+	private final ReadersShape.Fallbacks fallbacks = new ReadersShape.Fallbacks();
 
 	CoreV1Writes(SinkSettings settings) {
 		this.shape = settings.shape();
@@ -82,7 +84,7 @@ final class CoreV1Writes implements EventWriter.Bodies<CoreV1SinkSubscriber.Writ
 	/** A CREATE body of {@code event} in the sink's shape, annotated (a copy then: the correlator's is shared). */
 	private CoreV1Event shaped(CoreV1Event event, RecordedEvent recorded) {
 		CoreV1Event shaped = (this.shape == EventShape.READERS)
-				? ReadersShape.create(event, recorded.timestamp(), recorded.action()) : event;
+				? ReadersShape.create(event, recorded, this.fallbacks) : event;
 		V1ObjectMeta metadata = shaped.getMetadata();
 		V1ObjectMeta annotated = (this.traceAnnotation != null) ? this.traceAnnotation.annotate(metadata, recorded)
 				: metadata;

@@ -55,6 +55,8 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 	/** How many periods a schedule may fall behind the clock before its missed passes are skipped. */
 	private static final int MAX_PASSES_BEHIND = 10;
 
+	private final UidlessObjectWarning uidless = new UidlessObjectWarning();
+
 	private final SeriesCache cache;
 
 	private final @Nullable EventCorrelator correlator;
@@ -113,6 +115,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 		if (ApiServerValidation.dropIfRefused(recorded, this.counters)) {
 			return;
 		}
+		this.uidless.check(recorded);
 		runPassesDue(recorded.timestamp());
 		String note = recorded.message();
 		if (this.correlator != null) {

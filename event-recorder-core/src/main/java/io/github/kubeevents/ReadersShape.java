@@ -1,11 +1,15 @@
 package io.github.kubeevents;
 
 import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.kubeevents.sink.EventShape;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.CoreV1EventSeries;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@linkplain EventShape#READERS readers' shape} of core/v1 writes: client-go's Event and count PATCH, plus the
@@ -25,13 +29,40 @@ import org.jspecify.annotations.Nullable;
  * So a first occurrence carries {@code eventTime} (with {@code action}, which the server then requires) and a
  * repeat carries a series and no {@code eventTime} (else the core/v1 readers would keep showing the first
  * occurrence, and kubectl would measure "over" from the latest). {@code eventTime} makes the API server validate the
- * Event as a new-style one; an Event that would fail that is written without it, as client-go writes it.
+ * Event as a new-style one; an Event that would fail that is written without it, as client-go writes it, and
+ * {@link Fallbacks} says so once per reason.
  *
  * <p>Stateless and thread-safe.
  */
 final class ReadersShape {
 
 	private ReadersShape() {
+	}
+
+	/** Why a first occurrence cannot carry {@code eventTime}: the field the server would refuse, and the problem. */
+	record Problem(String field, String text) {
+	}
+
+	/**
+	 * Tells the user, at INFO and once per field, that a first occurrence is written client-go's way and what the
+	 * readers then lose; every such write is still made. Thread-safe (the fields are few, so the set is bounded).
+	 */
+	static final class Fallbacks {
+
+		private static final Logger logger = LoggerFactory.getLogger(ReadersShape.class);
+
+		private final Set<String> logged = ConcurrentHashMap.newKeySet();
+
+		void fellBack(Problem problem, RecordedEvent event) {
+			if (this.logged.add(problem.field())) {
+				logger.info("A first occurrence is written without eventTime and action, as client-go writes it,"
+						+ " because {}; the API server would refuse it with them ({}). events.k8s.io/v1 readers"
+						+ " (OpenTelemetry #50962, Headlamp, Vector, the GKE event-exporter) show such an Event with no"
+						+ " time, and its events.k8s.io/v1 view has no action. Logged once for the {}.", problem.text(),
+						event.describe(), problem.field());
+			}
+		}
+
 	}
 
 	/**
@@ -43,6 +74,19 @@ final class ReadersShape {
 	 * @return the Event to create
 	 */
 	static CoreV1Event create(CoreV1Event event, Instant occurred, @Nullable String action) {
+		return create(event, occurred, action, null, null);
+	}
+
+	/**
+	 * {@link #create(CoreV1Event, Instant, String)} of {@code recorded}'s occurrence, telling {@code fallbacks} when
+	 * it writes client-go's Event.
+	 */
+	static CoreV1Event create(CoreV1Event event, RecordedEvent recorded, Fallbacks fallbacks) {
+		return create(event, recorded.timestamp(), recorded.action(), recorded, fallbacks);
+	}
+
+	private static CoreV1Event create(CoreV1Event event, Instant occurred, @Nullable String action,
+			@Nullable RecordedEvent recorded, @Nullable Fallbacks fallbacks) {
 		int count = (event.getCount() != null) ? event.getCount() : 1;
 		if (count > 1) {
 			CoreV1Event shaped = CoreV1Events.copy(event);
@@ -54,7 +98,11 @@ final class ReadersShape {
 		if (chosenAction == null || chosenAction.isEmpty()) {
 			chosenAction = event.getReason();
 		}
-		if (newStyleProblem(event, chosenAction) != null) {
+		Problem problem = newStyleProblem(event, chosenAction);
+		if (problem != null) {
+			if (fallbacks != null && recorded != null) {
+				fallbacks.fellBack(problem, recorded);
+			}
 			return event;
 		}
 		CoreV1Event shaped = CoreV1Events.copy(event);
@@ -67,30 +115,32 @@ final class ReadersShape {
 	 * Why the API server would refuse {@code event} with an {@code eventTime} through core/v1 (its validation of
 	 * new-style Events), or {@code null} when it would accept it.
 	 */
-	static @Nullable String newStyleProblem(CoreV1Event event, @Nullable String action) {
+	static @Nullable Problem newStyleProblem(CoreV1Event event, @Nullable String action) {
 		String component = event.getReportingComponent();
 		if (!EventsV1Events.isQualifiedName(component)) {
-			return "reportingComponent '" + component + "' is not a qualified name";
+			return new Problem("reportingComponent", "reportingComponent '" + component + "' (kubeevents.component)"
+					+ " is not a qualified name like 'example.com/my-controller' or 'my-controller'");
 		}
-		String fieldProblem = EventsV1Events.fieldProblem("reportingInstance", event.getReportingInstance());
-		if (fieldProblem == null) {
-			fieldProblem = EventsV1Events.fieldProblem("action", action);
-		}
-		if (fieldProblem == null) {
-			fieldProblem = EventsV1Events.fieldProblem("reason", event.getReason());
-		}
-		if (fieldProblem != null) {
-			return fieldProblem;
+		String[][] fields = { { "reportingInstance", event.getReportingInstance() }, { "action", action },
+				{ "reason", event.getReason() } };
+		for (String[] field : fields) {
+			String fieldProblem = EventsV1Events.fieldProblem(field[0], field[1]);
+			if (fieldProblem != null) {
+				return new Problem(field[0], fieldProblem
+						+ ("reportingInstance".equals(field[0]) ? " (the host, kubeevents.host)" : ""));
+			}
 		}
 		String message = event.getMessage();
 		if (message != null && EventSpec.utf8Length(message) > EventsV1Events.NOTE_MAX_BYTES) {
-			return "message is longer than " + EventsV1Events.NOTE_MAX_BYTES + " UTF-8 bytes";
+			return new Problem("message",
+					"the message is longer than " + EventsV1Events.NOTE_MAX_BYTES + " UTF-8 bytes");
 		}
 		String namespace = (event.getMetadata() != null) ? event.getMetadata().getNamespace() : null;
 		String objectNamespace = (event.getInvolvedObject() != null) ? event.getInvolvedObject().getNamespace() : null;
 		if ((objectNamespace == null || objectNamespace.isEmpty()) && !"default".equals(namespace)
 				&& !"kube-system".equals(namespace)) {
-			return "an Event about a cluster-scoped object must be in namespace default or kube-system";
+			return new Problem("namespace", "an Event about a cluster-scoped object is in namespace '" + namespace
+					+ "', and new-style ones must be in default or kube-system");
 		}
 		return null;
 	}

@@ -5,6 +5,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.function.Consumer;
 
+import ch.qos.logback.classic.Level;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +74,32 @@ class ReadersShapeTests {
 			.as("1024 bytes fit")
 			.isNotNull();
 		assertThat(ReadersShape.create(single(), OCCURRED, "a".repeat(128)).getEventTime()).as("128 fit").isNotNull();
+	}
+
+	@Test
+	void aFallbackToClientGosEventIsToldOncePerFieldWithWhatReadersLose() {
+		ReadersShape.Fallbacks fallbacks = new ReadersShape.Fallbacks();
+		RecordedEvent recorded = TestEvents.recorded("Started", "m", InvolvedObject.of("Pod", "v1", "ns", "p"));
+		CoreV1Event emptyHost = with((e) -> e.setReportingInstance(""));
+		CoreV1Event longMessage = with((e) -> e.setMessage("é".repeat(513)));
+		try (LogCapture log = LogCapture.of(ReadersShape.class, Level.INFO)) {
+			assertThat(ReadersShape.create(emptyHost, recorded, fallbacks)).isSameAs(emptyHost);
+			assertThat(ReadersShape.create(emptyHost, recorded, fallbacks)).isSameAs(emptyHost);
+			assertThat(ReadersShape.create(longMessage, recorded, fallbacks)).isSameAs(longMessage);
+			assertThat(ReadersShape.create(single(), recorded, fallbacks).getEventTime()).isNotNull();
+			assertThat(log.messages(Level.INFO)).containsExactly("A first occurrence is written without eventTime and"
+					+ " action, as client-go writes it, because reportingInstance is empty (the host, kubeevents.host);"
+					+ " the API server would refuse it with them (object=\"ns/p\" kind=\"Pod\" type=\"Normal\""
+					+ " reason=\"Started\"). events.k8s.io/v1 readers (OpenTelemetry #50962, Headlamp, Vector, the GKE"
+					+ " event-exporter) show such an Event with no time, and its events.k8s.io/v1 view has no action."
+					+ " Logged once for the reportingInstance.",
+					"A first occurrence is written without eventTime and action, as client-go writes it, because the"
+							+ " message is longer than 1024 UTF-8 bytes; the API server would refuse it with them"
+							+ " (object=\"ns/p\" kind=\"Pod\" type=\"Normal\" reason=\"Started\"). events.k8s.io/v1"
+							+ " readers (OpenTelemetry #50962, Headlamp, Vector, the GKE event-exporter) show such an"
+							+ " Event with no time, and its events.k8s.io/v1 view has no action. Logged once for the"
+							+ " message.");
+		}
 	}
 
 	private static void assertClientGo(String problem, CoreV1Event event, String action) {

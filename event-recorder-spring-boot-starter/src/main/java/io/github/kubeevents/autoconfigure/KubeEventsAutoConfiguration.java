@@ -84,8 +84,8 @@ public final class KubeEventsAutoConfiguration {
 		}
 		String host = properties.host();
 		if (host == null) {
-			host = firstNonBlank(environment.getProperty("POD_NAME"),
-					firstNonBlank(environment.getProperty("HOSTNAME"), ""));
+			host = EventSource.defaultHost(environment.getProperty("POD_NAME"), environment.getProperty("HOSTNAME"),
+					component);
 		}
 		return new EventSource(component, host);
 	}
