@@ -33,7 +33,7 @@ import static io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyExcept
  * @param component Reporting component written into every Event (source.component and reportingComponent).
  * Defaults to spring.application.name, or "kube-events" when that is not set.
  * @param host Reporting host written into every Event (source.host and reportingInstance). Defaults to the
- * POD_NAME environment variable, then HOSTNAME, else empty.
+ * POD_NAME environment variable, then HOSTNAME, then the machine's host name (as client-go), else the component.
  * @param logEvents Whether to log every recorded event as one structured line (logger
  * "io.github.kubeevents.events"). Always on when events are not written to a cluster.
  * @param shutdownTimeout Maximum time to wait, on shutdown, for queued events to be written. Keep it below

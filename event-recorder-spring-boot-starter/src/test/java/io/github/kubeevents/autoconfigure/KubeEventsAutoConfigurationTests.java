@@ -436,9 +436,13 @@ class KubeEventsAutoConfigurationTests {
 	}
 
 	@Test
-	void hostDefaultsToEmpty() {
+	void hostDefaultsToTheMachinesHostNameOffAPodAsClientGoDoes() throws Exception {
+		String machine = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).trim();
+		assertThat(machine).as("this test runs on Linux").isNotEmpty();
 		withoutSystemEnvironment().run((context) -> assertThat(context.getBean(EventSource.class))
-			.isEqualTo(new EventSource("kube-events", "")));
+			.isEqualTo(new EventSource("kube-events", machine)));
+		withoutSystemEnvironment().withPropertyValues("HOSTNAME= ")
+			.run((context) -> assertThat(context.getBean(EventSource.class).host()).isEqualTo(machine));
 	}
 
 	@Test
