@@ -169,6 +169,24 @@ class ConfigurationMetadataTests {
 	}
 
 	/**
+	 * The default values the metadata has, of every (not deprecated) property under the starter's three prefixes.
+	 * @return the default by name; names without a default are absent
+	 * @throws IOException when the metadata cannot be read
+	 */
+	static Map<String, String> defaultValues() throws IOException {
+		Map<String, String> defaults = new LinkedHashMap<>();
+		for (String prefix : new String[] { "kubeevents.", "management.endpoint.kubeevents.",
+				"management.health.kubeevents." }) {
+			properties(prefix).forEach((name, property) -> {
+				if (!property.has("deprecation") && property.has("defaultValue")) {
+					defaults.put(name, property.get("defaultValue").asString());
+				}
+			});
+		}
+		return defaults;
+	}
+
+	/**
 	 * The error-level deprecations of the metadata.
 	 * @return replacement by removed name
 	 * @throws IOException when the metadata cannot be read
