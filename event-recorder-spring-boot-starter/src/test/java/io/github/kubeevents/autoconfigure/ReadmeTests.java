@@ -48,6 +48,10 @@ class ReadmeTests {
 			+ " than `create` and `patch` everywhere. `kubeevents.sink.shape=client-go` chooses as client-go does:"
 			+ " events.k8s.io/v1 when the API server serves it.";
 
+	private static final String CORE_V1_RULE = "With `kubeevents.sink.api=auto` (the default) **the core/v1 rule is"
+			+ " enough**: the recorder asks RBAC at startup (SelfSubjectAccessReviews, which need no grant) and writes"
+			+ " core/v1 where it may;";
+
 	@TempDir
 	Path tmp;
 
@@ -85,19 +89,28 @@ class ReadmeTests {
 		assertThat(intro).contains("- " + BOTH_APIS + " - **");
 		Map<String, String> defaults = ConfigurationMetadataTests.defaultValues();
 		assertThat(defaults).containsEntry("kubeevents.sink.api", "auto").containsEntry("kubeevents.sink.shape", "readers");
-		assertThat(writtenApi(true)).as("by default, RBAC allowing core/v1").isEqualTo("core/v1");
-		assertThat(writtenApi(false)).as("RBAC allowing core/v1 nothing").isEqualTo("events.k8s.io/v1");
-		assertThat(writtenApi(true, "kubeevents.sink.shape=client-go")).as("client-go's choice")
+		assertThat(writtenApi(true, true)).as("by default, RBAC allowing both").isEqualTo("core/v1");
+		assertThat(writtenApi(true, false)).as("RBAC allowing core/v1 nothing").isEqualTo("events.k8s.io/v1");
+		assertThat(writtenApi(true, true, "kubeevents.sink.shape=client-go")).as("client-go's choice")
 			.isEqualTo("events.k8s.io/v1");
 	}
 
-	/** The API a started recorder writes through a client serving both APIs, with all or no core/v1 RBAC. */
-	private String writtenApi(boolean coreV1Allowed, String... properties) throws IOException {
+	@Test
+	void theCoreV1RuleIsEnoughUnderAuto() throws IOException {
+		assertThat(section("RBAC").replaceAll("\\s+", " ")).contains(CORE_V1_RULE);
+		assertThat(writtenApi(false, true)).as("readers' shape").isEqualTo("core/v1");
+		assertThat(writtenApi(false, true, "kubeevents.sink.shape=client-go")).as("client-go's shape")
+			.isEqualTo("core/v1");
+	}
+
+	/** The API a started recorder writes through a client serving both APIs, each allowed all verbs or none. */
+	private String writtenApi(boolean eventsV1Allowed, boolean coreV1Allowed, String... properties)
+			throws IOException {
 		KubernetesConfigDetector pod = Machines.inPod(this.tmp, false);
 		String[] api = new String[1];
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
 			.withBean(KubernetesConfigDetector.class, () -> pod)
-			.withBean(EventsClient.class, () -> new BothApis(coreV1Allowed))
+			.withBean(EventsClient.class, () -> new BothApis(eventsV1Allowed, coreV1Allowed))
 			.withPropertyValues("kubeevents.log-events=false")
 			.withPropertyValues(properties)
 			.run((context) -> {
@@ -113,12 +126,15 @@ class ReadmeTests {
 		return broadcaster.snapshot(0).sinks().get(0);
 	}
 
-	/** A client whose API server serves both APIs and allows events.k8s.io/v1, and core/v1 as told. */
+	/** A client whose API server serves both APIs, and whose RBAC allows each as told. */
 	private static final class BothApis implements EventsClient {
+
+		private final boolean eventsV1Allowed;
 
 		private final boolean coreV1Allowed;
 
-		BothApis(boolean coreV1Allowed) {
+		BothApis(boolean eventsV1Allowed, boolean coreV1Allowed) {
+			this.eventsV1Allowed = eventsV1Allowed;
 			this.coreV1Allowed = coreV1Allowed;
 		}
 
@@ -151,7 +167,7 @@ class ReadmeTests {
 
 		@Override
 		public boolean eventsAllowed(String apiGroup, String verb, @Nullable String namespace, Duration timeout) {
-			return !apiGroup.isEmpty() || this.coreV1Allowed;
+			return apiGroup.isEmpty() ? this.coreV1Allowed : this.eventsV1Allowed;
 		}
 
 	}
