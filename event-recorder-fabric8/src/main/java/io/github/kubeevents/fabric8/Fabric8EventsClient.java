@@ -24,7 +24,7 @@ import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
  * <pre>{@code
  * EventBroadcaster broadcaster = EventBroadcaster.builder().build();
  * broadcaster.startRecordingTo(Fabric8EventsClient.of(kubernetesClient));
- * EventRecorder recorder = broadcaster.newRecorder(new EventSource("my-operator"));
+ * EventRecorder recorder = broadcaster.newRecorder(EventSource.of("my-operator"));
  * }</pre>
  *
  * <p>Everything is the recorder's, as over the official client ({@link EventBroadcaster#startRecordingTo(EventsClient)}):
