@@ -156,6 +156,50 @@ class SampleAppJarIT {
 	}
 
 	/**
+	 * Issue 38: started as from a shell, with neither {@code POD_NAME} nor {@code HOSTNAME}, and the defaults
+	 * ({@code auto}, the readers' shape), a single occurrence is stored with {@code eventTime} and {@code action},
+	 * the machine's host name as its instance, and its events.k8s.io/v1 view has both too.
+	 */
+	@org.junit.jupiter.api.Test
+	void aProcessWithoutHostnameWritesTheFirstOccurrenceForEveryReader(KubernetesTestCluster cp, @TempDir Path tmp)
+			throws Exception {
+		String machine = java.nio.file.Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+		CoreV1Api admin = new CoreV1Api(cp.adminClient());
+		String ns = "it-" + UUID.randomUUID().toString().substring(0, 8);
+		admin.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(ns))).execute();
+		SampleAppProcess app = SampleAppProcess.start(cp, tmp, null);
+		boolean passed = false;
+		try {
+			app.post("""
+					{"kind": "Pod", "apiVersion": "v1", "namespace": "%s", "name": "web-1", "uid": "u-1",
+					 "type": "Warning", "reason": "BackOff", "message": "Back-off restarting failed container"}
+					""".formatted(ns));
+			CoreV1Event event = await().atMost(AWAIT)
+				.pollInterval(Duration.ofMillis(200))
+				.until(() -> admin.listNamespacedEvent(ns).execute().getItems(), (items) -> items.size() == 1)
+				.get(0);
+			assertThat(event.getSource()).isEqualTo(new V1EventSource().component("kube-events-sample").host(machine));
+			assertThat(event.getReportingInstance()).isEqualTo(machine);
+			assertThat(event.getAction()).isEqualTo("BackOff");
+			assertThat(event.getEventTime()).isNotNull();
+			EventsV1Event view = new EventsV1Api(cp.adminClient()).readNamespacedEvent(event.getMetadata().getName(), ns)
+				.execute();
+			assertThat(view.getAction()).isEqualTo("BackOff");
+			assertThat(view.getEventTime()).isEqualTo(event.getEventTime());
+			assertThat(view.getReportingInstance()).isEqualTo(machine);
+			assertThat(app.logText()).contains("Recording Kubernetes events as component 'kube-events-sample' (host '"
+					+ machine + "')");
+			passed = true;
+		}
+		finally {
+			app.close();
+			if (!passed) {
+				System.err.println("---- sample app log ----\n" + app.logText() + "\n---- end of sample app log ----");
+			}
+		}
+	}
+
+	/**
 	 * Issue 12 item 4: SIGTERM after six occurrences of one events.k8s.io/v1 event. The server has the series at 2
 	 * (the second occurrence's PATCH); the later occurrences only count in the series cache until a heartbeat or the
 	 * finish would write them, so the graceful shutdown writes the final count before the process exits.

@@ -22,6 +22,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster;
 import io.github.kubeevents.test.cluster.KubernetesTestCluster.Identity;
+import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -60,11 +61,12 @@ final class SampleAppProcess implements AutoCloseable {
 	 * Starts the app in {@code dir} (its kubeconfig, home and log) and waits until its health is UP.
 	 * @param cp the cluster written to
 	 * @param dir a directory of this process's own
-	 * @param podName the {@code POD_NAME} the app reads as its host
+	 * @param podName the {@code POD_NAME} the app reads as its host; {@code null} for a process with neither
+	 * {@code POD_NAME} nor {@code HOSTNAME}, as from a shell
 	 * @param arguments more command-line arguments, e.g. {@code --kubeevents.sink.api=core/v1}
 	 * @return the running app
 	 */
-	static SampleAppProcess start(KubernetesTestCluster cp, Path dir, String podName, String... arguments)
+	static SampleAppProcess start(KubernetesTestCluster cp, Path dir, @Nullable String podName, String... arguments)
 			throws IOException {
 		Path jar = Path.of(System.getProperty("sample.jar", "target/sample-app-1.0.0-SNAPSHOT.jar"));
 		assertThat(jar).as("the packaged sample app (run 'package' first)").isRegularFile();
@@ -84,7 +86,13 @@ final class SampleAppProcess implements AutoCloseable {
 		env.keySet().removeIf((name) -> name.startsWith("KUBERNETES_") || name.startsWith("KUBEEVENTS_"));
 		env.put("KUBECONFIG", kubeconfig.toString());
 		env.put("HOME", home.toString());
-		env.put("POD_NAME", podName);
+		if (podName != null) {
+			env.put("POD_NAME", podName);
+		}
+		else {
+			env.remove("POD_NAME");
+			env.remove("HOSTNAME");
+		}
 		Instant startedAt = Instant.now();
 		SampleAppProcess app = new SampleAppProcess(builder.start(), "http://127.0.0.1:" + port, log, kubeconfig);
 		try {
