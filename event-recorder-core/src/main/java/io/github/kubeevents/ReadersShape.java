@@ -83,7 +83,7 @@ final class ReadersShape {
 			return fieldProblem;
 		}
 		String message = event.getMessage();
-		if (message != null && EventSpec.utf8Length(message) > EventsV1Events.NOTE_MAX_BYTES) {
+		if (message != null && WireText.utf8Length(message) > EventsV1Events.NOTE_MAX_BYTES) {
 			return "message is longer than " + EventsV1Events.NOTE_MAX_BYTES + " UTF-8 bytes";
 		}
 		String namespace = (event.getMetadata() != null) ? event.getMetadata().getNamespace() : null;
