@@ -59,8 +59,8 @@ final class ApiServerValidation {
 				return "annotation key " + LogText.quoted(annotation.getKey()) + " is not a qualified name like"
 						+ " 'example.com/trace-id' or 'trace-id'";
 			}
-			bytes += EventSpec.utf8Length(annotation.getKey())
-					+ ((annotation.getValue() != null) ? EventSpec.utf8Length(annotation.getValue()) : 0);
+			bytes += WireText.utf8Length(annotation.getKey())
+					+ ((annotation.getValue() != null) ? WireText.utf8Length(annotation.getValue()) : 0);
 		}
 		if (bytes > ANNOTATIONS_MAX_BYTES) {
 			return "annotations are " + bytes + " bytes, more than the API server's limit of " + ANNOTATIONS_MAX_BYTES;

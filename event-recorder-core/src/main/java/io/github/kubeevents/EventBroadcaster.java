@@ -618,9 +618,9 @@ public final class EventBroadcaster implements AutoCloseable {
 		}
 
 		/**
-		 * Sets the largest message accepted, in UTF-8 bytes (default 1 MiB); longer messages are dropped as invalid
-		 * input (client-go has no limit for core/v1; the API server and etcd refuse objects over about 1.5 MiB).
-		 * Returns this builder.
+		 * Sets the largest message accepted, in UTF-8 bytes as sent (default 1 MiB; an unpaired surrogate counts as
+		 * the 3 bytes of the U+FFFD it is sent as); longer messages are dropped as invalid input (client-go has no
+		 * limit for core/v1; the API server and etcd refuse objects over about 1.5 MiB). Returns this builder.
 		 */
 		public Builder maxMessageBytes(int maxMessageBytes) {
 			if (maxMessageBytes < 1) {

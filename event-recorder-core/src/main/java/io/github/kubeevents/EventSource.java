@@ -25,14 +25,16 @@ import org.jspecify.annotations.Nullable;
 public record EventSource(String component, String host) {
 
 	/**
-	 * Validates the component and normalises a {@code null} host to {@code ""}.
+	 * Validates the component and normalises a {@code null} host to {@code ""}; an unpaired surrogate in either is
+	 * replaced with U+FFFD, as in a {@link RecordedEvent}'s text.
 	 * @throws IllegalArgumentException when {@code component} is {@code null} or blank
 	 */
 	public EventSource {
 		if (component == null || component.isBlank()) {
 			throw new IllegalArgumentException("EventSource component must not be blank");
 		}
-		host = (host != null) ? host : "";
+		component = WireText.wellFormed(component);
+		host = (host != null) ? WireText.wellFormed(host) : "";
 	}
 
 	/**

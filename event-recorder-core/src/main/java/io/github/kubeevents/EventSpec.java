@@ -1,6 +1,5 @@
 package io.github.kubeevents;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Formattable;
 import java.util.Locale;
@@ -159,9 +158,9 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 
 	/** Throws naming both sizes when {@code message} is more than {@code maxBytes} UTF-8 bytes. */
 	static void requireWithinLimit(String message, int maxBytes) {
-		if (exceeds(message, maxBytes)) {
+		if (WireText.exceeds(message, maxBytes)) {
 			throw new IllegalArgumentException(
-					"message is " + utf8Length(message) + " UTF-8 bytes, more than the limit of " + maxBytes);
+					"message is " + WireText.utf8Length(message) + " UTF-8 bytes, more than the limit of " + maxBytes);
 		}
 	}
 
@@ -294,19 +293,6 @@ public record EventSpec(@Nullable Object regarding, InvolvedObject.@Nullable Ada
 			percent = pattern.indexOf('%', from);
 		}
 		return out.append(pattern, from, pattern.length()).toString();
-	}
-
-	/** The length of {@code text} in UTF-8 bytes. */
-	static int utf8Length(String text) {
-		return text.getBytes(StandardCharsets.UTF_8).length;
-	}
-
-	/**
-	 * Whether {@code message} is more than {@code maxBytes} UTF-8 bytes; short messages are not encoded (a UTF-16
-	 * char is at most 3 UTF-8 bytes).
-	 */
-	static boolean exceeds(String message, int maxBytes) {
-		return message.length() > maxBytes / 3 && utf8Length(message) > maxBytes;
 	}
 
 }

@@ -1,10 +1,5 @@
 package io.github.kubeevents;
 
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetEncoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -30,6 +25,9 @@ import org.jspecify.annotations.Nullable;
  * {@value #TRUNCATION_MARKER}, rather than being refused;</li>
  * <li>no deprecated field is set; {@code eventTime} has microsecond precision.</li>
  * </ul>
+ *
+ * The bytes are those the server stores: a recorded event's text has no unpaired surrogate (each became U+FFFD, 3
+ * bytes; see {@link WireText}), so every client sends what was counted.
  *
  * <p>Stateless and thread-safe.
  */
@@ -67,9 +65,7 @@ final class EventsV1Events {
 		}
 		String host = recorded.source().host();
 		String instance = host.isEmpty() ? controller : controller + "-" + host;
-		if (EventSpec.utf8Length(instance) > FIELD_MAX_LENGTH) {
-			instance = prefixOfBytes(instance, FIELD_MAX_LENGTH);
-		}
+		instance = WireText.prefix(instance, FIELD_MAX_LENGTH);
 		String cutNote = truncate(note);
 		EventsV1Event event = new EventsV1Event().metadata(new V1ObjectMeta().name(EventNames.generate(recorded))
 			.namespace(recorded.eventNamespace())
@@ -95,7 +91,7 @@ final class EventsV1Events {
 		if (value == null || value.isEmpty()) {
 			return field + " is empty";
 		}
-		int bytes = EventSpec.utf8Length(value);
+		int bytes = WireText.utf8Length(value);
 		return (bytes > FIELD_MAX_LENGTH) ? field + " is " + bytes + " UTF-8 bytes, more than " + FIELD_MAX_LENGTH
 				: null;
 	}
@@ -109,21 +105,10 @@ final class EventsV1Events {
 
 	/** The note itself when it fits, else a prefix at a character boundary plus {@link #TRUNCATION_MARKER}. */
 	static String truncate(String note) {
-		if (!EventSpec.exceeds(note, NOTE_MAX_BYTES)) {
+		if (!WireText.exceeds(note, NOTE_MAX_BYTES)) {
 			return note;
 		}
-		return prefixOfBytes(note, NOTE_MAX_BYTES - TRUNCATION_MARKER.length()) + TRUNCATION_MARKER;
-	}
-
-	/** The longest prefix of {@code text} of at most {@code maxBytes} UTF-8 bytes, cut at a character boundary. */
-	static String prefixOfBytes(String text, int maxBytes) {
-		CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder()
-			.onMalformedInput(CodingErrorAction.REPLACE)
-			.onUnmappableCharacter(CodingErrorAction.REPLACE);
-		CharBuffer in = CharBuffer.wrap(text);
-		encoder.encode(in, ByteBuffer.allocate(maxBytes), true);
-		// the encoder stops before a character (or surrogate pair) that does not fit whole
-		return text.substring(0, in.position());
+		return WireText.prefix(note, NOTE_MAX_BYTES - TRUNCATION_MARKER.length()) + TRUNCATION_MARKER;
 	}
 
 	/**

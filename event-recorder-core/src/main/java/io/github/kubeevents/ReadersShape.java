@@ -131,7 +131,7 @@ final class ReadersShape {
 			}
 		}
 		String message = event.getMessage();
-		if (message != null && EventSpec.utf8Length(message) > EventsV1Events.NOTE_MAX_BYTES) {
+		if (message != null && WireText.utf8Length(message) > EventsV1Events.NOTE_MAX_BYTES) {
 			return new Problem("message",
 					"the message is longer than " + EventsV1Events.NOTE_MAX_BYTES + " UTF-8 bytes");
 		}

@@ -1,6 +1,7 @@
 package io.github.kubeevents;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -10,6 +11,11 @@ import org.jspecify.annotations.Nullable;
  * An event as recorded, before it is written with either Kubernetes events API: what every
  * {@link EventHandler} receives and what {@link FakeEventRecorder} captures. The Event's name, namespace and
  * wire form are derived from it by the sink (core/v1 {@code Event} or events.k8s.io/v1 {@code Event}).
+ *
+ * <p>Its text is what the API server stores: an unpaired surrogate (which UTF-8 cannot encode) in the reason,
+ * action, message or an annotation value is replaced with U+FFFD, the 3-byte character the API server stores for
+ * one that a client sends escaped. So every client sends the same bytes and the server's byte limits are checked
+ * on them exactly. Annotation keys are kept: a key that is not a qualified name is refused before it is sent.
  *
  * <p>Immutable and thread-safe (the annotations are an unmodifiable copy).
  *
@@ -31,7 +37,8 @@ public record RecordedEvent(InvolvedObject regarding, @Nullable InvolvedObject r
 		EventSource source, Instant timestamp, @Nullable TraceContext traceContext) {
 
 	/**
-	 * Checks the required fields and copies the annotations.
+	 * Checks the required fields, copies the annotations and replaces unpaired surrogates in the text with U+FFFD
+	 * (without allocating when there is none).
 	 * @throws NullPointerException when a required field is {@code null}
 	 */
 	public RecordedEvent {
@@ -40,8 +47,26 @@ public record RecordedEvent(InvolvedObject regarding, @Nullable InvolvedObject r
 		Objects.requireNonNull(reason, "reason");
 		Objects.requireNonNull(source, "source");
 		Objects.requireNonNull(timestamp, "timestamp");
-		message = (message != null) ? message : "";
-		annotations = (annotations == null || annotations.isEmpty()) ? Map.of() : Map.copyOf(annotations);
+		reason = WireText.wellFormed(reason);
+		action = WireText.wellFormed(action);
+		message = (message != null) ? WireText.wellFormed(message) : "";
+		annotations = (annotations == null || annotations.isEmpty()) ? Map.of() : wellFormedCopy(annotations);
+	}
+
+	/** An unmodifiable copy of {@code annotations}, their values {@linkplain WireText#wellFormed well-formed}. */
+	private static Map<String, String> wellFormedCopy(Map<String, String> annotations) {
+		Map<String, String> copy = null;
+		for (Map.Entry<String, String> annotation : annotations.entrySet()) {
+			String value = annotation.getValue();
+			String wellFormed = WireText.wellFormed(value);
+			if (wellFormed != value) {
+				if (copy == null) {
+					copy = new HashMap<>(annotations);
+				}
+				copy.put(annotation.getKey(), wellFormed);
+			}
+		}
+		return Map.copyOf((copy != null) ? copy : annotations);
 	}
 
 	/**

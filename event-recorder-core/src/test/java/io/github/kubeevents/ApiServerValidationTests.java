@@ -68,6 +68,16 @@ class ApiServerValidationTests {
 			.isEqualTo("annotations are 262145 bytes, more than the API server's limit of 262144");
 	}
 
+	@Test
+	void anUnpairedSurrogateInAnAnnotationCountsAsTheThreeBytesOfUFFFD() {
+		// 1 byte of key and 87,381 U+FFFD: 262,144 bytes
+		RecordedEvent fits = event("shop", Map.of("a", "\uD800".repeat(87_381)));
+		assertThat(fits.annotations().get("a")).isEqualTo("\uFFFD".repeat(87_381));
+		assertThat(ApiServerValidation.problem(fits)).isNull();
+		assertThat(ApiServerValidation.problem(event("shop", Map.of("a", "\uDC00".repeat(87_382)))))
+			.isEqualTo("annotations are 262147 bytes, more than the API server's limit of 262144");
+	}
+
 	/** Through a sink: nothing is sent, the drop is counted and the rest is written. */
 	@Test
 	void aSinkDropsWhatTheServerWouldRefuseAndSendsNothing() {

@@ -267,7 +267,7 @@ class EventsV1SinkSubscriberTests {
 				&& broadcaster.stats().dropped(DropReason.INVALID_INPUT.tag()) == 2);
 		String note = this.sink.calls.get(0).event().getNote();
 		assertThat(note).endsWith(EventsV1Events.TRUNCATION_MARKER);
-		assertThat(EventSpec.utf8Length(note)).isLessThanOrEqualTo(1024).isGreaterThan(1020);
+		assertThat(WireText.utf8Length(note)).isLessThanOrEqualTo(1024).isGreaterThan(1020);
 		assertThat(broadcaster.stats().truncatedNotes()).isEqualTo(1);
 	}
 

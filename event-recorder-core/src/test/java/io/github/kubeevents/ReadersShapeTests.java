@@ -102,6 +102,19 @@ class ReadersShapeTests {
 		}
 	}
 
+	/** An unpaired surrogate is counted as the 3 bytes of U+FFFD, the text a recorded event carries instead. */
+	@Test
+	void theMessageRuleCountsAnUnpairedSurrogateAsThreeBytes() {
+		assertThat(ReadersShape.create(with((e) -> e.setMessage("\uD800".repeat(341) + "x")), OCCURRED, null)
+			.getEventTime()).as("1024 bytes fit").isNotNull();
+		CoreV1Event over = with((e) -> e.setMessage("\uD800".repeat(342)));
+		assertThat(ReadersShape.newStyleProblem(over, "Started"))
+			.isEqualTo(new ReadersShape.Problem("message", "the message is longer than 1024 UTF-8 bytes"));
+		assertThat(ReadersShape.create(over, OCCURRED, null)).as("written as client-go writes it").isSameAs(over);
+		assertThat(ReadersShape.newStyleProblem(single(), "\uDC00".repeat(43)))
+			.isEqualTo(new ReadersShape.Problem("action", "action is 129 UTF-8 bytes, more than 128"));
+	}
+
 	private static void assertClientGo(String problem, CoreV1Event event, String action) {
 		assertThat(ReadersShape.newStyleProblem(event, (action != null) ? action : event.getReason())).as(problem)
 			.isNotNull();

@@ -1,11 +1,14 @@
 package io.github.kubeevents.fabric8;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import io.github.kubeevents.EventBroadcaster;
@@ -129,6 +132,12 @@ abstract class SinkClientIT {
 		return this.admin.listNamespacedEvent(this.ns).execute().getItems();
 	}
 
+	/** The namespace's core/v1 Events by the name of the object they are about. */
+	private Map<String, CoreV1Event> coreEventsByObject() throws ApiException {
+		return coreEvents().stream()
+			.collect(Collectors.toMap((event) -> event.getInvolvedObject().getName(), (event) -> event));
+	}
+
 	/** Until the namespace holds one core/v1 Event, of {@code count}. */
 	private void awaitingCount(int count) {
 		awaiting(() -> {
@@ -245,6 +254,65 @@ abstract class SinkClientIT {
 		});
 		// each occurrence's note was cut
 		assertThat(this.broadcaster.stats().truncatedNotes()).isEqualTo(2);
+	}
+
+	/** 341 unpaired surrogates (a reversed pair, then lone high ones) and one ASCII char: 1,024 bytes once sent. */
+	private static final String NOTE_AT_LIMIT = "\uDC00\uD800" + "\uD800".repeat(339) + "x";
+
+	/**
+	 * Unpaired surrogates reach the server as U+FFFD, whose 3 bytes the limits count (the client alone would send
+	 * {@code ?}, one byte, and Jackson an escape the server stores as U+FFFD): a note at exactly 1,024 bytes is stored
+	 * byte for byte, one over is cut to 1,024, a reason of 126 bytes of them is accepted.
+	 */
+	@Test
+	void eventsV1NotesWithUnpairedSurrogatesAreStoredAsCountedAtTheLimit() throws Exception {
+		EventRecorder recorder = start(EventBroadcaster.builder().eventsApi(EventsApi.EVENTS_V1), Identity.ADMIN);
+		recorder.about(pod("at-limit"))
+			.withAnnotation("example.com/lone", "v\uDC00")
+			.normal("\uD800".repeat(42), NOTE_AT_LIMIT);
+		recorder.about(pod("over-limit")).normal("Pulled", "\uD800".repeat(342));
+		awaiting(() -> writes().created() == 2);
+		Map<String, EventsV1Event> stored = new EventsV1Api(this.cluster.adminClient()).listNamespacedEvent(this.ns)
+			.execute()
+			.getItems()
+			.stream()
+			.collect(Collectors.toMap((event) -> event.getRegarding().getName(), (event) -> event));
+		EventsV1Event atLimit = stored.get("at-limit");
+		assertThat(atLimit.getNote()).isEqualTo("\uFFFD".repeat(341) + "x");
+		assertThat(atLimit.getNote().getBytes(StandardCharsets.UTF_8)).hasSize(1024);
+		assertThat(atLimit.getReason()).isEqualTo("\uFFFD".repeat(42));
+		assertThat(atLimit.getAction()).isEqualTo("\uFFFD".repeat(42));
+		assertThat(atLimit.getMetadata().getAnnotations()).containsEntry("example.com/lone", "v\uFFFD");
+		// 1,024 - 31 bytes of the marker = 993 bytes = 331 U+FFFD
+		assertThat(stored.get("over-limit").getNote()).isEqualTo("\uFFFD".repeat(331) + " ... [truncated by kube-events]");
+		assertThat(writes()).isEqualTo(new RecorderStats.Writes(2, 0, 0, 0));
+		assertThat(this.broadcaster.stats().truncatedNotes()).isEqualTo(1);
+		assertThat(this.broadcaster.stats().totalDropped()).isZero();
+	}
+
+	/**
+	 * The readers' shape over core/v1: a message of unpaired surrogates at 1,024 bytes carries {@code eventTime},
+	 * one over is written whole without it (as client-go writes it), and the count PATCH of a repeat sends the same
+	 * bytes.
+	 */
+	@Test
+	void coreV1MessagesWithUnpairedSurrogatesAreStoredAsCountedAtTheLimit() throws Exception {
+		EventRecorder recorder = start(EventBroadcaster.builder().eventsApi(EventsApi.CORE_V1), Identity.ADMIN);
+		recorder.about(pod("at-limit")).warning("Full", NOTE_AT_LIMIT);
+		recorder.about(pod("over-limit")).warning("Full", "\uD800".repeat(342));
+		awaiting(() -> writes().created() == 2);
+		Map<String, CoreV1Event> created = coreEventsByObject();
+		assertThat(created.get("at-limit").getMessage()).isEqualTo("\uFFFD".repeat(341) + "x");
+		assertThat(created.get("at-limit").getEventTime()).as("1,024 bytes pass the new-style validation").isNotNull();
+		assertThat(created.get("over-limit").getMessage()).isEqualTo("\uFFFD".repeat(342));
+		assertThat(created.get("over-limit").getEventTime()).as("1,026 bytes: written without eventTime").isNull();
+		recorder.about(pod("at-limit")).warning("Full", NOTE_AT_LIMIT);
+		awaiting(() -> writes().patched() == 1);
+		CoreV1Event patched = coreEventsByObject().get("at-limit");
+		assertThat(patched.getCount()).isEqualTo(2);
+		assertThat(patched.getMessage()).isEqualTo("\uFFFD".repeat(341) + "x");
+		assertThat(writes()).isEqualTo(new RecorderStats.Writes(2, 1, 0, 0));
+		assertThat(this.broadcaster.stats().totalDropped()).isZero();
 	}
 
 	@Test
