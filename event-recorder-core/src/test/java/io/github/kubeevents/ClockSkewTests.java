@@ -68,6 +68,7 @@ class ClockSkewTests {
 			this.skew.observe(SENT, answered, createdAt("2026-12-06T03:00:10Z"));
 			this.skew.observe(SENT, answered, createdAt("2026-12-06T03:00:20Z"));
 			assertThat(log.warnings()).hasSize(2);
+			DocOutputs.check("docs/observability.md", "clock-skew-line", log.warnings().get(0));
 			assertThat(log.warnings().get(0)).startsWith("The recorder's clock is at least 4400 ms ahead of the API server's")
 				.contains("kubernetes-event-exporter drops Events more than 5 s old");
 			assertThat(log.warnings().get(1)).startsWith("The recorder's clock is at least 9570 ms behind the API server's");

@@ -249,12 +249,18 @@ class DropLoggingTests {
 		await().atMost(WAIT).until(() -> broadcaster.stats().dropped(DropReason.SPAM_FILTERED.tag()) == 15
 				&& broadcaster.stats().writes().created() + broadcaster.stats().writes().failed() == 25);
 		assertThat(broadcaster.shutdown(WAIT)).isTrue();
-		recorder.event(pod, EventType.NORMAL, "R", "after shutdown");
+		recorder.event(pod, EventType.WARNING, "BackOff", "Back-off restarting failed container");
 		// 45 recorded: 40 accepted, 5 queue_full; of the 40: 1 rejected (403), 1 retries exhausted (2 attempts),
 		// 23 created, 15 spam filtered (the bucket of 25 is shared by the object's reasons)
 		assertThat(finalSummary()).isEqualTo("Kubernetes event recorder stopped: accepted 40, created 23, patched 0, "
 				+ "dropped 23 {queue_full=5, spam_filtered=15, rejected_by_server=1, retries_exhausted=1, shutdown=0, invalid_input=1}");
 		assertThat(broadcaster.stats().dropped(DropReason.SHUTDOWN.tag())).isEqualTo(1);
+		// the event after the final line is summed up at once
+		assertThat(this.log.warnings()).last()
+			.isEqualTo("Dropped 1 event(s) (shutdown) since the last report; latest: object=\"shop/web-0\" kind=\"Pod\""
+					+ " type=\"Warning\" reason=\"BackOff\"");
+		DocOutputs.check("docs/observability.md", "stop-line", finalSummary());
+		DocOutputs.check("docs/observability.md", "after-stop-line", this.log.warnings().get(this.log.warnings().size() - 1));
 	}
 
 	/**

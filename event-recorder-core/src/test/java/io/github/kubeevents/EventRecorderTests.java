@@ -192,6 +192,22 @@ class EventRecorderTests {
 		}
 	}
 
+	/** docs/recording.md's lines: bad input, and a pattern that fails to format (its message and its WARN). */
+	@Test
+	void theDocsExamplesOfBadInputAndAFailedFormat() {
+		V1Pod web0 = new V1Pod().metadata(new V1ObjectMeta().name("web-0").namespace("ns").uid("u-0"));
+		this.recorder.event(web0, null, "R", "m");
+		this.recorder.eventf(web0, EventType.WARNING, "Full", "Disk %d full", "disk-1");
+		await().atMost(WAIT).until(() -> this.received.size() == 1);
+		DocOutputs.check("docs/recording.md", "invalid-input-line", warnings().get(0));
+		DocOutputs.check("docs/recording.md", "format-failure-message", this.received.get(0).message());
+		DocOutputs.check("docs/recording.md", "format-failure-line", this.drops.warnings()
+			.stream()
+			.filter((line) -> line.startsWith("Could not format"))
+			.findFirst()
+			.orElseThrow());
+	}
+
 	@Test
 	void badInputIsDroppedAndCountedNeverThrown() {
 		V1ObjectReference nameless = new V1ObjectReference().kind("Pod");

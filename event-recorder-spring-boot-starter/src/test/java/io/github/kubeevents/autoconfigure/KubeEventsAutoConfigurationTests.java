@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.kubeevents.DropReason;
+import io.github.kubeevents.DocOutputs;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
@@ -232,6 +233,29 @@ class KubeEventsAutoConfigurationTests {
 			});
 		assertThat(output).contains("Recording Kubernetes events as component 'kube-events'")
 			.contains("not writing to a cluster (" + NOT_IN_KUBERNETES + "), logging events");
+	}
+
+	/**
+	 * The startup lines of docs/observability.md: a developer's machine named {@code laptop}, and a pod (the
+	 * service account's directory, here a temporary one, shown as the real one).
+	 */
+	@Test
+	void startupLinesOfTheDocs(CapturedOutput output) throws IOException {
+		String startup = "Recording Kubernetes events as component";
+		runner(Machines.developerMachine(this.tmp.resolve("laptop")))
+			.withPropertyValues("spring.application.name=kube-events-sample", "POD_NAME=", "HOSTNAME=laptop")
+			.run((context) -> assertThat(context).hasNotFailed());
+		Path pod = this.tmp.resolve("pod");
+		runner(Machines.inPod(pod, false))
+			.withPropertyValues("spring.application.name=orders", "POD_NAME=orders-7f9c-abcde")
+			.run((context) -> assertThat(context).hasNotFailed());
+		String lines = output.getOut()
+			.lines()
+			.filter((line) -> line.contains(startup))
+			.map((line) -> line.substring(line.indexOf(startup)))
+			.map((line) -> line.replace(pod.resolve("sa").toString(), "/var/run/secrets/kubernetes.io/serviceaccount"))
+			.collect(java.util.stream.Collectors.joining("\n"));
+		DocOutputs.check("docs/observability.md", "startup-lines", lines);
 	}
 
 	@Test

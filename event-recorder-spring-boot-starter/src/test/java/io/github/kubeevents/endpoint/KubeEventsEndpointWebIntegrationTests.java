@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.kubeevents.DocOutputs;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventType;
 import io.github.kubeevents.autoconfigure.EventBroadcasterCustomizer;
@@ -80,7 +81,7 @@ class KubeEventsEndpointWebIntegrationTests {
 	 * after sorting the cache-entry lists by object: their order is the caches' iteration order, which is not part
 	 * of the contract.
 	 */
-	void assertPinned(String uri, String expected) {
+	String assertPinned(String uri, String expected) {
 		String body = this.client.get()
 			.uri(uri)
 			.exchange()
@@ -89,7 +90,9 @@ class KubeEventsEndpointWebIntegrationTests {
 			.expectBody(String.class)
 			.returnResult()
 			.getResponseBody();
-		JsonAssert.comparator(JsonCompareMode.STRICT).assertIsMatch(expected, normalised(body));
+		String normalised = normalised(body);
+		JsonAssert.comparator(JsonCompareMode.STRICT).assertIsMatch(expected, normalised);
+		return normalised;
 	}
 
 	static String normalised(String json) {
@@ -118,12 +121,19 @@ class KubeEventsEndpointWebIntegrationTests {
 
 	@Test
 	void describesTheRecorderExactly() throws IOException {
-		assertPinned("/actuator/kubeevents", expected("kubeevents.json"));
+		String answer = assertPinned("/actuator/kubeevents", expected("kubeevents.json"));
+		DocOutputs.check("docs/observability.md", "endpoint", DocOutputs.prettyJson(answer));
+		// abridged by the README's words: the subscribers' queues and the correlator's caches are left out
+		JsonNode abridged = JsonMapper.builder().build().readTree(answer);
+		((ObjectNode) abridged.get("recorder")).remove("subscribers");
+		abridged.get("recorder").get("sinks").forEach((sink) -> ((ObjectNode) sink).remove("correlator"));
+		DocOutputs.check("README.md", "endpoint-abridged", DocOutputs.compactJson(abridged.toString(), 116));
 	}
 
 	@Test
 	void describesOneNamespacedObjectExactly() throws IOException {
-		assertPinned("/actuator/kubeevents/default/web-1", expected("kubeevents-default-web-1.json"));
+		String answer = assertPinned("/actuator/kubeevents/default/web-1", expected("kubeevents-default-web-1.json"));
+		DocOutputs.check("docs/observability.md", "endpoint-one-object", DocOutputs.prettyJson(answer));
 	}
 
 	@Test

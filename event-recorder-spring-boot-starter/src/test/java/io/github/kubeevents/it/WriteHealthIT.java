@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import io.github.kubeevents.DocOutputs;
 import io.github.kubeevents.DropReason;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
@@ -22,6 +23,8 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -140,6 +143,10 @@ class WriteHealthIT {
 					.containsEntry("server", "127.0.0.1:1")
 					.containsEntry("givenUp", true)
 					.containsKey("at");
+				// the document's example, as the actuator writes it, with the failure's time pinned
+				ObjectNode json = (ObjectNode) JsonMapper.builder().build().valueToTree(health);
+				((ObjectNode) json.get("details").get("lastFailure")).put("at", "2026-01-02T03:04:05Z");
+				DocOutputs.check("docs/observability.md", "health-degraded", DocOutputs.compactJson(json.toString(), 116));
 			});
 	}
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.kubeevents.DocOutputs;
 import io.github.kubeevents.Subscription;
 import io.github.kubeevents.autoconfigure.KubeEventsProperties;
 import io.github.kubeevents.status.SinkClient;
@@ -156,6 +157,40 @@ class SampleApplicationTests {
 			.jsonPath("$.recorder.subscribers").isEqualTo(List.of(Map.of("name", "logging", "depth", 0,
 					"capacity", 10000, "fullQueuePolicy", "drop", "dropped", 0)))
 			.jsonPath("$.recorder.sinks").isEmpty();
+	}
+
+	/**
+	 * The README's "Run the sample": the request it shows, the sample's answer, and the line the event is logged
+	 * with (docs/observability.md, "Events").
+	 */
+	@Test
+	void answersAndLogsTheDocsExample(CapturedOutput output) {
+		String body = "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"namespace\":\"default\",\"name\":\"web-1\","
+				+ "\"uid\":\"1234\",\"type\":\"Warning\",\"reason\":\"BackOff\","
+				+ "\"message\":\"Back-off restarting failed container\"}";
+		String answer = this.client.post()
+			.uri("/events")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(body)
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		DocOutputs.check("README.md", "sample-post", """
+				curl -s -XPOST localhost:8080/events -H 'content-type: application/json' \\
+				  -d '%s'
+				# %s
+				curl -s localhost:8080/actuator/kubeevents
+				""".formatted(body, answer));
+		String logged = await().until(() -> output.getOut()
+			.lines()
+			.filter((line) -> line.contains("Event occurred object=\"default/web-1\""))
+			.map((line) -> line.substring(line.indexOf("Event occurred")))
+			.findFirst(), java.util.Optional::isPresent)
+			.orElseThrow();
+		DocOutputs.check("docs/observability.md", "event-line", logged);
 	}
 
 	@Test

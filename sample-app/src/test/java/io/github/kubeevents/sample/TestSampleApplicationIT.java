@@ -9,13 +9,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.UUID;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.kubeevents.DocOutputs;
 import io.github.kubeevents.status.EffectiveSink;
 import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.test.cluster.EnvtestAssets;
@@ -73,7 +76,8 @@ class TestSampleApplicationIT {
 			String port = context.getEnvironment().getProperty("local.server.port");
 			assertThat(output.getOut()).contains(TestSampleApplication.TryIt.postCommand(port));
 
-			String name = "web-" + UUID.randomUUID().toString().substring(0, 8);
+			// the control plane is this run's own: the name of docs/testing.md's example is free
+			String name = "web-1";
 			HttpResponse<String> posted = this.http.send(HttpRequest
 				.newBuilder(URI.create("http://127.0.0.1:" + port + "/events"))
 				.header("Content-Type", "application/json")
@@ -94,6 +98,23 @@ class TestSampleApplicationIT {
 			assertThat(event.get("note").getAsString()).isEqualTo("Back-off restarting failed container");
 			assertThat(event.get("reportingController").getAsString()).isEqualTo("kube-events-sample");
 			assertThat(event.getAsJsonObject("regarding").get("kind").getAsString()).isEqualTo("Pod");
+
+			// docs/testing.md: the same event posted again makes a series (the first repeat is patched at once)
+			assertThat(this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/events"))
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString("""
+						{"kind": "Pod", "apiVersion": "v1", "namespace": "default", "name": "web-1",
+						 "type": "Warning", "reason": "BackOff", "message": "Back-off restarting failed container"}
+						""", StandardCharsets.UTF_8))
+				.build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(202);
+			JsonObject repeated = await().atMost(AWAIT)
+				.pollInterval(Duration.ofMillis(200))
+				.until(() -> find(curl(eventsCurl), name), (found) -> found.has("series"));
+			DocOutputs.check("docs/testing.md", "dev-run-events", """
+					curl -sS --cacert "$CA" -H "Authorization: Bearer $TOKEN" "$SERVER/apis/events.k8s.io/v1/namespaces/default/events" \\
+					  | jq -c '.items[] | {reason, action, note, regarding: .regarding.name, reportingController, series}'
+					# %s
+					""".formatted(jqDocsFilter(repeated)));
 			CoreV1Api admin = new CoreV1Api(cluster.adminClient());
 			assertThat(admin.listNamespacedEvent("default").fieldSelector("involvedObject.name=" + name).execute()
 				.getItems()).singleElement().satisfies((coreV1) -> assertThat(coreV1.getReason()).isEqualTo("BackOff"));
@@ -104,6 +125,25 @@ class TestSampleApplicationIT {
 		assertThat(cluster.isApiServerRunning()).as("control plane stopped with the application").isFalse();
 		assertThat(instructions.caFile()).doesNotExist();
 		assertThat(instructions.kubeconfigFile()).doesNotExist();
+	}
+
+	/**
+	 * What docs/testing.md's {@code jq -c '{reason, action, note, regarding: .regarding.name, reportingController,
+	 * series}'} prints of one Event (a missing field is {@code null}), with the series' {@code lastObservedTime}
+	 * replaced by {@code <time>}.
+	 */
+	private static String jqDocsFilter(JsonObject event) {
+		JsonObject shown = new JsonObject();
+		for (String field : List.of("reason", "action", "note")) {
+			shown.add(field, event.has(field) ? event.get(field) : JsonNull.INSTANCE);
+		}
+		shown.add("regarding", event.getAsJsonObject("regarding").get("name"));
+		shown.add("reportingController",
+				event.has("reportingController") ? event.get("reportingController") : JsonNull.INSTANCE);
+		JsonObject series = event.getAsJsonObject("series").deepCopy();
+		series.addProperty("lastObservedTime", "<time>");
+		shown.add("series", series);
+		return new GsonBuilder().serializeNulls().disableHtmlEscaping().create().toJson(shown);
 	}
 
 	/** Runs a logged curl command through the shell, as a user would paste it. */
