@@ -100,13 +100,32 @@ class ReadersIT {
 		}
 	}
 
-	/** The default: the readers' shape, and {@code auto} choosing core/v1 although events.k8s.io/v1 is served. */
+	/**
+	 * The default: the readers' shape, and {@code auto} choosing core/v1 although events.k8s.io/v1 is served; every
+	 * reader is right. Recorded off a pod ({@link ItSupport#starterOffAPod}), so the host is the machine's host name
+	 * and the single occurrence is written with {@code eventTime} and {@code action}, in both views.
+	 */
 	@Test
 	void readersShapeEveryReaderShowsTheCountAndTheLastOccurrence() throws Exception {
 		Matrix matrix = recordAndCheck("readers", "readers shape, api auto", "core/v1", "kubeevents.sink.api=auto");
 		for (Cell cell : matrix.cells) {
 			assertThat(cell.right()).as(cell.toString()).isTrue();
 		}
+		String machine = ItSupport.machineHostName();
+		Instant t0 = matrix.t0.truncatedTo(ChronoUnit.MICROS);
+		CoreV1Event single = matrix.core.get("single");
+		assertThat(single.getEventTime()).as("eventTime").isNotNull();
+		assertThat(single.getEventTime().toInstant()).isEqualTo(t0);
+		assertThat(single.getAction()).isEqualTo(REASON);
+		assertThat(single.getReportingInstance()).isEqualTo(machine);
+		assertThat(single.getSource().getHost()).isEqualTo(machine);
+		EventsV1Event view = new EventsV1Api(this.cluster.adminClient())
+			.readNamespacedEvent(single.getMetadata().getName(), this.ns)
+			.execute();
+		assertThat(view.getAction()).isEqualTo(REASON);
+		assertThat(view.getEventTime()).as("eventTime of the events.k8s.io/v1 view").isNotNull();
+		assertThat(view.getEventTime().toInstant()).isEqualTo(t0);
+		assertThat(view.getReportingInstance()).isEqualTo(machine);
 	}
 
 	/** client-go's core/v1 bodies: right in kubectl and the core/v1 readers; the events.k8s.io/v1 readers lose it. */
@@ -217,7 +236,7 @@ class ReadersIT {
 			TickingClock clock = TickingClock.fixed(t0);
 			List<String> common = new ArrayList<>(List.of(properties));
 			common.add("kubeevents.sink.writers=1");
-			runner(client, clock, common).run((first) -> {
+			offAPod(client, clock, common).run((first) -> {
 				matrix.api = snapshot(first).sinks().get(0).api();
 				EventRecorder recorder = first.getBean(EventRecorder.class);
 				for (int i = 0; i < 7; i++) {
@@ -236,7 +255,7 @@ class ReadersIT {
 				clock.advance(Duration.ofSeconds(1));
 				List<String> deterministic = new ArrayList<>(common);
 				deterministic.add("kubeevents.sink.deterministic-names=true");
-				runner(client, clock, deterministic).run((before) -> {
+				offAPod(client, clock, deterministic).run((before) -> {
 					EventRecorder restarting = before.getBean(EventRecorder.class);
 					for (int i = 0; i < 3; i++) {
 						occur(restarting, "restarted");
@@ -244,7 +263,7 @@ class ReadersIT {
 					}
 					marker(restarting, "marker-2");
 				});
-				runner(client, clock, deterministic).run((after) -> {
+				offAPod(client, clock, deterministic).run((after) -> {
 					EventRecorder restarted = after.getBean(EventRecorder.class);
 					occur(restarted, "restarted");
 					clock.advance(Duration.ofSeconds(1));
@@ -263,6 +282,12 @@ class ReadersIT {
 
 	private static ApplicationContextRunner runner(ApiClient client, TickingClock clock, List<String> properties) {
 		return starter(client, properties.toArray(String[]::new))
+			.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(clock));
+	}
+
+	/** {@link #runner} off a pod: no host configured, no {@code POD_NAME} or {@code HOSTNAME}. */
+	private static ApplicationContextRunner offAPod(ApiClient client, TickingClock clock, List<String> properties) {
+		return ItSupport.starterOffAPod(client, properties.toArray(String[]::new))
 			.withBean(EventBroadcasterCustomizer.class, () -> (builder) -> builder.clock(clock));
 	}
 
@@ -295,6 +320,7 @@ class ReadersIT {
 		Map<String, EventsV1Event> eventsV1 = byObject(
 				new EventsV1Api(this.cluster.adminClient()).listNamespacedEvent(this.ns).execute().getItems(),
 				EventsV1Event::getReason, (e) -> e.getRegarding().getName());
+		matrix.core.putAll(core);
 		for (String name : EXPECTED.keySet()) {
 			matrix.add("kubectl events", name,
 					Readers.kubectlCell(Readers.eventsRow(table, "ConfigMap/" + name, REASON), readAt), 2);
@@ -388,6 +414,9 @@ class ReadersIT {
 		final Instant t0;
 
 		final List<Cell> cells = new ArrayList<>();
+
+		/** The stored Events as the readers read them (core/v1), by object name. */
+		final Map<String, CoreV1Event> core = new LinkedHashMap<>();
 
 		volatile String api;
 
