@@ -128,15 +128,24 @@ class ReadersIT {
 		assertThat(view.getReportingInstance()).isEqualTo(machine);
 	}
 
-	/** client-go's core/v1 bodies: right in kubectl and the core/v1 readers; the events.k8s.io/v1 readers lose it. */
+	/**
+	 * client-go's core/v1 bodies: right in kubectl and the core/v1 readers; the events.k8s.io/v1 readers that count
+	 * by {@code series} alone show 1 (OTel #50962, also with no time; Headlamp #5922, at the right time).
+	 */
 	@Test
-	void clientGoCoreV1IsLostOnlyByTheEventsV1Readers() throws Exception {
+	void clientGoCoreV1IsLostOnlyByTheEventsV1ReadersThatCountBySeries() throws Exception {
 		Matrix matrix = recordAndCheck("client-go-core-v1", "client-go shape, core/v1", "core/v1",
 				"kubeevents.sink.shape=client-go", "kubeevents.sink.api=core/v1");
 		for (Cell cell : matrix.cells) {
 			if (cell.reader.startsWith("OTel #50962")) {
 				// no series: the implied count 1, and no eventTime to read
 				assertThat(cell.shown).as(cell.toString()).isEqualTo(new Shown(1, null));
+			}
+			else if (cell.reader.startsWith("Headlamp #5922") && !cell.scenario.equals("single")) {
+				// no series: Diagnostics' count 1, at deprecatedLastTimestamp
+				assertThat(cell.shown).as(cell.toString())
+					.isEqualTo(new Shown(1, matrix.t0.plusSeconds(EXPECTED.get(cell.scenario)[1])
+						.truncatedTo(ChronoUnit.SECONDS)));
 			}
 			else {
 				assertThat(cell.right()).as(cell.toString()).isTrue();
@@ -368,17 +377,29 @@ class ReadersIT {
 	}
 
 	/**
-	 * Headlamp #5922's events.k8s.io/v1 reading: count {@code deprecatedCount}, else {@code series.count}; time
-	 * {@code series.lastObservedTime}, else {@code deprecatedLastTimestamp}, else {@code eventTime}.
+	 * Headlamp #5922's events.k8s.io/v1 reading ({@code frontend/src/lib/k8s/eventV2.ts} @ {@code 64a13896}, PR
+	 * open): count {@code series.count}, else {@code count}, a field events.k8s.io/v1 does not have, so without a
+	 * series the events list shows none and Diagnostics falls back to 1; the model shows Diagnostics' 1. Time
+	 * {@code series.lastObservedTime}, else {@code deprecatedLastTimestamp}, else {@code eventTime}, else
+	 * {@code deprecatedFirstTimestamp}, else the creation.
 	 */
 	static Shown headlamp(EventsV1Event event) {
-		Integer count = positive(event.getDeprecatedCount());
-		if (count == null && event.getSeries() != null) {
-			count = event.getSeries().getCount();
+		if (event.getSeries() != null) {
+			return new Shown(event.getSeries().getCount(), instant(event.getSeries().getLastObservedTime()));
 		}
-		OffsetDateTime time = (event.getSeries() != null) ? event.getSeries().getLastObservedTime()
-				: (event.getDeprecatedLastTimestamp() != null) ? event.getDeprecatedLastTimestamp() : event.getEventTime();
-		return new Shown(count, instant(time));
+		return new Shown(1, first(event.getDeprecatedLastTimestamp(), event.getEventTime(),
+				event.getDeprecatedFirstTimestamp(), event.getMetadata().getCreationTimestamp()));
+	}
+
+	/** The first of {@code times} that is set (not {@code null}, not the zero time), as an instant. */
+	private static Instant first(OffsetDateTime... times) {
+		for (OffsetDateTime time : times) {
+			Instant instant = instant(time);
+			if (instant != null) {
+				return instant;
+			}
+		}
+		return null;
 	}
 
 	private static Integer positive(Integer count) {
