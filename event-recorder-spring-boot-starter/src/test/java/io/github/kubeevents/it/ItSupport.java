@@ -1,5 +1,8 @@
 package io.github.kubeevents.it;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -27,6 +30,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
+import org.springframework.core.env.StandardEnvironment;
 
 import static org.awaitility.Awaitility.await;
 
@@ -63,6 +67,33 @@ final class ItSupport {
 			.withPropertyValues("kubeevents.component=" + COMPONENT, "kubeevents.host=" + HOST,
 					"kubeevents.log-events=false", "kubeevents.sink.api=core/v1")
 			.withPropertyValues(properties);
+	}
+
+	/**
+	 * {@link #starter} as a process off a pod runs it: no host configured and no system environment, so neither
+	 * {@code POD_NAME} nor {@code HOSTNAME}; the host is then the machine's host name ({@link #machineHostName()}).
+	 * @param client the user client bean
+	 * @param properties extra {@code kubeevents.*} properties
+	 * @return the runner
+	 */
+	static ApplicationContextRunner starterOffAPod(ApiClient client, String... properties) {
+		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeEventsAutoConfiguration.class))
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME))
+			.withBean(ApiClient.class, () -> client)
+			.withPropertyValues("kubeevents.component=" + COMPONENT, "kubeevents.log-events=false",
+					"kubeevents.sink.api=core/v1")
+			.withPropertyValues(properties);
+	}
+
+	/** The machine's host name as the kernel has it (what client-go's {@code os.Hostname()} returns on Linux). */
+	static String machineHostName() throws IOException {
+		String name = Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+		if (name.isEmpty()) {
+			throw new AssertionError("these tests run on Linux, with a host name");
+		}
+		return name;
 	}
 
 	/**

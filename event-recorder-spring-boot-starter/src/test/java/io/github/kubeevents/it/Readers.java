@@ -10,14 +10,22 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import okhttp3.Call;
+import okhttp3.Response;
 
 /**
  * The real readers of Events, built from their Go modules by {@code scripts/reader-assets.sh} (cached; versions
@@ -161,6 +169,68 @@ final class Readers {
 			throw new AssertionError("no event " + reason + " in\n" + describe);
 		}
 		return matcher.group(1);
+	}
+
+	/** The Accept header that asks the API server for its Table of a list (server-side printing, as kubectl gets). */
+	static final String TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io";
+
+	/**
+	 * The API server's Table of the Events in {@code namespace}: what k9s renders ({@code internal/render/ev.go}
+	 * draws the {@code metav1.TableRow}s) and {@code kubectl get events} prints, made by the server's
+	 * {@code printEvent} ({@code pkg/printers/internalversion/printers.go}). The server always generates the wide
+	 * columns, so {@code Count} is in it.
+	 */
+	static JsonObject serverTable(ApiClient client, String namespace) throws ApiException, IOException {
+		Map<String, String> headers = new HashMap<>();
+		headers.put("Accept", TABLE);
+		Call call = client.buildCall(null, "/api/v1/namespaces/" + client.escapeString(namespace) + "/events", "GET",
+				new ArrayList<>(), new ArrayList<>(), null, headers, new HashMap<>(), new HashMap<>(),
+				new String[] { "BearerToken" }, null);
+		try (Response response = call.execute()) {
+			String body = response.body().string();
+			if (!response.isSuccessful()) {
+				throw new IllegalStateException("GET the Table of Events: " + response.code() + " " + body);
+			}
+			JsonObject table = JsonParser.parseString(body).getAsJsonObject();
+			if (!"Table".equals(table.get("kind").getAsString())) {
+				throw new IllegalStateException("the server answered no Table: " + body);
+			}
+			return table;
+		}
+	}
+
+	/** {@code 12s}, as the server prints an age under 2 minutes ({@code duration.HumanDuration}). */
+	private static final Pattern AGE = Pattern.compile("(\\d+)s");
+
+	/**
+	 * What the Table shows of the row about {@code object} ({@code configmap/web}) with {@code reason}: its
+	 * {@code Count} cell, and its {@code Last Seen} cell (an age, whole seconds) as an instant, {@code readAt} minus
+	 * that age; no time when the cell is no age ({@code <unknown>}).
+	 */
+	static Shown tableRow(JsonObject table, String object, String reason, Instant readAt) {
+		List<String> columns = new ArrayList<>();
+		table.getAsJsonArray("columnDefinitions")
+			.forEach((c) -> columns.add(c.getAsJsonObject().get("name").getAsString()));
+		int lastSeen = column(columns, "Last Seen");
+		int count = column(columns, "Count");
+		for (JsonElement element : table.getAsJsonArray("rows")) {
+			JsonArray cells = element.getAsJsonObject().getAsJsonArray("cells");
+			if (object.equals(cells.get(column(columns, "Object")).getAsString())
+					&& reason.equals(cells.get(column(columns, "Reason")).getAsString())) {
+				Matcher age = AGE.matcher(cells.get(lastSeen).getAsString());
+				return new Shown(cells.get(count).getAsInt(),
+						age.matches() ? readAt.minusSeconds(Long.parseLong(age.group(1))) : null);
+			}
+		}
+		throw new AssertionError("no row about " + object + " (" + reason + ") in " + table);
+	}
+
+	private static int column(List<String> columns, String name) {
+		int at = columns.indexOf(name);
+		if (at < 0) {
+			throw new AssertionError("no column " + name + " in " + columns);
+		}
+		return at;
 	}
 
 	/**
