@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * else {@code lastTimestamp} (count &gt; 1), else {@code eventTime}, else {@code firstTimestamp}</td></tr>
  * <tr><td>OTel {@code k8seventsreceiver}, Grafana Alloy, event exporters (core/v1)</td><td>{@code count}</td>
  * <td>{@code eventTime}, else {@code lastTimestamp}</td></tr>
- * <tr><td>events.k8s.io/v1 readers (OTel PR #50962, Headlamp)</td><td>{@code series.count} (1 without a series)</td>
+ * <tr><td>events.k8s.io/v1 readers (OTel PR #50962; Headlamp #5922, Vector #24448 and the GKE exporter also
+ * fall back to {@code deprecatedLastTimestamp})</td><td>{@code series.count} (1 without a series)</td>
  * <td>{@code series.lastObservedTime}, else {@code eventTime}</td></tr>
  * </table>
  *
@@ -56,9 +57,9 @@ final class ReadersShape {
 		void fellBack(Problem problem, RecordedEvent event) {
 			if (this.logged.add(problem.field())) {
 				logger.info("A first occurrence is written without eventTime and action, as client-go writes it,"
-						+ " because {}; the API server would refuse it with them ({}). events.k8s.io/v1 readers"
-						+ " (OpenTelemetry #50962, Headlamp, Vector, the GKE event-exporter) show such an Event with no"
-						+ " time, and its events.k8s.io/v1 view has no action. Logged once for the {}.", problem.text(),
+						+ " because {}; the API server would refuse it with them ({}). A reader of events.k8s.io/v1"
+						+ " that takes eventTime alone (OpenTelemetry #50962) shows such an Event with no time, and its"
+						+ " events.k8s.io/v1 view has no action. Logged once for the {}.", problem.text(),
 						event.describe(), problem.field());
 			}
 		}

@@ -90,14 +90,14 @@ class ReadersShapeTests {
 			assertThat(log.messages(Level.INFO)).containsExactly("A first occurrence is written without eventTime and"
 					+ " action, as client-go writes it, because reportingInstance is empty (the host, kubeevents.host);"
 					+ " the API server would refuse it with them (object=\"ns/p\" kind=\"Pod\" type=\"Normal\""
-					+ " reason=\"Started\"). events.k8s.io/v1 readers (OpenTelemetry #50962, Headlamp, Vector, the GKE"
-					+ " event-exporter) show such an Event with no time, and its events.k8s.io/v1 view has no action."
+					+ " reason=\"Started\"). A reader of events.k8s.io/v1 that takes eventTime alone (OpenTelemetry"
+					+ " #50962) shows such an Event with no time, and its events.k8s.io/v1 view has no action."
 					+ " Logged once for the reportingInstance.",
 					"A first occurrence is written without eventTime and action, as client-go writes it, because the"
 							+ " message is longer than 1024 UTF-8 bytes; the API server would refuse it with them"
-							+ " (object=\"ns/p\" kind=\"Pod\" type=\"Normal\" reason=\"Started\"). events.k8s.io/v1"
-							+ " readers (OpenTelemetry #50962, Headlamp, Vector, the GKE event-exporter) show such an"
-							+ " Event with no time, and its events.k8s.io/v1 view has no action. Logged once for the"
+							+ " (object=\"ns/p\" kind=\"Pod\" type=\"Normal\" reason=\"Started\"). A reader of"
+							+ " events.k8s.io/v1 that takes eventTime alone (OpenTelemetry #50962) shows such an Event"
+							+ " with no time, and its events.k8s.io/v1 view has no action. Logged once for the"
 							+ " message.");
 		}
 	}
