@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 
 import ch.qos.logback.classic.Level;
+import io.github.kubeevents.DocOutputs;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.InvolvedObject;
 import io.github.kubeevents.LogCapture;
@@ -297,6 +298,13 @@ class EventsV1IT {
 						+ " events.events.k8s.io is forbidden")
 				.contains(" and allows create and patch on core/v1 Events. To write events.k8s.io/v1 Events, grant the"
 						+ " rule {apiGroups: [\"events.k8s.io\"], resources: [\"events\"], verbs: [\"create\", \"patch\"]}");
+			String warning = log.warnings()
+				.stream()
+				.filter((line) -> line.contains("RBAC in namespace '" + this.ns + "'"))
+				.findFirst()
+				.orElseThrow();
+			DocOutputs.check("docs/which-api.md", "rbac-switch-warn", warning.replace("'" + this.ns + "'", "'ns'")
+				.replaceAll("HTTP 403 Forbidden: [^)]*\\)", "HTTP 403 Forbidden: ...)"));
 		}
 	}
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import ch.qos.logback.classic.Level;
+import io.github.kubeevents.DocOutputs;
 import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.InvolvedObject;
@@ -271,6 +272,9 @@ class RbacVerbsIT {
 						+ " (core/v1 allows create, refuses patch): repeats of an event are written as new Events"
 						+ " (counted as written_without_patch) instead of raising the count of one. Grant the verb patch"
 						+ " on resource \"events\" in API group \"\" (core)");
+			String warning = log.warnings().stream().filter((line) -> line.contains("RBAC")).findFirst().orElseThrow();
+			DocOutputs.check("docs/which-api.md", "rbac-no-patch-warn",
+					warning.replace("'" + this.ns + "'", "'shop'"));
 		}
 	}
 
