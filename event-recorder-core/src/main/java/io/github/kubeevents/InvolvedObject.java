@@ -124,7 +124,8 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 	/**
 	 * The reference of any object the recorder accepts: an {@code InvolvedObject} as it is, an object of the official
 	 * Java client ({@link #of(KubernetesObject)}) or a {@link V1ObjectReference} ({@link #of(V1ObjectReference)}).
-	 * Objects of other clients need an {@link Adapter}.
+	 * Objects of other clients need an {@link Adapter}; for a fabric8 object the exception names
+	 * {@code Fabric8Objects.ADAPTER} of {@code event-recorder-fabric8}.
 	 * @param object the object
 	 * @return the reference
 	 * @throws IllegalArgumentException when the object is {@code null}, of another type, or cannot be referenced
@@ -141,6 +142,11 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 		}
 		if (object == null) {
 			throw new IllegalArgumentException("involved object is null");
+		}
+		if (Fabric8Hint.isFabric8(object.getClass())) {
+			ClassLoader loader = InvolvedObject.class.getClassLoader();
+			throw new IllegalArgumentException("cannot reference an object of type " + object.getClass().getName()
+					+ ", a fabric8 object: " + Fabric8Hint.fix((loader != null) ? loader : ClassLoader.getSystemClassLoader()));
 		}
 		throw new IllegalArgumentException("cannot reference an object of type " + object.getClass().getName()
 				+ ": pass an InvolvedObject, an object of the official Java client (KubernetesObject) or a "

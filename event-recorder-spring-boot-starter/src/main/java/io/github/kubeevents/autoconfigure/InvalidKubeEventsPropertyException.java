@@ -1,12 +1,15 @@
 package io.github.kubeevents.autoconfigure;
 
-import io.github.kubeevents.Subscription;
+import java.util.List;
+import java.util.stream.Collectors;
+
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@code kubeevents.*} property has a value the recorder cannot work with. Thrown while the properties are
- * bound, so startup fails; {@link InvalidKubeEventsPropertyFailureAnalyzer} turns it into Spring Boot's
- * "Description / Action" report.
+ * {@code kubeevents.*} properties have values the recorder cannot work with: out of range, not convertible to the
+ * property's type, or a duration without a unit. Every invalid value found is in one exception (see
+ * {@link #problems()}), thrown before the application's beans are created, so startup fails once with all of
+ * them; {@link InvalidKubeEventsPropertyFailureAnalyzer} turns it into Spring Boot's "Description / Action" report.
  *
  * <p>Immutable.
  */
@@ -14,51 +17,84 @@ public final class InvalidKubeEventsPropertyException extends IllegalArgumentExc
 
 	private static final long serialVersionUID = 1L;
 
-	private final String property;
-
-	private final @Nullable String value;
-
-	private final String requirement;
+	private final transient List<Problem> problems;
 
 	/**
-	 * An invalid value.
+	 * One invalid value.
 	 * @param property the property's full name, e.g. {@code kubeevents.sink.retry.max-attempts}
 	 * @param value the value found, as text
 	 * @param requirement what a valid value is, e.g. {@code "must be at least 1"}
 	 */
 	public InvalidKubeEventsPropertyException(String property, @Nullable Object value, String requirement) {
-		super(property + " " + requirement + ", was " + ((value != null) ? "'" + value + "'" : "not set"));
-		this.property = property;
-		this.value = (value != null) ? value.toString() : null;
-		this.requirement = requirement;
+		this(List.of(new Problem(property, value, requirement, null)));
 	}
 
-	/** @return the property's full name */
-	public String property() {
-		return this.property;
-	}
-
-	/** @return the value found, or {@code null} when the property was not set */
-	public @Nullable String value() {
-		return this.value;
-	}
-
-	/** @return what a valid value is */
-	public String requirement() {
-		return this.requirement;
-	}
-
-	static void require(boolean condition, String property, @Nullable Object value, String requirement) {
-		if (!condition) {
-			throw new InvalidKubeEventsPropertyException(property, value, requirement);
+	/**
+	 * Invalid values.
+	 * @param problems at least one
+	 */
+	InvalidKubeEventsPropertyException(List<Problem> problems) {
+		super(problems.stream().map(Problem::summary).collect(Collectors.joining("; ")));
+		if (problems.isEmpty()) {
+			throw new IllegalArgumentException("no problem");
 		}
+		this.problems = List.copyOf(problems);
 	}
 
-	/** A queue capacity: its slots are allocated at startup, so a typo must not become an OutOfMemoryError. */
-	static void requireCapacity(int capacity, String property) {
-		require(capacity >= 1 && capacity <= Subscription.Options.MAX_QUEUE_CAPACITY, property, capacity,
-				"must be between 1 and " + Subscription.Options.MAX_QUEUE_CAPACITY
-						+ ", as a queue's slots are allocated at startup");
+	/** @return the first invalid property's full name */
+	public String property() {
+		return this.problems.get(0).property();
+	}
+
+	/** @return the first invalid value found, or {@code null} when the property was not set */
+	public @Nullable String value() {
+		return this.problems.get(0).value();
+	}
+
+	/** @return what a valid value of the first invalid property is */
+	public String requirement() {
+		return this.problems.get(0).requirement();
+	}
+
+	/**
+	 * Every invalid value found.
+	 * @return at least one; sorted by property name when found at startup
+	 */
+	public List<Problem> problems() {
+		return this.problems;
+	}
+
+	/**
+	 * One invalid value.
+	 * @param property the property's full name
+	 * @param value the value found, as text; {@code null} when the property was not set
+	 * @param requirement what a valid value is
+	 * @param origin where the value is set, when known (e.g. {@code class path resource [application.yaml] - 3:9})
+	 */
+	public record Problem(String property, @Nullable String value, String requirement, @Nullable String origin) {
+
+		Problem(String property, @Nullable Object value, String requirement, @Nullable String origin) {
+			this(property, (value != null) ? value.toString() : null, requirement, origin);
+		}
+
+		/**
+		 * The same problem, where its value is set.
+		 * @param origin where the value is set, or {@code null}
+		 * @return a copy
+		 */
+		Problem withOrigin(@Nullable String origin) {
+			return new Problem(this.property, this.value, this.requirement, origin);
+		}
+
+		/** The value as a report quotes it: {@code '5'}, or {@code not set}. */
+		String quotedValue() {
+			return (this.value != null) ? "'" + this.value + "'" : "not set";
+		}
+
+		private String summary() {
+			return this.property + " " + this.requirement + ", was " + quotedValue();
+		}
+
 	}
 
 }

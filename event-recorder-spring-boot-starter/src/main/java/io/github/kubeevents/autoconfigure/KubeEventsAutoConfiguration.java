@@ -78,6 +78,22 @@ public final class KubeEventsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	EventSource kubeEventsSource(KubeEventsProperties properties, Environment environment) {
+		return eventSource(properties, environment);
+	}
+
+	/**
+	 * The reporting source of the {@link EventSource} bean this auto-configuration declares: the component is
+	 * {@code kubeevents.component}, else {@code spring.application.name}, else {@link #DEFAULT_COMPONENT}; the host
+	 * is {@code kubeevents.host}, else the {@code POD_NAME} environment variable, else {@code HOSTNAME}, else empty.
+	 * Public so that test auto-configuration which runs without this class (the fake recorder of
+	 * {@code @AutoConfigureFakeEventRecorder} in a {@code @WebMvcTest} slice) records with the same source.
+	 * Thread-safe.
+	 * @param properties the bound properties
+	 * @param environment the environment, for {@code spring.application.name}, {@code POD_NAME} and
+	 * {@code HOSTNAME}
+	 * @return the source
+	 */
+	public static EventSource eventSource(KubeEventsProperties properties, Environment environment) {
 		String component = properties.component();
 		if (component == null) {
 			component = firstNonBlank(environment.getProperty("spring.application.name"), DEFAULT_COMPONENT);

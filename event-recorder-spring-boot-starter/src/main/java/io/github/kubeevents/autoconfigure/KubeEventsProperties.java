@@ -16,9 +16,6 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
-import static io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyException.require;
-import static io.github.kubeevents.autoconfigure.InvalidKubeEventsPropertyException.requireCapacity;
-
 /**
  * Configuration of the kube-events recorder ({@code kubeevents.*}). The correlator, queue and retry defaults are
  * client-go's; the settings client-go does not have (sink writers, request timeout, series cache size, message size
@@ -62,15 +59,18 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 	/**
 	 * Validates the properties.
-	 * @throws InvalidKubeEventsPropertyException naming the first invalid property
+	 * @throws InvalidKubeEventsPropertyException naming every invalid property of the group
 	 */
 	public KubeEventsProperties {
-		require(component == null || !component.isBlank(), "kubeevents.component", component, "must not be blank");
-		require(shutdownTimeout != null && isPositive(shutdownTimeout), "kubeevents.shutdown-timeout",
+		Requirements requirements = new Requirements();
+		requirements.require(component == null || !component.isBlank(), "kubeevents.component", component,
+				"must not be blank");
+		requirements.require(shutdownTimeout != null && isPositive(shutdownTimeout), "kubeevents.shutdown-timeout",
 				shutdownTimeout, "must be positive");
-		require(maxMessageSize != null && maxMessageSize.toBytes() >= 1
+		requirements.require(maxMessageSize != null && maxMessageSize.toBytes() >= 1
 				&& maxMessageSize.toBytes() <= Integer.MAX_VALUE, "kubeevents.max-message-size", maxMessageSize,
 				"must be between 1B and " + Integer.MAX_VALUE + "B");
+		requirements.check();
 	}
 
 	/**
@@ -142,22 +142,28 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 		/**
 		 * Validates the sink settings.
-		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
+		 * @throws InvalidKubeEventsPropertyException naming every invalid property of the group
 		 */
 		public Sink {
-			require(mode != null, "kubeevents.sink.mode", mode, "must be one of auto, kubernetes, log, none");
-			require(api != null && EventsApi.fromValue(api) != null, "kubeevents.sink.api", api,
+			Requirements requirements = new Requirements();
+			requirements.require(mode != null, "kubeevents.sink.mode", mode,
+					"must be one of auto, kubernetes, log, none");
+			requirements.require(api != null && EventsApi.fromValue(api) != null, "kubeevents.sink.api", api,
 					"must be one of auto, events.k8s.io/v1, core/v1");
-			require(requestTimeout != null && !requestTimeout.isNegative(), "kubeevents.sink.request-timeout",
-					requestTimeout, "must be zero (no limit) or positive");
-			require(writers >= 1 && writers <= 64, "kubeevents.sink.writers", writers, "must be between 1 and 64");
-			require(backlogCapacity >= 1 && backlogCapacity <= Subscription.Options.MAX_QUEUE_CAPACITY,
+			requirements.require(requestTimeout != null && !requestTimeout.isNegative(),
+					"kubeevents.sink.request-timeout", requestTimeout, "must be zero (no limit) or positive");
+			requirements.require(writers >= 1 && writers <= 64, "kubeevents.sink.writers", writers,
+					"must be between 1 and 64");
+			requirements.require(backlogCapacity >= 1 && backlogCapacity <= Subscription.Options.MAX_QUEUE_CAPACITY,
 					"kubeevents.sink.backlog-capacity", backlogCapacity,
 					"must be between 1 and " + Subscription.Options.MAX_QUEUE_CAPACITY);
-			require(seriesCacheSize >= 1, "kubeevents.sink.series-cache-size", seriesCacheSize, "must be at least 1");
-			require(client != null, "kubeevents.sink.client", client, "must be one of auto, official, fabric8");
-			require(shape != null && EventShape.fromValue(shape) != null, "kubeevents.sink.shape", shape,
+			requirements.require(seriesCacheSize >= 1, "kubeevents.sink.series-cache-size", seriesCacheSize,
+					"must be at least 1");
+			requirements.require(client != null, "kubeevents.sink.client", client,
+					"must be one of auto, official, fabric8");
+			requirements.require(shape != null && EventShape.fromValue(shape) != null, "kubeevents.sink.shape", shape,
 					"must be one of readers, client-go");
+			requirements.check();
 		}
 
 		/**
@@ -189,12 +195,14 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 		/**
 		 * Validates the rate limit.
-		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
+		 * @throws InvalidKubeEventsPropertyException naming every invalid property of the group
 		 */
 		public RateLimit {
-			require(qps == null || (qps > 0 && !qps.isInfinite()), "kubeevents.sink.rate-limit.qps", qps,
+			Requirements requirements = new Requirements();
+			requirements.require(qps == null || (qps > 0 && !qps.isInfinite()), "kubeevents.sink.rate-limit.qps", qps,
 					"must be positive");
-			require(burst >= 1, "kubeevents.sink.rate-limit.burst", burst, "must be at least 1");
+			requirements.require(burst >= 1, "kubeevents.sink.rate-limit.burst", burst, "must be at least 1");
+			requirements.check();
 		}
 
 	}
@@ -216,12 +224,15 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 		/**
 		 * Validates the queue settings.
-		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
+		 * @throws InvalidKubeEventsPropertyException naming every invalid property of the group
 		 */
 		public Queue {
-			requireCapacity(capacity, "kubeevents.queue.capacity");
-			requireCapacity(subscriberCapacity, "kubeevents.queue.subscriber-capacity");
-			require(fullPolicy != null, "kubeevents.queue.full-policy", fullPolicy, "must be drop or wait");
+			Requirements requirements = new Requirements();
+			requirements.requireCapacity(capacity, "kubeevents.queue.capacity");
+			requirements.requireCapacity(subscriberCapacity, "kubeevents.queue.subscriber-capacity");
+			requirements.require(fullPolicy != null, "kubeevents.queue.full-policy", fullPolicy,
+					"must be drop or wait");
+			requirements.check();
 		}
 
 		/**
@@ -247,12 +258,15 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 		/**
 		 * Validates the retry settings.
-		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
+		 * @throws InvalidKubeEventsPropertyException naming every invalid property of the group
 		 */
 		public Retry {
-			require(maxAttempts >= 1, "kubeevents.sink.retry.max-attempts", maxAttempts, "must be at least 1");
-			require(sleep != null && !sleep.isNegative(), "kubeevents.sink.retry.sleep", sleep,
+			Requirements requirements = new Requirements();
+			requirements.require(maxAttempts >= 1, "kubeevents.sink.retry.max-attempts", maxAttempts,
+					"must be at least 1");
+			requirements.require(sleep != null && !sleep.isNegative(), "kubeevents.sink.retry.sleep", sleep,
 					"must be zero or positive");
+			requirements.check();
 		}
 
 		/**
@@ -284,12 +298,14 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 		/**
 		 * Validates the correlator settings.
-		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
+		 * @throws InvalidKubeEventsPropertyException naming every invalid property of the group
 		 */
 		public Correlator {
-			require(cacheSize >= 1, "kubeevents.correlator.cache-size", cacheSize, "must be at least 1");
-			require(minUpdateInterval != null && !minUpdateInterval.isNegative(),
+			Requirements requirements = new Requirements();
+			requirements.require(cacheSize >= 1, "kubeevents.correlator.cache-size", cacheSize, "must be at least 1");
+			requirements.require(minUpdateInterval != null && !minUpdateInterval.isNegative(),
 					"kubeevents.correlator.min-update-interval", minUpdateInterval, "must be zero or positive");
+			requirements.check();
 		}
 
 		/**
@@ -342,18 +358,21 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 		/**
 		 * Validates the spam filter settings.
-		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
+		 * @throws InvalidKubeEventsPropertyException naming every invalid property of the group
 		 */
 		public SpamFilter {
-			require(burst >= 1, "kubeevents.correlator.spam-filter.burst", burst, "must be at least 1");
-			require(refillInterval != null && isPositive(refillInterval),
+			Requirements requirements = new Requirements();
+			requirements.require(burst >= 1, "kubeevents.correlator.spam-filter.burst", burst, "must be at least 1");
+			requirements.require(refillInterval != null && isPositive(refillInterval),
 					"kubeevents.correlator.spam-filter.refill-interval", refillInterval, "must be positive");
-			require(key != null, "kubeevents.correlator.spam-filter.key", key, "must be object or object-and-reason");
-			require(warningLaneBurst == null || warningLaneBurst >= 1,
+			requirements.require(key != null, "kubeevents.correlator.spam-filter.key", key,
+					"must be object or object-and-reason");
+			requirements.require(warningLaneBurst == null || warningLaneBurst >= 1,
 					"kubeevents.correlator.spam-filter.warning-lane-burst", warningLaneBurst, "must be at least 1");
-			require(warningLaneRefillInterval == null || isPositive(warningLaneRefillInterval),
+			requirements.require(warningLaneRefillInterval == null || isPositive(warningLaneRefillInterval),
 					"kubeevents.correlator.spam-filter.warning-lane-refill-interval", warningLaneRefillInterval,
 					"must be positive");
+			requirements.check();
 		}
 
 		/**
@@ -393,14 +412,19 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 
 		/**
 		 * Validates the aggregation settings.
-		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
+		 * @throws InvalidKubeEventsPropertyException naming every invalid property of the group
 		 */
 		public Aggregation {
-			require(maxEvents >= 2, "kubeevents.correlator.aggregation.max-events", maxEvents, "must be at least 2");
-			require(interval != null && isPositive(interval), "kubeevents.correlator.aggregation.interval", interval,
+			Requirements requirements = new Requirements();
+			requirements.require(maxEvents >= 2, "kubeevents.correlator.aggregation.max-events", maxEvents,
+					"must be at least 2");
+			requirements.require(interval != null && isPositive(interval), "kubeevents.correlator.aggregation.interval",
+					interval,
 					"must be positive");
-			require(messagePrefix != null, "kubeevents.correlator.aggregation.message-prefix", messagePrefix,
+			requirements.require(messagePrefix != null, "kubeevents.correlator.aggregation.message-prefix",
+					messagePrefix,
 					"must be set");
+			requirements.check();
 		}
 
 	}
@@ -422,16 +446,19 @@ public record KubeEventsProperties(@DefaultValue("true") boolean enabled, @Nulla
 	 * @param annotationKey Annotation key of the traceparent: "traceparent", as Tekton writes it on its Events; e.g.
 	 * "tracing.k8s.io/traceparent" for tooling that follows the provisional KEP-5915.
 	 */
-	public record Tracing(@DefaultValue("true") boolean writeSpans, @DefaultValue("false") boolean traceparentAnnotation,
+	public record Tracing(@DefaultValue("true") boolean writeSpans,
+			@DefaultValue("false") boolean traceparentAnnotation,
 			@DefaultValue("traceparent") String annotationKey) {
 
 		/**
 		 * Validates the tracing settings.
-		 * @throws InvalidKubeEventsPropertyException naming the first invalid property
+		 * @throws InvalidKubeEventsPropertyException naming every invalid property of the group
 		 */
 		public Tracing {
-			require(annotationKey != null && !annotationKey.isBlank(), "kubeevents.tracing.annotation-key",
+			Requirements requirements = new Requirements();
+			requirements.require(annotationKey != null && !annotationKey.isBlank(), "kubeevents.tracing.annotation-key",
 					annotationKey, "must not be blank");
+			requirements.check();
 		}
 
 		/**

@@ -64,8 +64,9 @@ import org.springframework.util.StreamUtils;
  * are known; they are also the candidates for the nearest name. Renamed names are left out of that binding, so that
  * one that is a group now (the old scalar {@code kubeevents.sink}) does not hide the unknown names beside it.
  *
- * <p>A bean factory post-processor, so it runs before any bean binds {@link KubeEventsProperties}. A value the
- * binder cannot convert or the properties reject is left to the real binding, which reports it.
+ * <p>A bean factory post-processor, so it runs before any bean binds {@link KubeEventsProperties}. When the names
+ * are right it checks the values ({@link KubeEventsPropertyValues}): every invalid value in one report too. An
+ * invalid value does not hide an unknown name, as the binding here goes on past it.
  *
  * <p>Thread-safe once its environment and class loader are set.
  */
@@ -113,7 +114,9 @@ final class KubeEventsPropertyNames implements BeanFactoryPostProcessor, Environ
 	public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
 		ClassLoader loader = (this.classLoader != null) ? this.classLoader
 				: KubeEventsPropertyNames.class.getClassLoader();
-		check(Objects.requireNonNull(this.environment, "environment"), loader);
+		Environment environment = Objects.requireNonNull(this.environment, "environment");
+		check(environment, loader);
+		KubeEventsPropertyValues.check(environment);
 	}
 
 	/**
@@ -196,7 +199,10 @@ final class KubeEventsPropertyNames implements BeanFactoryPostProcessor, Environ
 			.map((source) -> source.filter((name) -> !renamed.contains(name)))
 			.toList();
 		Binder binder = new Binder(sources, new PropertySourcesPlaceholdersResolver(environment));
-		BindHandler handler = new NoUnboundElementsBindHandler(BindHandler.DEFAULT, new UnboundElementsSourceFilter());
+		// invalid values are bound as their defaults (KubeEventsPropertyValues reports them), so that the names
+		// beside them are still checked
+		BindHandler handler = new NoUnboundElementsBindHandler(new KubeEventsPropertyValues.Collector(),
+				new UnboundElementsSourceFilter());
 		try {
 			binder.bind(KubeEventsProperties.PREFIX, Bindable.of(KubeEventsProperties.class), handler);
 			return List.of();
@@ -205,8 +211,7 @@ final class KubeEventsPropertyNames implements BeanFactoryPostProcessor, Environ
 			if (ex.getCause() instanceof UnboundConfigurationPropertiesException unbound) {
 				return unbound.getUnboundProperties();
 			}
-			// An invalid value: the real binding of the properties bean reports it.
-			return List.of();
+			throw ex;
 		}
 	}
 

@@ -527,10 +527,21 @@ class KubeEventsPropertiesTests {
 	void invalidValueFailsStartupNamingThePropertyAndTheValue(String property, String message) {
 		runner().withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
+			assertThat(context.getStartupFailure())
 				.isInstanceOf(InvalidKubeEventsPropertyException.class)
 				.hasMessage(message);
 		});
+	}
+
+	@Test
+	void everyInvalidValueOfOneGroupIsReported() {
+		runner().withPropertyValues("kubeevents.sink.writers=0", "kubeevents.sink.backlog-capacity=0",
+				"kubeevents.queue.capacity=-5")
+			.run((context) -> assertThat(context.getStartupFailure())
+				.isInstanceOf(InvalidKubeEventsPropertyException.class)
+				.hasMessage("kubeevents.queue.capacity must be between 1 and 16777216, as a queue's slots are allocated"
+						+ " at startup, was '-5'; kubeevents.sink.backlog-capacity must be between 1 and 16777216, was"
+						+ " '0'; kubeevents.sink.writers must be between 1 and 64, was '0'"));
 	}
 
 	@Test
@@ -547,7 +558,7 @@ class KubeEventsPropertiesTests {
 	void blankComponentFailsStartup() {
 		runner().withInitializer(TestClusters.rawProperties(Map.of("kubeevents.component", "   "))).run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
+			assertThat(context.getStartupFailure())
 				.isInstanceOf(InvalidKubeEventsPropertyException.class)
 				.hasMessage("kubeevents.component must not be blank, was '   '");
 		});
@@ -555,20 +566,70 @@ class KubeEventsPropertiesTests {
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
-			kubeevents.sink.mode=cluster                            | kubeevents.sink.mode' to {SinkMode}
-			kubeevents.queue.full-policy=block                      | kubeevents.queue.full-policy' to io.github.kubeevents.Subscription$FullQueuePolicy
-			kubeevents.correlator.spam-filter.key=reason            | kubeevents.correlator.spam-filter.key' to io.github.kubeevents.autoconfigure.SpamKey
-			kubeevents.correlator.spam-filter.refill-interval=often | kubeevents.correlator.spam-filter.refill-interval' to java.time.Duration
-			kubeevents.sink.retry.max-attempts=many                      | kubeevents.sink.retry.max-attempts' to int
-			kubeevents.sink.retry.sleep=soon                             | kubeevents.sink.retry.sleep' to java.time.Duration
-			kubeevents.max-message-size=large                       | kubeevents.max-message-size' to org.springframework.util.unit.DataSize
+			kubeevents.sink.mode=cluster                            | kubeevents.sink.mode must be one of auto, kubernetes, log, none, was 'cluster'
+			kubeevents.sink.client=kubectl                          | kubeevents.sink.client must be one of auto, official, fabric8, was 'kubectl'
+			kubeevents.queue.full-policy=block                      | kubeevents.queue.full-policy must be one of drop, wait, was 'block'
+			kubeevents.correlator.spam-filter.key=reason            | kubeevents.correlator.spam-filter.key must be one of object, object-and-reason, was 'reason'
+			kubeevents.correlator.spam-filter.refill-interval=often | kubeevents.correlator.spam-filter.refill-interval must be a duration such as 10s, 500ms or 5m, was 'often'
+			kubeevents.sink.retry.max-attempts=many                 | kubeevents.sink.retry.max-attempts must be a whole number, was 'many'
+			kubeevents.sink.retry.sleep=soon                        | kubeevents.sink.retry.sleep must be a duration such as 10s, 500ms or 5m, was 'soon'
+			kubeevents.sink.rate-limit.qps=fast                     | kubeevents.sink.rate-limit.qps must be a number, was 'fast'
+			kubeevents.correlator.aggregation.enabled=yes-please    | kubeevents.correlator.aggregation.enabled must be true or false, was 'yes-please'
+			kubeevents.max-message-size=large                       | kubeevents.max-message-size must be a data size such as 1MB or 512KB, was 'large'
 			""")
-	void unconvertibleValueFailsStartupNamingTheProperty(String property, String target) {
+	void unconvertibleValueFailsStartupNamingThePropertyAndAValidValue(String property, String message) {
 		runner().withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(TestClusters.cause(context.getStartupFailure(), BindException.class))
-				.hasMessage("Failed to bind properties under '" + target.replace("{SinkMode}", SinkMode.class.getName()));
+			assertThat(context.getStartupFailure()).isInstanceOf(InvalidKubeEventsPropertyException.class)
+				.hasMessage(message);
 		});
+	}
+
+	/**
+	 * A second-scale duration written as a number alone, which Spring Boot would read as milliseconds, fails startup
+	 * with the fix; {@code 0} is the same in every unit and stays valid, as do values with a unit.
+	 * @param assignment the property and its value
+	 * @param message the failure's message, or empty when it starts
+	 */
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			kubeevents.correlator.min-update-interval=5                    | kubeevents.correlator.min-update-interval must have a unit, as a number alone is read as milliseconds: write 5s or 5ms, was '5'
+			kubeevents.correlator.spam-filter.refill-interval=300          | kubeevents.correlator.spam-filter.refill-interval must have a unit, as a number alone is read as milliseconds: write 300s or 300ms, was '300'
+			kubeevents.correlator.spam-filter.warning-lane-refill-interval=60 | kubeevents.correlator.spam-filter.warning-lane-refill-interval must have a unit, as a number alone is read as milliseconds: write 60s or 60ms, was '60'
+			kubeevents.correlator.aggregation.interval=600                 | kubeevents.correlator.aggregation.interval must have a unit, as a number alone is read as milliseconds: write 600s or 600ms, was '600'
+			kubeevents.shutdown-timeout=10                                 | kubeevents.shutdown-timeout must have a unit, as a number alone is read as milliseconds: write 10s or 10ms, was '10'
+			kubeevents.sink.request-timeout=5                              | kubeevents.sink.request-timeout must have a unit, as a number alone is read as milliseconds: write 5s or 5ms, was '5'
+			kubeevents.sink.retry.sleep=-1                                 | kubeevents.sink.retry.sleep must have a unit, as a number alone is read as milliseconds: write -1s or -1ms, was '-1'
+			kubeevents.correlator.min-update-interval=0                    |
+			kubeevents.sink.request-timeout=0                              |
+			kubeevents.correlator.min-update-interval=5ms                  |
+			kubeevents.correlator.spam-filter.refill-interval=PT5M         |
+			""")
+	void aSecondScaleDurationWithoutAUnitFailsStartupWithTheFix(String assignment, String message) {
+		runner().withPropertyValues(assignment).run((context) -> {
+			if (message == null) {
+				assertThat(context).hasNotFailed();
+			}
+			else {
+				assertThat(context.getStartupFailure()).isInstanceOf(InvalidKubeEventsPropertyException.class)
+					.hasMessage(message);
+			}
+		});
+	}
+
+	@Test
+	void aDurationWithoutAUnitFromYamlIsRejectedToo() {
+		runner().withInitializer(TestClusters.rawProperties(Map.of("kubeevents.correlator.min-update-interval", 5)))
+			.run((context) -> assertThat(context.getStartupFailure())
+				.isInstanceOf(InvalidKubeEventsPropertyException.class)
+				.hasMessage("kubeevents.correlator.min-update-interval must have a unit, as a number alone is read as"
+						+ " milliseconds: write 5s or 5ms, was '5'"));
+	}
+
+	@Test
+	void everySecondScaleDurationIsCheckedForAUnit() throws IOException {
+		assertThat(KubeEventsPropertyValues.SECOND_SCALE_DURATIONS).containsExactlyInAnyOrderElementsOf(
+				ConfigurationMetadataTests.propertyNamesOfTypes("kubeevents.", "java.time.Duration"));
 	}
 
 }

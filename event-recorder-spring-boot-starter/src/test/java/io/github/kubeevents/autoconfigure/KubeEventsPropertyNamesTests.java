@@ -348,10 +348,20 @@ class KubeEventsPropertyNamesTests {
 	// Left to others, or not checked
 
 	@Test
-	void invalidValuesAreLeftToTheirOwnReport() {
+	void invalidValuesAreReportedOnceTheNamesAreRight() {
 		runner().withPropertyValues("kubeevents.sink.writers=0")
-			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOf(InvalidKubeEventsPropertyException.class));
+			.run((context) -> assertThat(context.getStartupFailure())
+				.isInstanceOf(InvalidKubeEventsPropertyException.class)
+				.hasMessage("kubeevents.sink.writers must be between 1 and 64, was '0'"));
+	}
+
+	@Test
+	void anInvalidValueDoesNotHideAnUnknownName() {
+		runner().withPropertyValues("kubeevents.sink.writers=0", "kubeevents.queue.capasity=5")
+			.run((context) -> assertThat(context.getStartupFailure())
+				.isInstanceOf(KubeEventsPropertyNamesException.class)
+				.hasMessage("Renamed or unknown kubeevents properties are set: kubeevents.queue.capasity (did you mean"
+						+ " kubeevents.queue.capacity?)"));
 	}
 
 	@Test

@@ -2,7 +2,6 @@ package io.github.kubeevents.test.autoconfigure;
 
 import java.time.Clock;
 
-import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.FakeEventRecorder;
@@ -17,8 +16,10 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration imported by {@link AutoConfigureFakeEventRecorder}: a {@link FakeEventRecorder} bean as the
@@ -40,9 +41,14 @@ import org.springframework.context.annotation.Primary;
  * qualifier; a decorator that takes an {@link EventRecorder} gets the fake as its delegate. An INFO line names each
  * bean that lost {@code @Primary}. The fake captures with the application's {@link EventSource} (the component and
  * host the real recorder would write), its message limit ({@code kubeevents.max-message-size}) and the system
- * clock.
+ * clock. In a slice that leaves the starter's auto-configuration out (e.g. {@code @WebMvcTest}) it binds
+ * {@link KubeEventsProperties} itself and takes its source by the starter's rule
+ * ({@link KubeEventsAutoConfiguration#eventSource}: {@code kubeevents.component}, else
+ * {@code spring.application.name}, else {@value KubeEventsAutoConfiguration#DEFAULT_COMPONENT}), so a slice test
+ * sees the component the application writes.
  */
 @AutoConfiguration(before = KubeEventsAutoConfiguration.class)
+@EnableConfigurationProperties(KubeEventsProperties.class)
 public final class FakeEventRecorderAutoConfiguration {
 
 	/** Prefix of the properties mapped from {@link AutoConfigureFakeEventRecorder}'s attributes. */
@@ -85,11 +91,11 @@ public final class FakeEventRecorderAutoConfiguration {
 
 	@Bean(BEAN_NAME)
 	@Primary
-	FakeEventRecorder fakeEventRecorder(ObjectProvider<EventSource> source,
-			ObjectProvider<KubeEventsProperties> properties) {
-		KubeEventsProperties kubeEvents = properties.getIfAvailable();
-		return new FakeEventRecorder(source.getIfAvailable(() -> FakeEventRecorder.DEFAULT_SOURCE), Clock.systemUTC(),
-				(kubeEvents != null) ? kubeEvents.maxMessageBytes() : EventBroadcaster.Builder.DEFAULT_MAX_MESSAGE_BYTES);
+	FakeEventRecorder fakeEventRecorder(ObjectProvider<EventSource> source, KubeEventsProperties properties,
+			Environment environment) {
+		return new FakeEventRecorder(
+				source.getIfAvailable(() -> KubeEventsAutoConfiguration.eventSource(properties, environment)),
+				Clock.systemUTC(), properties.maxMessageBytes());
 	}
 
 	@Bean
