@@ -84,7 +84,8 @@ public final class KubeEventsAutoConfiguration {
 	/**
 	 * The reporting source of the {@link EventSource} bean this auto-configuration declares: the component is
 	 * {@code kubeevents.component}, else {@code spring.application.name}, else {@link #DEFAULT_COMPONENT}; the host
-	 * is {@code kubeevents.host}, else the {@code POD_NAME} environment variable, else {@code HOSTNAME}, else empty.
+	 * is {@code kubeevents.host}, else the {@code POD_NAME} environment variable, else {@code HOSTNAME}, else the
+	 * machine's host name, else the component ({@link EventSource#defaultHost}).
 	 * Public so that test auto-configuration which runs without this class (the fake recorder of
 	 * {@code @AutoConfigureFakeEventRecorder} in a {@code @WebMvcTest} slice) records with the same source.
 	 * Thread-safe.

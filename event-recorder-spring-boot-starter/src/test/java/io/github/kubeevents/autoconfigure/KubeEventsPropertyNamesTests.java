@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.kubeevents.DocOutputs;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -253,6 +254,32 @@ class KubeEventsPropertyNamesTests {
 				+ " that do not exist:\n\n\t- 'kubeevents.queue.capasity' (\"kubeevents.queue.capasity\" from property"
 				+ " source \"commandLineArgs\")");
 		assertThat(output).contains("replace 'kubeevents.queue.capasity' with 'kubeevents.queue.capacity'");
+	}
+
+	/** The three reports of docs/configuration.md, as a started application prints them for command-line arguments. */
+	@Test
+	void theDocumentedReportsAreWhatStartupPrints(CapturedOutput output) {
+		DocOutputs.check("docs/configuration.md", "unknown-property-report",
+				startupReport(output, "--kubeevents.queue.capasity=5"));
+		DocOutputs.check("docs/configuration.md", "renamed-and-unknown-report",
+				startupReport(output, "--kubeevents.api=core/v1", "--kubeevents.queue.capasity=5"));
+		DocOutputs.check("docs/configuration.md", "invalid-values-report", startupReport(output,
+				"--kubeevents.sink.mode=cluster", "--kubeevents.sink.writers=0",
+				"--kubeevents.correlator.min-update-interval=5"));
+	}
+
+	/** Starts an application with {@code arguments}, which must fail, and returns its "Description / Action" report. */
+	private String startupReport(CapturedOutput output, String... arguments) {
+		int from = output.toString().length();
+		SpringApplication application = new SpringApplication(Recorder.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		List<String> args = new java.util.ArrayList<>(List.of(arguments));
+		args.addAll(List.of("--KUBECONFIG=", "--KUBERNETES_SERVICE_HOST=", "--HOME=" + this.tmp));
+		assertThatException().isThrownBy(() -> application.run(args.toArray(String[]::new)));
+		String printed = output.toString().substring(from);
+		int start = printed.indexOf("Description:\n");
+		assertThat(start).as(printed).isNotNegative();
+		return printed.substring(start).strip();
 	}
 
 	@Test

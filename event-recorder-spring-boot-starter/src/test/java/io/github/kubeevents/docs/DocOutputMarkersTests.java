@@ -23,10 +23,7 @@ class DocOutputMarkersTests {
 
 	@Test
 	void everyMarkedBlockIsCheckedByTheTestItNames() throws IOException {
-		List<Path> files = new ArrayList<>(List.of(DocOutputs.ROOT.resolve("README.md")));
-		try (Stream<Path> docs = Files.list(DocOutputs.ROOT.resolve("docs"))) {
-			docs.filter((path) -> path.toString().endsWith(".md")).sorted().forEach(files::add);
-		}
+		List<Path> files = markdownFiles();
 		List<String> tests = testSources();
 		List<String> unchecked = new ArrayList<>();
 		int markers = 0;
@@ -48,6 +45,43 @@ class DocOutputMarkersTests {
 		}
 		assertThat(markers).as("markers found").isGreaterThanOrEqualTo(14);
 		assertThat(unchecked).as("markers whose test does not check them").isEmpty();
+	}
+
+	/**
+	 * A fenced block that shows output (no language, {@code text} or {@code json}) is marked, so that a typed one
+	 * cannot be added unnoticed; a drawing says so with {@code <!-- illustration: why -->}.
+	 */
+	@Test
+	void everyOutputBlockIsMarked() throws IOException {
+		List<String> unmarked = new ArrayList<>();
+		for (Path file : markdownFiles()) {
+			List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+			boolean inBlock = false;
+			for (int i = 0; i < lines.size(); i++) {
+				String line = lines.get(i);
+				if (!line.startsWith("```")) {
+					continue;
+				}
+				if (!inBlock) {
+					String language = line.substring(3).trim();
+					String before = (i > 0) ? lines.get(i - 1) : "";
+					if (List.of("", "text", "json").contains(language) && !DocOutputs.MARKER.matcher(before).matches()
+							&& !before.startsWith("<!-- illustration: ")) {
+						unmarked.add(DocOutputs.ROOT.relativize(file) + ":" + (i + 1));
+					}
+				}
+				inBlock = !inBlock;
+			}
+		}
+		assertThat(unmarked).as("output blocks without a marker").isEmpty();
+	}
+
+	private static List<Path> markdownFiles() throws IOException {
+		List<Path> files = new ArrayList<>(List.of(DocOutputs.ROOT.resolve("README.md")));
+		try (Stream<Path> docs = Files.list(DocOutputs.ROOT.resolve("docs"))) {
+			docs.filter((path) -> path.toString().endsWith(".md")).sorted().forEach(files::add);
+		}
+		return files;
 	}
 
 	private static List<String> testSources() throws IOException {
