@@ -7,6 +7,7 @@ import io.github.kubeevents.EventBroadcaster;
 import io.github.kubeevents.EventRecorder;
 import io.github.kubeevents.EventSource;
 import io.github.kubeevents.EventType;
+import io.github.kubeevents.Subscription;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -51,7 +52,7 @@ public class RecorderCallBenchmark {
 		this.full = EventBroadcaster.builder().incomingQueueCapacity(1).build();
 		this.fullRecorder = this.full.newRecorder(new EventSource("benchmark", "host"));
 		this.fullRecorder.event(this.pod, EventType.NORMAL, "Fill", "fill");
-		this.large = EventBroadcaster.builder().incomingQueueCapacity(Integer.MAX_VALUE).build();
+		this.large = EventBroadcaster.builder().incomingQueueCapacity(Subscription.Options.MAX_QUEUE_CAPACITY).build();
 		this.largeRecorder = this.large.newRecorder(new EventSource("benchmark", "host"));
 	}
 
