@@ -69,7 +69,7 @@ final class CoreV1SinkSubscriber extends SinkSubscriber implements SinkWriters.T
 
 	private static final Logger logger = LoggerFactory.getLogger(CoreV1SinkSubscriber.class);
 
-	private final UidlessObjectWarning uidless = new UidlessObjectWarning();
+	private final UidlessObjectWarning uidless = new UidlessObjectWarning("involvedObject.uid");
 
 	private final EventCorrelator correlator;
 

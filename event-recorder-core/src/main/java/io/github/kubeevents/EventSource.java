@@ -12,14 +12,14 @@ import org.jspecify.annotations.Nullable;
  * Who reports an event: {@code source.component} / {@code source.host} of a core/v1 Event. The recorder also
  * copies them into {@code reportingComponent} / {@code reportingInstance}, as client-go does since 1.28.
  *
- * <p>Immutable and thread-safe.
- *
- * @param component the reporting component, e.g. the controller's name; required, not blank
  * <p>The host matters to readers: the readers' shape writes a first occurrence with {@code eventTime} and
  * {@code action} only when {@code reportingInstance} (the host) is not empty (the API server's validation of
  * new-style Events), and events.k8s.io/v1 writes {@code <component>-<host>} as the instance. {@link #of(String)}
  * therefore never leaves it empty; an explicit {@code ""} is kept.
  *
+ * <p>Immutable and thread-safe.
+ *
+ * @param component the reporting component, e.g. the controller's name; required, not blank
  * @param host the reporting host or instance, e.g. the pod name; {@code null} is stored as {@code ""}
  */
 public record EventSource(String component, String host) {
@@ -59,12 +59,17 @@ public record EventSource(String component, String host) {
 	 * @return a host that is never empty
 	 */
 	public static String defaultHost(@Nullable String podName, @Nullable String hostname, String component) {
-		for (@Nullable String candidate : new @Nullable String[] { podName, hostname, machineHostName() }) {
+		for (@Nullable String candidate : new @Nullable String[] { podName, hostname }) {
 			if (candidate != null && !candidate.isBlank()) {
 				return candidate.trim();
 			}
 		}
-		return component;
+		return orComponent(machineHostName(), component);
+	}
+
+	/** The machine's host name, else (when none could be read) the component. */
+	static String orComponent(String machineHostName, String component) {
+		return machineHostName.isEmpty() ? component : machineHostName;
 	}
 
 	/**

@@ -55,7 +55,7 @@ final class EventsV1SinkSubscriber extends SinkSubscriber implements SinkWriters
 	/** How many periods a schedule may fall behind the clock before its missed passes are skipped. */
 	private static final int MAX_PASSES_BEHIND = 10;
 
-	private final UidlessObjectWarning uidless = new UidlessObjectWarning();
+	private final UidlessObjectWarning uidless = new UidlessObjectWarning("regarding.uid");
 
 	private final SeriesCache cache;
 

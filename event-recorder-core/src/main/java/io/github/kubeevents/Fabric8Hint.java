@@ -45,6 +45,23 @@ final class Fabric8Hint {
 		return false;
 	}
 
+	/** The fix for a fabric8 object, with this library's class loader asked once whether the module is there. */
+	static String fix() {
+		return Module.FIX;
+	}
+
+	/** Looks for the module once, on first use (a failed class lookup per drop would cost every drop). */
+	private static final class Module {
+
+		static final String FIX = fix(loader());
+
+		private static ClassLoader loader() {
+			ClassLoader loader = Fabric8Hint.class.getClassLoader();
+			return (loader != null) ? loader : ClassLoader.getSystemClassLoader();
+		}
+
+	}
+
 	/**
 	 * The fix for a fabric8 object: the adapter, and the module first when {@code loader} cannot load it.
 	 * @param loader where the application's classes are loaded from

@@ -144,9 +144,8 @@ public record InvolvedObject(@Nullable String kind, @Nullable String apiVersion,
 			throw new IllegalArgumentException("involved object is null");
 		}
 		if (Fabric8Hint.isFabric8(object.getClass())) {
-			ClassLoader loader = InvolvedObject.class.getClassLoader();
 			throw new IllegalArgumentException("cannot reference an object of type " + object.getClass().getName()
-					+ ", a fabric8 object: " + Fabric8Hint.fix((loader != null) ? loader : ClassLoader.getSystemClassLoader()));
+					+ ", a fabric8 object: " + Fabric8Hint.fix());
 		}
 		throw new IllegalArgumentException("cannot reference an object of type " + object.getClass().getName()
 				+ ": pass an InvolvedObject, an object of the official Java client (KubernetesObject) or a "

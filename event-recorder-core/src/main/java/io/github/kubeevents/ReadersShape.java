@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * repeat carries a series and no {@code eventTime} (else the core/v1 readers would keep showing the first
  * occurrence, and kubectl would measure "over" from the latest). {@code eventTime} makes the API server validate the
  * Event as a new-style one; an Event that would fail that is written without it, as client-go writes it, and
- * {@link Fallbacks} says so once per reason.
+ * {@link Fallbacks} says so once per field.
  *
  * <p>Stateless and thread-safe.
  */

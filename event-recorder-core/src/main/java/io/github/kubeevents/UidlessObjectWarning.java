@@ -19,6 +19,13 @@ final class UidlessObjectWarning {
 
 	private final Cache<String, Boolean> warnedKinds = Caches.bounded(1024);
 
+	/** The field written: {@code involvedObject.uid} (core/v1) or {@code regarding.uid} (events.k8s.io/v1). */
+	private final String field;
+
+	UidlessObjectWarning(String field) {
+		this.field = field;
+	}
+
 	/** Warns when {@code event}'s object has no uid and its kind was not warned of before. */
 	void check(RecordedEvent event) {
 		InvolvedObject regarding = event.regarding();
@@ -28,10 +35,11 @@ final class UidlessObjectWarning {
 		}
 		String kind = String.valueOf(regarding.kind());
 		if (this.warnedKinds.asMap().putIfAbsent(kind, Boolean.TRUE) == null) {
-			logger.warn("Events about {} objects are written without involvedObject.uid ({}): Freelens and OpenLens"
+			logger.warn("Events about {} objects are written without {} ({}): Freelens and OpenLens"
 					+ " object pages, Datadog's event aggregation and the OpenTelemetry receiver's k8s.object.uid key"
 					+ " on it, so they cannot find these Events. Record the object itself, or give the InvolvedObject"
-					+ " its uid (InvolvedObject.withUid). Logged once per kind.", LogText.quoted(kind), event.describe());
+					+ " its uid (InvolvedObject.withUid). Logged once per kind.", LogText.quoted(kind), this.field,
+					event.describe());
 		}
 	}
 

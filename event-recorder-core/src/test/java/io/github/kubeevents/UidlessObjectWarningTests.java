@@ -10,7 +10,7 @@ class UidlessObjectWarningTests {
 
 	@Test
 	void anObjectWithoutUidIsWarnedOncePerKind() {
-		UidlessObjectWarning warning = new UidlessObjectWarning();
+		UidlessObjectWarning warning = new UidlessObjectWarning("involvedObject.uid");
 		try (LogCapture log = LogCapture.of(UidlessObjectWarning.class, Level.WARN)) {
 			warning.check(TestEvents.recorded("Synced", "m", InvolvedObject.of("ConfigMap", "v1", "ns", "a")));
 			warning.check(TestEvents.recorded("Synced", "m", InvolvedObject.of("ConfigMap", "v1", "ns", "b")));

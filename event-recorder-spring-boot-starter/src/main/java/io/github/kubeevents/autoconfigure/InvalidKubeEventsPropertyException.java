@@ -1,5 +1,6 @@
 package io.github.kubeevents.autoconfigure;
 
+import java.io.Serializable;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -7,8 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code kubeevents.*} properties have values the recorder cannot work with: out of range, not convertible to the
- * property's type, or a duration without a unit. Every invalid value found is in one exception (see
- * {@link #problems()}), thrown before the application's beans are created, so startup fails once with all of
+ * property's type, or a duration without a unit. Every invalid value found is in one exception, thrown before the application's beans are created, so startup fails once with all of
  * them; {@link InvalidKubeEventsPropertyFailureAnalyzer} turns it into Spring Boot's "Description / Action" report.
  *
  * <p>Immutable.
@@ -17,7 +17,7 @@ public final class InvalidKubeEventsPropertyException extends IllegalArgumentExc
 
 	private static final long serialVersionUID = 1L;
 
-	private final transient List<Problem> problems;
+	private final List<Problem> problems;
 
 	/**
 	 * One invalid value.
@@ -60,7 +60,7 @@ public final class InvalidKubeEventsPropertyException extends IllegalArgumentExc
 	 * Every invalid value found.
 	 * @return at least one; sorted by property name when found at startup
 	 */
-	public List<Problem> problems() {
+	List<Problem> problems() {
 		return this.problems;
 	}
 
@@ -71,7 +71,8 @@ public final class InvalidKubeEventsPropertyException extends IllegalArgumentExc
 	 * @param requirement what a valid value is
 	 * @param origin where the value is set, when known (e.g. {@code class path resource [application.yaml] - 3:9})
 	 */
-	public record Problem(String property, @Nullable String value, String requirement, @Nullable String origin) {
+	record Problem(String property, @Nullable String value, String requirement,
+			@Nullable String origin) implements Serializable {
 
 		Problem(String property, @Nullable Object value, String requirement, @Nullable String origin) {
 			this(property, (value != null) ? value.toString() : null, requirement, origin);

@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -202,7 +203,20 @@ final class KubeEventsPropertyNames implements BeanFactoryPostProcessor, Environ
 		// invalid values are bound as their defaults (KubeEventsPropertyValues reports them), so that the names
 		// beside them are still checked
 		BindHandler handler = new NoUnboundElementsBindHandler(new KubeEventsPropertyValues.Collector(),
-				new UnboundElementsSourceFilter());
+				new UnboundElementsSourceFilter()) {
+
+			@Override
+			public @Nullable Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
+					Exception error) throws Exception {
+				Object result = super.onFailure(name, target, context, error);
+				// a value the root record rejects ends the binding without onFinish, where the names are checked
+				if (context.getDepth() == 0) {
+					onFinish(name, target, context, result);
+				}
+				return result;
+			}
+
+		};
 		try {
 			binder.bind(KubeEventsProperties.PREFIX, Bindable.of(KubeEventsProperties.class), handler);
 			return List.of();

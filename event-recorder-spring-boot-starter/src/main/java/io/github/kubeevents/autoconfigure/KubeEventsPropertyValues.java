@@ -52,9 +52,10 @@ final class KubeEventsPropertyValues {
 			"kubeevents.correlator.spam-filter.warning-lane-refill-interval",
 			"kubeevents.correlator.aggregation.interval");
 
-	private static final Pattern NUMBER_ALONE = Pattern.compile("[+-]?\\d+");
+	/** A number without a unit; a negative one is left to the range checks, which name the rule it breaks. */
+	private static final Pattern NUMBER_ALONE = Pattern.compile("\\+?\\d+");
 
-	private static final Pattern ZERO = Pattern.compile("[+-]?0+");
+	private static final Pattern ZERO = Pattern.compile("\\+?0+");
 
 	private KubeEventsPropertyValues() {
 	}
@@ -85,8 +86,9 @@ final class KubeEventsPropertyValues {
 			if (property != null) {
 				Object value = placeholders.resolvePlaceholders(property.getValue());
 				if (isNumberAlone(value)) {
-					String number = value.toString().trim();
-					byName.put(name, new InvalidKubeEventsPropertyException.Problem(name, number,
+					String written = value.toString().trim();
+					String number = written.startsWith("+") ? written.substring(1) : written;
+					byName.put(name, new InvalidKubeEventsPropertyException.Problem(name, written,
 							"must have a unit, as a number alone is read as milliseconds: write " + number + "s or "
 									+ number + "ms",
 							origin(property)));

@@ -599,7 +599,8 @@ class KubeEventsPropertiesTests {
 			kubeevents.correlator.aggregation.interval=600                 | kubeevents.correlator.aggregation.interval must have a unit, as a number alone is read as milliseconds: write 600s or 600ms, was '600'
 			kubeevents.shutdown-timeout=10                                 | kubeevents.shutdown-timeout must have a unit, as a number alone is read as milliseconds: write 10s or 10ms, was '10'
 			kubeevents.sink.request-timeout=5                              | kubeevents.sink.request-timeout must have a unit, as a number alone is read as milliseconds: write 5s or 5ms, was '5'
-			kubeevents.sink.retry.sleep=-1                                 | kubeevents.sink.retry.sleep must have a unit, as a number alone is read as milliseconds: write -1s or -1ms, was '-1'
+			kubeevents.sink.retry.sleep=+500                               | kubeevents.sink.retry.sleep must have a unit, as a number alone is read as milliseconds: write 500s or 500ms, was '+500'
+			kubeevents.sink.retry.sleep=-1                                 | kubeevents.sink.retry.sleep must be zero or positive, was 'PT-0.001S'
 			kubeevents.correlator.min-update-interval=0                    |
 			kubeevents.sink.request-timeout=0                              |
 			kubeevents.correlator.min-update-interval=5ms                  |

@@ -382,9 +382,12 @@ class KubeEventsPropertyNamesTests {
 				.hasMessage("kubeevents.sink.writers must be between 1 and 64, was '0'"));
 	}
 
-	@Test
-	void anInvalidValueDoesNotHideAnUnknownName() {
-		runner().withPropertyValues("kubeevents.sink.writers=0", "kubeevents.queue.capasity=5")
+	@ParameterizedTest
+	@CsvSource({ "kubeevents.sink.writers=0", "kubeevents.shutdown-timeout=0s", "kubeevents.component=' '",
+			"kubeevents.max-message-size=0B" })
+	void anInvalidValueDoesNotHideAnUnknownName(String invalid) {
+		// nested (sink.writers) or of the root record, whose failure ends the binding at once
+		runner().withPropertyValues(invalid, "kubeevents.queue.capasity=5")
 			.run((context) -> assertThat(context.getStartupFailure())
 				.isInstanceOf(KubeEventsPropertyNamesException.class)
 				.hasMessage("Renamed or unknown kubeevents properties are set: kubeevents.queue.capasity (did you mean"

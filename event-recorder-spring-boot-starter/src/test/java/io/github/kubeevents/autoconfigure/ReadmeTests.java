@@ -63,6 +63,15 @@ class ReadmeTests {
 		return readme.substring(start, (end < 0) ? readme.length() : end);
 	}
 
+	/** The 1.0 target: a page of at most 250 lines, whose test section is one command. */
+	@Test
+	void theReadmeFitsOnAPageAndItsTestSectionIsOneCommand() throws IOException {
+		assertThat(Files.readAllLines(README)).hasSizeLessThanOrEqualTo(250);
+		String tests = section("Run the tests");
+		assertThat(tests.split("```", -1)).as("one fenced block").hasSize(3);
+		assertThat(tests.split("```", -1)[1]).isEqualTo("bash\n./mvnw -B -ntp verify\n");
+	}
+
 	@Test
 	void thePropertyListIsTheMetadataWithItsDefaults() throws IOException {
 		Map<String, String> listed = new LinkedHashMap<>();

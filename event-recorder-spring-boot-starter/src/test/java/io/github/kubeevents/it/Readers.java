@@ -26,6 +26,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import okhttp3.Call;
 import okhttp3.Response;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The real readers of Events, built from their Go modules by {@code scripts/reader-assets.sh} (cached; versions
@@ -51,12 +52,41 @@ final class Readers {
 			return dir;
 		}
 		Path script = locateScript();
+		// as EnvtestAssets: build only when asked (the build sets KUBEEVENTS_BUILD_ASSETS=true by default) or in CI
+		boolean build = "true".equalsIgnoreCase(System.getenv("KUBEEVENTS_BUILD_ASSETS"))
+				|| "true".equalsIgnoreCase(System.getenv("CI"));
+		if (!build && exitCode(List.of("bash", script.toString(), "--cached-only")) == 3) {
+			throw new TestAbortedException("The readers (kubectl, the OTel events receiver) are not built and"
+					+ " KUBEEVENTS_BUILD_ASSETS is not true: run " + script + " once, or the build without"
+					+ " -Dkubeevents.build-assets=false");
+		}
 		String out = run(List.of("bash", script.toString()), Duration.ofMinutes(30), false).trim();
 		if (out.isEmpty()) {
 			throw new IllegalStateException(script + " printed no directory");
 		}
 		dir = Path.of(out);
 		return dir;
+	}
+
+	/** Runs {@code command}, its output dropped, and returns its exit code. */
+	private static int exitCode(List<String> command) {
+		try {
+			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+				.start();
+			if (!process.waitFor(5, TimeUnit.MINUTES)) {
+				process.destroyForcibly();
+				throw new IllegalStateException(command + " did not end within 5 minutes");
+			}
+			return process.exitValue();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	/**
