@@ -147,23 +147,14 @@ final class KubeEventsPropertyNames implements BeanFactoryPostProcessor, Environ
 	private static List<KubeEventsPropertyNamesException.Found> renamed(Environment environment) {
 		List<KubeEventsPropertyNamesException.Found> found = new ArrayList<>();
 		for (Renamed renamed : RENAMED) {
-			ConfigurationProperty property = find(environment, renamed.name());
+			ConfigurationProperty property = KubeEventsPropertyValues.find(environment, renamed.name());
 			if (property != null) {
 				found.add(KubeEventsPropertyNamesException.Found.renamed(renamed.name().toString(),
-						property.getValue(), origin(property), renamed.replacement(), renamed.reason()));
+						property.getValue(), KubeEventsPropertyValues.origin(property), renamed.replacement(),
+						renamed.reason()));
 			}
 		}
 		return found;
-	}
-
-	private static @Nullable ConfigurationProperty find(Environment environment, ConfigurationPropertyName name) {
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
-			ConfigurationProperty property = source.getConfigurationProperty(name);
-			if (property != null) {
-				return property;
-			}
-		}
-		return null;
 	}
 
 	/** The unknown names that are set, sorted by name. */
@@ -181,7 +172,8 @@ final class KubeEventsPropertyNames implements BeanFactoryPostProcessor, Environ
 		for (ConfigurationProperty property : unbound) {
 			if (!isKnown(property.getName(), known)) {
 				String name = property.getName().toString();
-				found.add(KubeEventsPropertyNamesException.Found.unknown(name, property.getValue(), origin(property),
+				found.add(KubeEventsPropertyNamesException.Found.unknown(name, property.getValue(),
+						KubeEventsPropertyValues.origin(property),
 						nearest(name, metadata)));
 			}
 		}
@@ -227,10 +219,6 @@ final class KubeEventsPropertyNames implements BeanFactoryPostProcessor, Environ
 			}
 			throw ex;
 		}
-	}
-
-	private static @Nullable String origin(ConfigurationProperty property) {
-		return (property.getOrigin() != null) ? property.getOrigin().toString() : null;
 	}
 
 	private static boolean isKnown(ConfigurationPropertyName name, Set<ConfigurationPropertyName> known) {

@@ -82,7 +82,7 @@ final class KubeEventsPropertyValues {
 		PropertySourcesPlaceholdersResolver placeholders = new PropertySourcesPlaceholdersResolver(environment);
 		TreeMap<String, InvalidKubeEventsPropertyException.Problem> byName = new TreeMap<>();
 		for (String name : SECOND_SCALE_DURATIONS) {
-			ConfigurationProperty property = find(environment, name);
+			ConfigurationProperty property = find(environment, ConfigurationPropertyName.of(name));
 			if (property != null) {
 				Object value = placeholders.resolvePlaceholders(property.getValue());
 				if (isNumberAlone(value)) {
@@ -100,7 +100,7 @@ final class KubeEventsPropertyValues {
 				Bindable.of(KubeEventsProperties.class), collector);
 		for (InvalidKubeEventsPropertyException.Problem problem : collector.problems) {
 			if (!byName.containsKey(problem.property())) {
-				ConfigurationProperty property = find(environment, problem.property());
+				ConfigurationProperty property = find(environment, ConfigurationPropertyName.of(problem.property()));
 				boolean originKnown = problem.origin() != null || property == null;
 				byName.put(problem.property(), originKnown ? problem : problem.withOrigin(origin(property)));
 			}
@@ -117,10 +117,10 @@ final class KubeEventsPropertyValues {
 		return false;
 	}
 
-	private static @Nullable ConfigurationProperty find(Environment environment, String name) {
-		ConfigurationPropertyName propertyName = ConfigurationPropertyName.of(name);
+	/** The property {@code name} as the first property source that sets it has it, or {@code null}. */
+	static @Nullable ConfigurationProperty find(Environment environment, ConfigurationPropertyName name) {
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
-			ConfigurationProperty property = source.getConfigurationProperty(propertyName);
+			ConfigurationProperty property = source.getConfigurationProperty(name);
 			if (property != null) {
 				return property;
 			}
@@ -128,7 +128,8 @@ final class KubeEventsPropertyValues {
 		return null;
 	}
 
-	private static @Nullable String origin(ConfigurationProperty property) {
+	/** Where {@code property} is set, for a report, or {@code null} when unknown. */
+	static @Nullable String origin(ConfigurationProperty property) {
 		return (property.getOrigin() != null) ? property.getOrigin().toString() : null;
 	}
 
