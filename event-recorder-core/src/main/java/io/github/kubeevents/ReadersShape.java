@@ -112,6 +112,12 @@ final class ReadersShape {
 		return shaped;
 	}
 
+	/** {@link EventsV1Events#fieldProblem} as a {@link Problem} of {@code field}, {@code hint} appended. */
+	private static @Nullable Problem fieldProblem(String field, @Nullable String value, String hint) {
+		String problem = EventsV1Events.fieldProblem(field, value);
+		return (problem != null) ? new Problem(field, problem + hint) : null;
+	}
+
 	/**
 	 * Why the API server would refuse {@code event} with an {@code eventTime} through core/v1 (its validation of
 	 * new-style Events), or {@code null} when it would accept it.
@@ -122,14 +128,15 @@ final class ReadersShape {
 			return new Problem("reportingComponent", "reportingComponent '" + component + "' (kubeevents.component)"
 					+ " is not a qualified name like 'example.com/my-controller' or 'my-controller'");
 		}
-		String[][] fields = { { "reportingInstance", event.getReportingInstance() }, { "action", action },
-				{ "reason", event.getReason() } };
-		for (String[] field : fields) {
-			String fieldProblem = EventsV1Events.fieldProblem(field[0], field[1]);
-			if (fieldProblem != null) {
-				return new Problem(field[0], fieldProblem
-						+ ("reportingInstance".equals(field[0]) ? " (the host, kubeevents.host)" : ""));
-			}
+		Problem field = fieldProblem("reportingInstance", event.getReportingInstance(), " (the host, kubeevents.host)");
+		if (field == null) {
+			field = fieldProblem("action", action, "");
+		}
+		if (field == null) {
+			field = fieldProblem("reason", event.getReason(), "");
+		}
+		if (field != null) {
+			return field;
 		}
 		String message = event.getMessage();
 		if (message != null && WireText.utf8Length(message) > EventsV1Events.NOTE_MAX_BYTES) {

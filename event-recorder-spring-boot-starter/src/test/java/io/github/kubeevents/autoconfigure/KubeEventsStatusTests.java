@@ -7,13 +7,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.kubeevents.sink.EventsApi;
 import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.testsupport.EchoingEventsV1Sink;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
 import io.github.kubeevents.status.KubeEventsStatus;
 import io.github.kubeevents.status.SinkTarget;
 import io.github.kubeevents.status.SinkMode;
 import io.github.kubeevents.status.EffectiveSink;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.util.ClientBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,19 +97,7 @@ class KubeEventsStatusTests {
 	@Test
 	void eventsV1SinkBeanWinsUnlessCoreV1IsConfigured() {
 		InMemoryEventSink coreV1 = new InMemoryEventSink();
-		EventsV1Sink eventsV1 = new EventsV1Sink() {
-
-			@Override
-			public EventsV1Event create(EventsV1Event event) {
-				return event;
-			}
-
-			@Override
-			public EventsV1Event patch(EventsV1Event event, SeriesPatch patch) {
-				return event;
-			}
-
-		};
+		EventsV1Sink eventsV1 = new EchoingEventsV1Sink();
 		for (EventsApi api : List.of(EventsApi.AUTO, EventsApi.EVENTS_V1)) {
 			assertThat(SinkTarget.applicationSink(coreV1, eventsV1, api)).isEqualTo(new SinkTarget.EventsV1(eventsV1));
 		}

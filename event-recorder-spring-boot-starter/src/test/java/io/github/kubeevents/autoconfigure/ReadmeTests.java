@@ -16,8 +16,8 @@ import io.github.kubeevents.introspect.RecorderSnapshot;
 import io.github.kubeevents.sink.EventSink;
 import io.github.kubeevents.sink.EventsClient;
 import io.github.kubeevents.sink.EventsV1Sink;
+import io.github.kubeevents.testsupport.EchoingEventsV1Sink;
 import io.github.kubeevents.testsupport.InMemoryEventSink;
-import io.kubernetes.client.openapi.models.EventsV1Event;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -154,19 +154,7 @@ class ReadmeTests {
 
 		@Override
 		public EventsV1Sink eventsV1Sink(Duration requestTimeout) {
-			return new EventsV1Sink() {
-
-				@Override
-				public EventsV1Event create(EventsV1Event event) {
-					return event;
-				}
-
-				@Override
-				public EventsV1Event patch(EventsV1Event event, SeriesPatch patch) {
-					return event;
-				}
-
-			};
+			return new EchoingEventsV1Sink();
 		}
 
 		@Override
